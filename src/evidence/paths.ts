@@ -1,0 +1,32 @@
+/**
+ * Path rules of FORMAT.md section 2.1, applied to manifest paths before any
+ * use. The reader never opens a manifest path at all: it walks the directory
+ * and compares, so a hostile path can only ever be reported.
+ */
+
+const MAX_PATH_BYTES = 255;
+
+/** Why a bundle path breaks the rules, or null when it is safe. */
+export function unsafePathReason(path: string): string | null {
+  if (path.length === 0) return 'the path is empty';
+  if (path.startsWith('/')) return 'the path is absolute (leading "/")';
+  if (path.includes('\\')) return 'the path holds a backslash';
+  if (path.includes('\0')) return 'the path holds a NUL';
+  if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) return `the path is longer than ${MAX_PATH_BYTES} bytes`;
+  for (const segment of path.split('/')) {
+    if (segment === '') return 'the path has an empty segment';
+    if (segment === '.' || segment === '..') return `the path has a "${segment}" segment`;
+  }
+  return null;
+}
+
+/** Compares two strings by the byte order of their UTF-8 encodings (the manifest's sort order). */
+export function compareUtf8(a: string, b: string): number {
+  // Plain UTF-16 comparison agrees with UTF-8 byte order except across surrogates and U+E000..U+FFFF.
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Renders a path from the evidence for a one-line message: JSON-quoted, so control characters show escaped. */
+export function quotePath(path: string): string {
+  return JSON.stringify(path);
+}

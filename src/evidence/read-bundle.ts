@@ -1,0 +1,170 @@
+/**
+ * Reads one bundle directory from disk into a {@link BundleSnapshot}: every
+ * entry with its kind, and for each regular file its size and SHA-256
+ * (streamed), plus the bytes of the structured files the verifier parses.
+ *
+ * Untrusted input: the walk uses the directory entries' own types (lstat
+ * semantics), never follows a symbolic link, and opens only regular files,
+ * with O_NOFOLLOW | O_NONBLOCK and an fstat re-check, so a FIFO, socket or
+ * device is never read and a link swapped in mid-walk is caught.
+ */
+import { constants, type Dirent } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hashHandle } from './hash-file.ts';
+import { compareUtf8 } from './paths.ts';
+
+/** What a directory entry is. */
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'block-device' | 'char-device' | 'unknown';
+
+/** One entry under the bundle root. `path` is bundle-relative and '/'-separated. */
+export interface SnapshotEntry {
+  path: string;
+  kind: EntryKind;
+  /** Digest of a readable regular file. */
+  sha256?: string;
+  /** Size of a readable regular file. */
+  bytes?: number;
+  /** Bytes of a structured file (manifest, plan, ledger, attempts, grades, grant, notes). */
+  content?: Uint8Array;
+  /** Why a regular file (or a directory) could not be read. */
+  unreadable?: string;
+  /** True when the on-disk name is not valid UTF-8 (the path shows U+FFFD). */
+  badName?: boolean;
+}
+
+/** Everything the verifier needs from disk; verification itself never touches the file system. */
+export interface BundleSnapshot {
+  /** Every entry, sorted by UTF-8 byte order of path (directories included). */
+  entries: SnapshotEntry[];
+}
+
+/** Files whose bytes the verifier parses; all others are only hashed. */
+export function isStructuredPath(path: string): boolean {
+  return (
+    path === 'manifest.json' ||
+    path === 'plan.json' ||
+    path === 'ledger.jsonl' ||
+    path === 'attempts.jsonl' ||
+    path === 'grant.json' ||
+    path === 'NOTES.md' ||
+    (path.startsWith('grades/') && path.endsWith('.json') && path.indexOf('/', 7) === -1)
+  );
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const CONCURRENCY = 4;
+
+/** Walks and hashes a bundle directory. Throws only if the root itself cannot be listed. */
+export async function readBundle(root: string): Promise<BundleSnapshot> {
+  const entries: SnapshotEntry[] = [];
+  const files: { entry: SnapshotEntry; fsPath: string }[] = [];
+  await walk(root, '', entries, files, true);
+  await runPool(files, CONCURRENCY, async ({ entry, fsPath }) => readRegularFile(entry, fsPath));
+  entries.sort((a, b) => compareUtf8(a.path, b.path));
+  return { entries };
+}
+
+async function walk(
+  fsDir: string,
+  relDir: string,
+  entries: SnapshotEntry[],
+  files: { entry: SnapshotEntry; fsPath: string }[],
+  isRoot: boolean,
+): Promise<void> {
+  let dirents: Dirent<Buffer>[];
+  try {
+    dirents = await readdir(Buffer.from(fsDir), { withFileTypes: true, encoding: 'buffer' });
+  } catch (error) {
+    if (isRoot) throw error;
+    const entry = entries.find((e) => e.path === relDir);
+    if (entry) entry.unreadable = describeError(error);
+    return;
+  }
+  for (const dirent of dirents) {
+    let name: string;
+    let badName = false;
+    try {
+      name = utf8.decode(dirent.name);
+    } catch {
+      name = new TextDecoder('utf-8').decode(dirent.name);
+      badName = true;
+    }
+    const path = relDir === '' ? name : `${relDir}/${name}`;
+    const fsPath = join(fsDir, name);
+    const kind = badName ? 'unknown' : await kindOf(dirent, fsPath);
+    const entry: SnapshotEntry = { path, kind };
+    if (badName) entry.badName = true;
+    entries.push(entry);
+    if (badName) continue;
+    if (kind === 'directory') await walk(fsPath, path, entries, files, false);
+    else if (kind === 'file') files.push({ entry, fsPath });
+  }
+}
+
+async function kindOf(dirent: Dirent<Buffer>, fsPath: string): Promise<EntryKind> {
+  if (dirent.isSymbolicLink()) return 'symlink';
+  if (dirent.isFile()) return 'file';
+  if (dirent.isDirectory()) return 'directory';
+  if (dirent.isFIFO()) return 'fifo';
+  if (dirent.isSocket()) return 'socket';
+  if (dirent.isBlockDevice()) return 'block-device';
+  if (dirent.isCharacterDevice()) return 'char-device';
+  // The file system did not say (DT_UNKNOWN): ask lstat, which never follows links.
+  try {
+    const stats = await lstat(fsPath);
+    if (stats.isSymbolicLink()) return 'symlink';
+    if (stats.isFile()) return 'file';
+    if (stats.isDirectory()) return 'directory';
+    if (stats.isFIFO()) return 'fifo';
+    if (stats.isSocket()) return 'socket';
+    if (stats.isBlockDevice()) return 'block-device';
+    if (stats.isCharacterDevice()) return 'char-device';
+  } catch {
+    // Vanished mid-walk: report it as unknown rather than guess.
+  }
+  return 'unknown';
+}
+
+async function readRegularFile(entry: SnapshotEntry, fsPath: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(fsPath, OPEN_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') entry.kind = 'symlink';
+    else entry.unreadable = describeError(error);
+    return;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      entry.kind = 'unknown';
+      return;
+    }
+    const { sha256, bytes, content } = await hashHandle(handle, isStructuredPath(entry.path));
+    entry.sha256 = sha256;
+    entry.bytes = bytes;
+    if (content) entry.content = content;
+  } catch (error) {
+    entry.unreadable = describeError(error);
+  } finally {
+    await handle.close();
+  }
+}
+
+function describeError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code ? `cannot be read (${code})` : 'cannot be read';
+}
+
+async function runPool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  });
+  await Promise.all(workers);
+}

@@ -1,0 +1,61 @@
+/**
+ * Writing side of the format, for the demo generator and tests: give a
+ * self-identifying object its id, and seal a set of files into a bundle with
+ * a manifest. The manifest is written as its RFC 8785 canonical bytes, so that
+ * every single byte of it is significant (no insignificant whitespace).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { canonicalJson, digestBytes, selfId } from '../json/canonical.ts';
+import { compareUtf8, unsafePathReason } from './paths.ts';
+
+/** Returns a copy of the object with its id member (first) set to its re-derived id. */
+export function withSelfId<T extends Record<string, unknown>>(object: T, idMember: string): T {
+  const rest: Record<string, unknown> = { ...object };
+  delete rest[idMember];
+  const { schema, ...others } = rest;
+  const ordered = schema === undefined ? { [idMember]: selfId(rest, idMember), ...others } : { schema, [idMember]: selfId(rest, idMember), ...others };
+  return ordered as T;
+}
+
+/** Bundle files by bundle-relative path (manifest.json excluded). */
+export type BundleFiles = ReadonlyMap<string, Uint8Array>;
+
+/** The manifest object for a set of files, with its bundle_id. */
+export function buildManifest(files: BundleFiles, planId: string): Record<string, unknown> {
+  const entries = [...files.keys()].sort(compareUtf8).map((path) => {
+    const reason = unsafePathReason(path);
+    if (reason !== null || path === 'manifest.json') throw new Error(`cannot seal ${JSON.stringify(path)}: ${reason ?? 'reserved name'}`);
+    const bytes = files.get(path)!;
+    return { path, sha256: digestBytes(bytes), bytes: bytes.length };
+  });
+  return withSelfId({ schema: 'ledgerboard.manifest.v1', bundle_id: '', plan_id: planId, files: entries }, 'bundle_id');
+}
+
+/** Canonical manifest bytes for a set of files. */
+export function sealManifest(files: BundleFiles, planId: string): Buffer {
+  return Buffer.from(canonicalJson(buildManifest(files, planId)), 'utf8');
+}
+
+/** Writes files and their manifest into a directory (created if needed). Returns the manifest bytes. */
+export async function writeBundle(dir: string, files: BundleFiles, planId: string): Promise<Buffer> {
+  const manifest = sealManifest(files, planId);
+  for (const [path, bytes] of [...files].sort((a, b) => compareUtf8(a[0], b[0]))) {
+    const target = join(dir, ...path.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, bytes);
+  }
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'manifest.json'), manifest);
+  return manifest;
+}
+
+/** Pretty JSON text (2-space indent, final newline) for evidence files written by tools. */
+export function prettyJson(value: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8');
+}
+
+/** JSONL bytes: one compact object per line, final newline; empty input gives empty bytes. */
+export function jsonlBytes(values: readonly unknown[]): Buffer {
+  return Buffer.from(values.map((v) => `${JSON.stringify(v)}\n`).join(''), 'utf8');
+}

@@ -1,0 +1,492 @@
+/**
+ * A strict I-JSON (RFC 7493) parser for untrusted evidence bytes.
+ *
+ * `JSON.parse` silently keeps the last of two duplicate member names, accepts
+ * lone surrogate escapes and noncharacters, and has no depth limit, so a plan
+ * whose hash covers one reading could be shown with another. This parser
+ * rejects all of those, with a line and column, and never throws on bad input.
+ *
+ * Bytes are decoded with a fatal UTF-8 decoder first (invalid UTF-8 and a
+ * byte-order mark are errors); the decoded text is then parsed by a small
+ * recursive-descent parser whose recursion is bounded by `maxDepth`.
+ */
+
+/** A parsed JSON value. Objects are plain objects with own enumerable members. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+/** A parsed JSON object. */
+export interface JsonObject {
+  [member: string]: JsonValue;
+}
+
+/** Where and why a document failed to parse. Line and column are 1-based. */
+export interface JsonSyntaxError {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** A number token that is not an integer token with |n| <= 2^53 - 1. */
+export interface NonIntegerToken {
+  token: string;
+  line: number;
+  column: number;
+}
+
+/** The outcome of a strict parse: the value, or the first error. */
+export type StrictParseResult =
+  | { ok: true; value: JsonValue; nonIntegerTokens: NonIntegerToken[] }
+  | { ok: false; error: JsonSyntaxError };
+
+/** Options of the strict parser. */
+export interface StrictJsonOptions {
+  /** Deepest allowed container nesting; the top-level container is depth 1. Default 64. */
+  maxDepth?: number;
+}
+
+/** The nesting limit of FORMAT.md section 2. */
+export const DEFAULT_MAX_DEPTH = 64;
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+class ParseFailure {
+  constructor(
+    readonly offset: number,
+    readonly message: string,
+  ) {}
+}
+
+/** Parses one JSON document from raw bytes, strictly (see module comment). */
+export function parseStrictJson(bytes: Uint8Array, options: StrictJsonOptions = {}): StrictParseResult {
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) return decoded;
+  return parseStrictText(decoded.text, options);
+}
+
+/**
+ * Parses already-decoded text strictly. The text must come from a fatal UTF-8
+ * decode (so it holds no lone surrogate code units); use {@link parseStrictJson}
+ * for bytes.
+ */
+export function parseStrictText(text: string, options: StrictJsonOptions = {}): StrictParseResult {
+  const parser = new Parser(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  try {
+    const value = parser.parseDocument();
+    const nonIntegerTokens = parser.nonInteger.map(({ token, offset }) => ({ token, ...position(text, offset) }));
+    return { ok: true, value, nonIntegerTokens };
+  } catch (error) {
+    if (error instanceof ParseFailure) {
+      return { ok: false, error: { message: error.message, ...position(text, error.offset) } };
+    }
+    if (error instanceof RangeError) {
+      // Call stack exhausted: only reachable with a huge maxDepth option.
+      return { ok: false, error: { message: 'document nests too deeply', line: 1, column: 1 } };
+    }
+    throw error;
+  }
+}
+
+/** Decodes UTF-8 fatally; a BOM or an invalid sequence is an error with its byte position. */
+export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: JsonSyntaxError } {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { ok: false, error: { message: 'starts with a UTF-8 byte-order mark', line: 1, column: 1 } };
+  }
+  try {
+    return { ok: true, text: fatalDecoder.decode(bytes) };
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    return { ok: false, error: { message: 'invalid UTF-8', ...bytePosition(bytes, offset) } };
+  }
+}
+
+/** 1-based line and column (in UTF-16 code units) of a character offset. */
+function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** 1-based line and column (in bytes) of a byte offset. */
+export function bytePosition(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Offset of the first byte that starts an invalid UTF-8 sequence (RFC 3629: no overlongs, no surrogates). */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+      cp = b & 0x1f;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+      cp = b & 0x0f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+      cp = b & 0x07;
+    } else {
+      return i;
+    }
+    if (i + need >= n) return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k]!;
+      if ((c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return n;
+}
+
+/** True for Unicode noncharacters: U+FDD0..U+FDEF and U+xFFFE / U+xFFFF in every plane. */
+export function isNoncharacter(codePoint: number): boolean {
+  return (codePoint >= 0xfdd0 && codePoint <= 0xfdef) || (codePoint & 0xfffe) === 0xfffe;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+class Parser {
+  i = 0;
+  readonly nonInteger: { token: string; offset: number }[] = [];
+
+  constructor(
+    private readonly s: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  parseDocument(): JsonValue {
+    this.skipWhitespace();
+    if (this.i >= this.s.length) throw new ParseFailure(this.i, 'empty document: expected a JSON value');
+    const value = this.parseValue(0);
+    this.skipWhitespace();
+    if (this.i < this.s.length) throw new ParseFailure(this.i, 'unexpected data after the JSON value');
+    return value;
+  }
+
+  private skipWhitespace(): void {
+    const s = this.s;
+    let i = this.i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else break;
+    }
+    this.i = i;
+  }
+
+  private parseValue(depth: number): JsonValue {
+    const c = this.s.charCodeAt(this.i);
+    switch (c) {
+      case 123: // {
+        return this.parseObject(depth + 1);
+      case 91: // [
+        return this.parseArray(depth + 1);
+      case 34: // "
+        return this.parseString();
+      case 116: // t
+        return this.parseLiteral('true', true);
+      case 102: // f
+        return this.parseLiteral('false', false);
+      case 110: // n
+        return this.parseLiteral('null', null);
+      default:
+        if (c === 45 || (c >= 48 && c <= 57)) return this.parseNumber();
+        if (Number.isNaN(c)) throw new ParseFailure(this.i, 'unexpected end of input: expected a value');
+        throw new ParseFailure(this.i, `unexpected character ${describeChar(this.s, this.i)}: expected a value`);
+    }
+  }
+
+  private enter(depth: number): void {
+    if (depth > this.maxDepth) {
+      throw new ParseFailure(this.i, `nesting deeper than ${this.maxDepth}`);
+    }
+  }
+
+  private parseObject(depth: number): JsonObject {
+    this.enter(depth);
+    const s = this.s;
+    const object: JsonObject = {};
+    this.i++;
+    this.skipWhitespace();
+    if (s.charCodeAt(this.i) === 125) {
+      this.i++;
+      return object;
+    }
+    for (;;) {
+      if (s.charCodeAt(this.i) !== 34) throw this.expected('a member name in double quotes');
+      const keyOffset = this.i;
+      const key = this.parseString();
+      if (hasOwn.call(object, key)) {
+        throw new ParseFailure(keyOffset, `duplicate member name ${JSON.stringify(key)}`);
+      }
+      this.skipWhitespace();
+      if (s.charCodeAt(this.i) !== 58) throw this.expected("':' after a member name");
+      this.i++;
+      this.skipWhitespace();
+      const value = this.parseValue(depth);
+      if (key === '__proto__') {
+        // A plain assignment would set the prototype; keep it an own data member like JSON.parse.
+        Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      } else {
+        object[key] = value;
+      }
+      this.skipWhitespace();
+      const c = s.charCodeAt(this.i);
+      if (c === 44) {
+        this.i++;
+        this.skipWhitespace();
+      } else if (c === 125) {
+        this.i++;
+        return object;
+      } else {
+        throw this.expected("',' or '}'");
+      }
+    }
+  }
+
+  private parseArray(depth: number): JsonValue[] {
+    this.enter(depth);
+    const s = this.s;
+    const array: JsonValue[] = [];
+    this.i++;
+    this.skipWhitespace();
+    if (s.charCodeAt(this.i) === 93) {
+      this.i++;
+      return array;
+    }
+    for (;;) {
+      array.push(this.parseValue(depth));
+      this.skipWhitespace();
+      const c = s.charCodeAt(this.i);
+      if (c === 44) {
+        this.i++;
+        this.skipWhitespace();
+      } else if (c === 93) {
+        this.i++;
+        return array;
+      } else {
+        throw this.expected("',' or ']'");
+      }
+    }
+  }
+
+  private parseLiteral<T extends JsonValue>(word: string, value: T): T {
+    if (this.s.startsWith(word, this.i)) {
+      this.i += word.length;
+      return value;
+    }
+    throw new ParseFailure(this.i, `unexpected character ${describeChar(this.s, this.i)}: expected a value`);
+  }
+
+  private parseNumber(): number {
+    const s = this.s;
+    const start = this.i;
+    let i = start;
+    let integer = true;
+    if (s.charCodeAt(i) === 45) i++;
+    let c = s.charCodeAt(i);
+    if (c === 48) {
+      i++;
+    } else if (c >= 49 && c <= 57) {
+      do i++;
+      while ((c = s.charCodeAt(i)) >= 48 && c <= 57);
+    } else {
+      throw new ParseFailure(i, 'invalid number: expected a digit');
+    }
+    c = s.charCodeAt(i);
+    if (c === 46) {
+      integer = false;
+      i++;
+      c = s.charCodeAt(i);
+      if (!(c >= 48 && c <= 57)) throw new ParseFailure(i, 'invalid number: expected a digit after the decimal point');
+      do i++;
+      while ((c = s.charCodeAt(i)) >= 48 && c <= 57);
+    }
+    if (c === 101 || c === 69) {
+      integer = false;
+      i++;
+      c = s.charCodeAt(i);
+      if (c === 43 || c === 45) c = s.charCodeAt(++i);
+      if (!(c >= 48 && c <= 57)) throw new ParseFailure(i, 'invalid number: expected a digit in the exponent');
+      do i++;
+      while ((c = s.charCodeAt(i)) >= 48 && c <= 57);
+    }
+    const token = s.slice(start, i);
+    const value = Number(token);
+    if (!Number.isFinite(value)) throw new ParseFailure(start, `number ${token} is out of range`);
+    if (!integer || Math.abs(value) > MAX_SAFE) this.nonInteger.push({ token, offset: start });
+    this.i = i;
+    // RFC 8785 has no negative zero; keep the value JSON.parse would give otherwise.
+    return value;
+  }
+
+  private parseString(): string {
+    const s = this.s;
+    const start = this.i + 1;
+    let i = start;
+    // Fast path: no escapes.
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 34) {
+        this.i = i + 1;
+        return s.slice(start, i);
+      }
+      if (c === 92) break;
+      if (c < 0x20) this.badStringChar(i, c);
+      if (c >= 0xd800) i = this.checkWide(i, c);
+      i++;
+    }
+    // Slow path: at least one escape.
+    let out = s.slice(start, i);
+    let chunk = i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 34) {
+        this.i = i + 1;
+        return out + s.slice(chunk, i);
+      }
+      if (c === 92) {
+        out += s.slice(chunk, i);
+        const escapeStart = i;
+        const e = s.charCodeAt(i + 1);
+        i += 2;
+        switch (e) {
+          case 34:
+            out += '"';
+            break;
+          case 92:
+            out += '\\';
+            break;
+          case 47:
+            out += '/';
+            break;
+          case 98:
+            out += '\b';
+            break;
+          case 102:
+            out += '\f';
+            break;
+          case 110:
+            out += '\n';
+            break;
+          case 114:
+            out += '\r';
+            break;
+          case 116:
+            out += '\t';
+            break;
+          case 117: {
+            let unit = this.readHex4(i, escapeStart);
+            i += 4;
+            let codePoint = unit;
+            if (unit >= 0xd800 && unit <= 0xdbff) {
+              const low = s.charCodeAt(i) === 92 && s.charCodeAt(i + 1) === 117 ? this.readHex4(i + 2, i) : -1;
+              if (low < 0xdc00 || low > 0xdfff) {
+                throw new ParseFailure(escapeStart, `lone surrogate escape \\u${hex4(unit)}`);
+              }
+              i += 6;
+              codePoint = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+              out += String.fromCharCode(unit, low);
+              unit = -1;
+            } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+              throw new ParseFailure(escapeStart, `lone surrogate escape \\u${hex4(unit)}`);
+            }
+            if (isNoncharacter(codePoint)) {
+              throw new ParseFailure(escapeStart, `noncharacter U+${codePoint.toString(16).toUpperCase()}`);
+            }
+            if (unit >= 0) out += String.fromCharCode(unit);
+            break;
+          }
+          default:
+            if (Number.isNaN(e)) throw new ParseFailure(escapeStart, 'unterminated string');
+            throw new ParseFailure(escapeStart, `invalid escape \\${describeChar(s, escapeStart + 1)}`);
+        }
+        chunk = i;
+        continue;
+      }
+      if (c < 0x20) this.badStringChar(i, c);
+      if (c >= 0xd800) i = this.checkWide(i, c);
+      i++;
+    }
+  }
+
+  /** Checks a code unit >= U+D800 for noncharacters; returns the index of its last unit. */
+  private checkWide(i: number, c: number): number {
+    if (c <= 0xdbff) {
+      // Text from a fatal UTF-8 decode always pairs surrogates.
+      const low = this.s.charCodeAt(i + 1);
+      const codePoint = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+      if (isNoncharacter(codePoint)) {
+        throw new ParseFailure(i, `noncharacter U+${codePoint.toString(16).toUpperCase()}`);
+      }
+      return i + 1;
+    }
+    if (c <= 0xdfff) throw new ParseFailure(i, 'lone surrogate');
+    if (isNoncharacter(c)) throw new ParseFailure(i, `noncharacter U+${c.toString(16).toUpperCase()}`);
+    return i;
+  }
+
+  private badStringChar(i: number, c: number): never {
+    if (Number.isNaN(c)) throw new ParseFailure(i, 'unterminated string');
+    throw new ParseFailure(i, `unescaped control character U+${hex4(c)} in a string`);
+  }
+
+  private readHex4(i: number, escapeStart: number): number {
+    const s = this.s;
+    const a = hexValue(s.charCodeAt(i));
+    const b = hexValue(s.charCodeAt(i + 1));
+    const c = hexValue(s.charCodeAt(i + 2));
+    const d = hexValue(s.charCodeAt(i + 3));
+    if (a < 0 || b < 0 || c < 0 || d < 0) throw new ParseFailure(escapeStart, 'invalid \\u escape: expected 4 hex digits');
+    return (a << 12) | (b << 8) | (c << 4) | d;
+  }
+
+  private expected(what: string): ParseFailure {
+    if (this.i >= this.s.length) return new ParseFailure(this.i, `unexpected end of input: expected ${what}`);
+    return new ParseFailure(this.i, `unexpected character ${describeChar(this.s, this.i)}: expected ${what}`);
+  }
+}
+
+function hex4(n: number): string {
+  return n.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** Describes the character at an offset safely for a message (quoted JSON string, or U+XXXX). */
+function describeChar(s: string, i: number): string {
+  const cp = s.codePointAt(i);
+  if (cp === undefined) return 'end of input';
+  if (cp < 0x20 || cp === 0x7f || cp > 0x7e) return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  return JSON.stringify(String.fromCodePoint(cp));
+}

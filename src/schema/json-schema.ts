@@ -1,0 +1,28 @@
+/**
+ * The published JSON Schemas (public/schema/<name>.json), generated from the
+ * zod schemas with `z.toJSONSchema`: the zod definitions are the one source.
+ */
+import { z } from 'zod';
+import { Attempt } from './attempt.ts';
+import { Grades } from './grades.ts';
+import { Grant } from './grant.ts';
+import { LedgerRecord } from './ledger.ts';
+import { Manifest } from './manifest.ts';
+import { Plan } from './plan.ts';
+
+/** File name (without .json) to schema, in publication order. */
+export const PUBLISHED_SCHEMAS = {
+  manifest: Manifest,
+  plan: Plan,
+  'ledger-record': LedgerRecord,
+  attempt: Attempt,
+  grades: Grades,
+  grant: Grant,
+} as const;
+
+/** The JSON Schema text of one published schema, 2-space indented with a final newline. */
+export function jsonSchemaText(name: keyof typeof PUBLISHED_SCHEMAS): string {
+  const schema = z.toJSONSchema(PUBLISHED_SCHEMAS[name], { target: 'draft-2020-12', unrepresentable: 'any' });
+  const titled = { $id: `/schema/${name}.json`, title: `ledgerboard ${name}`, ...schema };
+  return `${JSON.stringify(titled, null, 2)}\n`;
+}

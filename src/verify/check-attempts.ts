@@ -1,0 +1,142 @@
+/** Steps over attempts.jsonl: identities, the matrix, times, costs and artifacts (FORMAT.md sections 3.1, 3.2, 5.1). */
+import { Attempt } from '../schema/index.ts';
+import { compareTimestamps } from '../schema/timestamp.ts';
+import { contentOf, isImported, report, subjectKey, type VerifyContext } from './context.ts';
+import { parseJsonlFile } from './parse-evidence.ts';
+
+const FILE = 'attempts.jsonl';
+
+/** Parses attempts.jsonl and checks each attempt on its own and against the plan's matrix. */
+export function checkAttempts(ctx: VerifyContext): void {
+  const bytes = contentOf(ctx, FILE);
+  if (bytes === undefined) return;
+  const { lines, complete } = parseJsonlFile(ctx, FILE, bytes, Attempt);
+  ctx.attempts = lines.map(({ line, data }) => ({ line, attempt: data }));
+  ctx.attemptsComplete = complete;
+
+  const plan = ctx.plan;
+  const subjects = new Set(plan?.subjects.map((s) => subjectKey(s.model, s.agent)));
+  const tasks = ctx.ledger ? new Set(ctx.ledger.map((t) => t.task_id)) : undefined;
+  const checkFreeze = plan !== undefined && !isImported(plan);
+  const ids = new Map<string, number>();
+  const slots = new Map<string, number>();
+
+  for (const { line, attempt: a } of ctx.attempts) {
+    const label = `line ${line}: attempt ${JSON.stringify(a.attempt_id)}`;
+    const firstLine = ids.get(a.attempt_id);
+    if (firstLine !== undefined) report(ctx, 'DUPLICATE_ID', FILE, `${label} already appears on line ${firstLine}`, line);
+    else ids.set(a.attempt_id, line);
+
+    if (a.observed_model !== a.model) {
+      report(ctx, 'IDENTITY_MISMATCH', FILE, `${label} was planned for ${JSON.stringify(a.model)} but observed ${JSON.stringify(a.observed_model)}`, line);
+    }
+
+    if (plan) {
+      const outside: string[] = [];
+      if (tasks && !tasks.has(a.task_id)) outside.push(`task ${JSON.stringify(a.task_id)} is not in the ledger`);
+      if (!subjects.has(subjectKey(a.model, a.agent))) {
+        outside.push(`subject ${JSON.stringify(a.model)} with agent ${JSON.stringify(`${a.agent.name}@${a.agent.version}`)} is not in the plan`);
+      }
+      if (a.index > plan.attempts) outside.push(`index ${a.index} is above the plan's ${plan.attempts} attempts`);
+      if (outside.length > 0) report(ctx, 'UNPLANNED_ATTEMPT', FILE, `${label}: ${outside.join('; ')}`, line);
+      else fillSlot(ctx, slots, a, label, line);
+      if (checkFreeze && compareTimestamps(a.started_at, plan.created_at) < 0) {
+        report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${label} started at ${a.started_at}, before the plan was frozen at ${plan.created_at}`, line);
+      }
+    } else {
+      fillSlot(ctx, slots, a, label, line);
+    }
+    if (compareTimestamps(a.ended_at, a.started_at) < 0) {
+      report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${label} ended at ${a.ended_at}, before it started at ${a.started_at}`, line);
+    }
+
+    const inconsistent = costInconsistency(a.cost.state, a.cost.micros);
+    if (inconsistent) report(ctx, 'COST_STATE_INCONSISTENT', FILE, `${label}: ${inconsistent}`, line);
+
+    if (a.patch !== null && ctx.manifest && !ctx.presentDigests.has(a.patch)) {
+      report(ctx, 'MISSING_ARTIFACT', FILE, `${label}: patch ${a.patch} is not a listed file of the bundle`, line);
+    }
+  }
+  if (plan && tasks) checkSlots(ctx, slots);
+  checkCeiling(ctx);
+}
+
+/** Records the attempt's slot; a second attempt for one slot is DUPLICATE_SLOT (a redispatch). */
+function fillSlot(ctx: VerifyContext, slots: Map<string, number>, a: Attempt, label: string, line: number): void {
+  const slot = slotKey(a.task_id, a.model, a.agent, a.index);
+  const taken = slots.get(slot);
+  if (taken === undefined) {
+    slots.set(slot, line);
+    return;
+  }
+  report(
+    ctx,
+    'DUPLICATE_SLOT',
+    FILE,
+    `${label} fills the slot (task ${JSON.stringify(a.task_id)}, model ${JSON.stringify(a.model)}, index ${a.index}) already filled on line ${taken}: a redispatch`,
+    line,
+  );
+}
+
+/** The identity of a matrix slot. */
+export function slotKey(taskId: string, model: string, agent: { name: string; version: string }, index: number): string {
+  return JSON.stringify([taskId, model, agent.name, agent.version, index]);
+}
+
+/** Why a cost's micros contradict its state, or null. */
+function costInconsistency(state: Attempt['cost']['state'], micros: number | null): string | null {
+  switch (state) {
+    case 'complete':
+    case 'partial':
+      return micros === null ? `cost state ${state} needs micros, found null` : null;
+    case 'unavailable':
+    case 'not_applicable':
+      return micros !== null ? `cost state ${state} must have micros null, found ${micros}` : null;
+    case 'zero':
+      return micros !== 0 ? `cost state zero must have micros 0, found ${micros === null ? 'null' : micros}` : null;
+  }
+}
+
+/** UNACCOUNTED_SLOT (warning) for every slot of tasks x subjects x indices without an attempt. */
+function checkSlots(ctx: VerifyContext, slots: ReadonlyMap<string, number>): void {
+  const plan = ctx.plan!;
+  const seenTasks = new Set<string>();
+  for (const task of ctx.ledger!) {
+    if (seenTasks.has(task.task_id)) continue;
+    seenTasks.add(task.task_id);
+    for (const subject of plan.subjects) {
+      for (let index = 1; index <= plan.attempts; index++) {
+        if (slots.has(slotKey(task.task_id, subject.model, subject.agent, index))) continue;
+        report(
+          ctx,
+          'UNACCOUNTED_SLOT',
+          FILE,
+          `no attempt for task ${JSON.stringify(task.task_id)}, subject ${JSON.stringify(subject.selector)}, index ${index}`,
+        );
+      }
+    }
+  }
+}
+
+/** OVER_CEILING (warning): a complete or partial cost above the per-attempt ceiling, or their sum above the aggregate. */
+function checkCeiling(ctx: VerifyContext): void {
+  const budget = ctx.plan?.budget;
+  if (!budget || ctx.ceilingBroken || !ctx.attempts) return;
+  let sum = 0n;
+  for (const { line, attempt: a } of ctx.attempts) {
+    if ((a.cost.state !== 'complete' && a.cost.state !== 'partial') || a.cost.micros === null) continue;
+    sum += BigInt(a.cost.micros);
+    if (a.cost.micros > budget.per_attempt_micros) {
+      report(
+        ctx,
+        'OVER_CEILING',
+        FILE,
+        `line ${line}: attempt ${JSON.stringify(a.attempt_id)} cost ${a.cost.micros} micros (${a.cost.state}), above the per-attempt ceiling of ${budget.per_attempt_micros}`,
+        line,
+      );
+    }
+  }
+  if (sum > BigInt(budget.aggregate_micros)) {
+    report(ctx, 'OVER_CEILING', FILE, `complete and partial costs sum to ${sum} micros, above the aggregate ceiling of ${budget.aggregate_micros}`);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Steps over the bundle's files: non-regular entries, the manifest (its
+ * schema, id, list rules and paths), and listed files against disk.
+ */
+import { selfId } from '../json/canonical.ts';
+import { compareUtf8, quotePath, unsafePathReason } from '../evidence/paths.ts';
+import { Manifest } from '../schema/index.ts';
+import { contentOf, report, type VerifyContext } from './context.ts';
+import { parseJsonFile } from './parse-evidence.ts';
+
+/** Files every bundle must hold besides manifest.json (FORMAT.md section 2). */
+export const REQUIRED_FILES = ['attempts.jsonl', 'ledger.jsonl', 'plan.json'] as const;
+
+/** NOT_REGULAR_FILE for every symlink, FIFO, socket, device or unknown entry; such entries are never opened. */
+export function checkEntries(ctx: VerifyContext): void {
+  for (const entry of ctx.snapshot.entries) {
+    if (entry.badName) {
+      report(ctx, entry.kind === 'file' ? 'UNLISTED_FILE' : 'NOT_REGULAR_FILE', entry.path, `the name ${quotePath(entry.path)} on disk is not valid UTF-8, so no manifest can list it`);
+      continue;
+    }
+    if (entry.kind === 'file' || entry.kind === 'directory') continue;
+    report(ctx, 'NOT_REGULAR_FILE', entry.path, `${quotePath(entry.path)} is a ${entry.kind.replace('-', ' ')}, not a regular file; it was not followed or opened`);
+  }
+}
+
+/** manifest.json: present, strict JSON, integer numbers, schema, and its bundle_id re-derives. */
+export function readManifest(ctx: VerifyContext): void {
+  const entry = ctx.disk.get('manifest.json');
+  if (!entry) {
+    report(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is absent: nothing in the bundle can be checked against it');
+    return;
+  }
+  if (entry.kind !== 'file') return; // NOT_REGULAR_FILE already reported.
+  const bytes = contentOf(ctx, 'manifest.json');
+  if (bytes === undefined) {
+    report(ctx, 'MISSING_FILE', 'manifest.json', `manifest.json ${entry.unreadable ?? 'cannot be read'}`);
+    return;
+  }
+  const parsed = parseJsonFile(ctx, 'manifest.json', bytes, Manifest, true);
+  if (!parsed) return;
+  const raw = parsed.raw;
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    if (typeof raw.bundle_id === 'string') ctx.bundleIdRead = raw.bundle_id;
+    if (parsed.data) {
+      const derived = selfId(raw, 'bundle_id');
+      if (derived !== parsed.data.bundle_id) {
+        report(ctx, 'BUNDLE_ID_MISMATCH', 'manifest.json', `bundle_id is ${parsed.data.bundle_id} but the manifest re-derives to ${derived}`);
+      }
+    }
+  }
+  ctx.manifest = parsed.data;
+}
+
+/** The file list: sorted by path (byte order), unique, never manifest.json; every path safe (UNSAFE_PATH). */
+export function checkManifestList(ctx: VerifyContext): void {
+  const files = ctx.manifest?.files;
+  if (!files) return;
+  for (let i = 0; i < files.length; i++) {
+    const { path } = files[i]!;
+    if (path === 'manifest.json') {
+      report(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: the manifest must not list manifest.json itself`);
+    }
+    if (i > 0) {
+      const order = compareUtf8(files[i - 1]!.path, path);
+      if (order === 0) report(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: ${quotePath(path)} is listed twice`);
+      else if (order > 0) {
+        report(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: ${quotePath(path)} is out of order (files must be sorted by path, byte order)`);
+      }
+    }
+    const unsafe = unsafePathReason(path);
+    if (unsafe !== null) {
+      report(ctx, 'UNSAFE_PATH', 'manifest.json', `files[${i}]: ${quotePath(path)}: ${unsafe}`);
+      continue;
+    }
+    if (path !== 'manifest.json' && !ctx.listed.has(path)) ctx.listed.set(path, files[i]!);
+  }
+}
+
+/** Listed files against disk (MISSING_FILE, FILE_DIGEST_MISMATCH, UNLISTED_FILE), and the required files. */
+export function checkFiles(ctx: VerifyContext): void {
+  const haveManifest = ctx.manifest !== undefined;
+  for (const [path, listed] of ctx.listed) {
+    const entry = ctx.disk.get(path);
+    if (!entry || entry.kind === 'directory') {
+      report(ctx, 'MISSING_FILE', path, `${quotePath(path)} is listed in the manifest but absent`);
+      continue;
+    }
+    if (entry.kind !== 'file') continue; // NOT_REGULAR_FILE already reported.
+    if (entry.unreadable !== undefined || entry.sha256 === undefined) {
+      report(ctx, 'MISSING_FILE', path, `${quotePath(path)} ${entry.unreadable ?? 'cannot be read'}`);
+      continue;
+    }
+    if (entry.bytes !== listed.bytes) {
+      report(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} is ${entry.bytes} bytes; the manifest says ${listed.bytes}`);
+    } else if (entry.sha256 !== listed.sha256) {
+      report(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} hashes to ${entry.sha256}; the manifest says ${listed.sha256}`);
+    } else {
+      ctx.presentDigests.add(listed.sha256);
+    }
+  }
+  if (haveManifest) {
+    for (const entry of ctx.snapshot.entries) {
+      if (entry.kind !== 'file' || entry.badName || entry.path === 'manifest.json' || ctx.listed.has(entry.path)) continue;
+      report(ctx, 'UNLISTED_FILE', entry.path, `${quotePath(entry.path)} is on disk but not listed in the manifest`);
+    }
+  }
+  for (const path of REQUIRED_FILES) {
+    if (ctx.listed.has(path)) continue; // A listed required file was checked above.
+    const entry = ctx.disk.get(path);
+    if (!entry || entry.kind === 'directory') {
+      report(ctx, 'MISSING_FILE', path, `${path} is required in every bundle and is absent`);
+    } else if (entry.kind === 'file' && entry.unreadable !== undefined) {
+      report(ctx, 'MISSING_FILE', path, `${path} ${entry.unreadable}`);
+    }
+  }
+}

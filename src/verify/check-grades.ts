@@ -1,0 +1,78 @@
+/** Steps over grades/<n>.json, the grading generations (FORMAT.md section 5.3). */
+import { quotePath } from '../evidence/paths.ts';
+import { Grades } from '../schema/index.ts';
+import { contentOf, report, type VerifyContext } from './context.ts';
+import { parseJsonFile } from './parse-evidence.ts';
+
+const GRADE_FILE = /^grades\/([1-9][0-9]*)\.json$/;
+
+/** Grade file names, numbering, generation 1's grader, results naming real attempts once, and their artifacts. */
+export function checkGrades(ctx: VerifyContext): void {
+  // Every name under grades/ on disk or in the manifest: a listed but absent file is MISSING_FILE, not a gap.
+  const names = new Set<string>();
+  for (const entry of ctx.snapshot.entries) if (entry.path.startsWith('grades/') && entry.kind !== 'directory') names.add(entry.path);
+  for (const path of ctx.listed.keys()) if (path.startsWith('grades/')) names.add(path);
+
+  const numbered = new Map<number, string>();
+  for (const path of [...names].sort()) {
+    const match = GRADE_FILE.exec(path);
+    const n = match ? Number(match[1]) : NaN;
+    if (!Number.isSafeInteger(n)) {
+      report(ctx, 'GENERATION_GAP', path, `${quotePath(path)} is not a grading generation file grades/<n>.json (n in plain decimal from 1)`);
+      continue;
+    }
+    numbered.set(n, path);
+  }
+  const count = numbered.size;
+  for (const n of [...numbered.keys()].sort((a, b) => a - b)) {
+    if (n > count) {
+      const missing = [];
+      for (let k = 1; k <= count + 1 && missing.length < 5; k++) if (!numbered.has(k)) missing.push(k);
+      report(ctx, 'GENERATION_GAP', numbered.get(n)!, `generation ${n} exists but generation ${missing.join(', ')} does not: generations are numbered 1..n without gaps`);
+      break;
+    }
+  }
+
+  const attemptIds = ctx.attempts && ctx.attemptsComplete ? new Set(ctx.attempts.map((a) => a.attempt.attempt_id)) : undefined;
+  for (const [n, path] of [...numbered].sort((a, b) => a[0] - b[0])) {
+    const bytes = contentOf(ctx, path);
+    if (bytes === undefined) continue; // MISSING_FILE / NOT_REGULAR_FILE reported elsewhere.
+    const parsed = parseJsonFile(ctx, path, bytes, Grades, false);
+    const grades = parsed?.data;
+    if (!grades) continue;
+    if (grades.generation !== n) {
+      report(ctx, 'GENERATION_GAP', path, `${path} says generation ${grades.generation}; its name says ${n}`);
+    }
+    if (n === 1 && ctx.plan) {
+      const pinned = ctx.plan.grader;
+      const g = grades.grader;
+      if (g.id !== pinned.id || g.version !== pinned.version || g.executable !== pinned.executable) {
+        report(
+          ctx,
+          'GRADER_NOT_PINNED',
+          path,
+          `generation 1 used grader ${JSON.stringify(`${g.id}@${g.version}`)} (${g.executable}); the plan pins ${JSON.stringify(`${pinned.id}@${pinned.version}`)} (${pinned.executable})`,
+        );
+      }
+    }
+    const graded = new Set<string>();
+    grades.results.forEach((result, i) => {
+      const label = `results[${i}] for attempt ${JSON.stringify(result.attempt_id)}`;
+      if (graded.has(result.attempt_id)) {
+        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${label}: the attempt is graded twice in generation ${n}`);
+      }
+      graded.add(result.attempt_id);
+      if (attemptIds && !attemptIds.has(result.attempt_id)) {
+        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${label}: no such attempt in attempts.jsonl`);
+      }
+      if (!ctx.manifest) return;
+      for (const member of ['input', 'output', 'receipt'] as const) {
+        const digest = result[member];
+        if (digest !== null && !ctx.presentDigests.has(digest)) {
+          report(ctx, 'MISSING_ARTIFACT', path, `${label}: ${member} ${digest} is not a listed file of the bundle`);
+        }
+      }
+    });
+    ctx.grades.push({ path, grades });
+  }
+}

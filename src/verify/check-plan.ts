@@ -1,0 +1,80 @@
+/** Steps over plan.json: schema, plan id, subjects, wiki paths and the money arithmetic (FORMAT.md section 3). */
+import { selfId } from '../json/canonical.ts';
+import { quotePath, unsafePathReason } from '../evidence/paths.ts';
+import { Plan } from '../schema/index.ts';
+import { contentOf, report, subjectKey, type VerifyContext } from './context.ts';
+import { parseJsonFile } from './parse-evidence.ts';
+
+/** plan.json: strict JSON, integer numbers, schema, plan_id re-derives, and the manifest names this plan. */
+export function readPlan(ctx: VerifyContext): void {
+  const bytes = contentOf(ctx, 'plan.json');
+  if (bytes === undefined) return; // MISSING_FILE or NOT_REGULAR_FILE already reported.
+  const parsed = parseJsonFile(ctx, 'plan.json', bytes, Plan, true);
+  if (!parsed) return;
+  const raw = parsed.raw;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return;
+  if (typeof raw.plan_id === 'string') ctx.planIdRead = raw.plan_id;
+  ctx.planRaw = raw;
+  ctx.plan = parsed.data;
+  if (parsed.data) {
+    const derived = selfId(raw, 'plan_id');
+    if (derived !== parsed.data.plan_id) {
+      report(ctx, 'PLAN_ID_MISMATCH', 'plan.json', `plan_id is ${parsed.data.plan_id} but the plan re-derives to ${derived}`);
+    }
+  }
+  const named = ctx.manifest?.plan_id;
+  if (named !== undefined && ctx.planIdRead !== undefined && named !== ctx.planIdRead) {
+    report(ctx, 'PLAN_ID_MISMATCH', 'manifest.json', `the manifest names plan ${named} but plan.json is ${ctx.planIdRead}`);
+  }
+}
+
+/** Subjects are distinct model + agent identities (DUPLICATE_SUBJECT); wiki paths follow the rules of 2.1. */
+export function checkSubjects(ctx: VerifyContext): void {
+  const plan = ctx.plan;
+  if (!plan) return;
+  const seen = new Map<string, string>();
+  plan.subjects.forEach((subject, i) => {
+    const key = subjectKey(subject.model, subject.agent);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      report(
+        ctx,
+        'DUPLICATE_SUBJECT',
+        'plan.json',
+        `subjects[${i}]: selectors ${JSON.stringify(first)} and ${JSON.stringify(subject.selector)} both resolve to model ${JSON.stringify(subject.model)} with agent ${JSON.stringify(`${subject.agent.name}@${subject.agent.version}`)}`,
+      );
+    } else {
+      seen.set(key, subject.selector);
+    }
+  });
+  plan.environment.wiki.forEach((page, i) => {
+    const unsafe = unsafePathReason(page.path);
+    if (unsafe !== null) report(ctx, 'UNSAFE_PATH', 'plan.json', `environment.wiki[${i}].path ${quotePath(page.path)}: ${unsafe}`);
+  });
+}
+
+/** The number of dispatches: tasks x subjects x attempts (every entry of subjects counts). */
+export function dispatchesOf(plan: Plan): bigint {
+  return BigInt(plan.ledger.tasks) * BigInt(plan.subjects.length) * BigInt(plan.attempts);
+}
+
+/** per_attempt_micros = floor(aggregate / dispatches) >= 1 (ZERO_SHARE, CEILING_ARITHMETIC). Skipped without a budget. */
+export function checkMoney(ctx: VerifyContext): void {
+  const plan = ctx.plan;
+  if (!plan || plan.budget === null) return;
+  const { aggregate_micros: aggregate, per_attempt_micros: perAttempt } = plan.budget;
+  const dispatches = dispatchesOf(plan);
+  const share = BigInt(aggregate) / dispatches;
+  if (share < 1n) {
+    ctx.ceilingBroken = true;
+    report(ctx, 'ZERO_SHARE', 'plan.json', `budget.aggregate_micros ${aggregate} over ${dispatches} dispatches gives less than one micro per dispatch`);
+  } else if (BigInt(perAttempt) !== share) {
+    ctx.ceilingBroken = true;
+    report(
+      ctx,
+      'CEILING_ARITHMETIC',
+      'plan.json',
+      `budget.per_attempt_micros is ${perAttempt}; floor(${aggregate} / ${dispatches} dispatches) is ${share}`,
+    );
+  }
+}

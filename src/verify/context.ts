@@ -1,0 +1,71 @@
+/**
+ * The state verification steps share: the snapshot, the findings so far, and
+ * what earlier steps could read. A step that needs an input an earlier step
+ * could not read skips its check (FORMAT.md section 6: skipped, not guessed).
+ */
+import type { BundleSnapshot, SnapshotEntry } from '../evidence/read-bundle.ts';
+import type { JsonObject } from '../json/strict-json.ts';
+import type { Attempt, Grades, Grant, LedgerRecord, Manifest, ManifestEntry, Plan } from '../schema/index.ts';
+import { finding, type Finding, type FindingCode } from './findings.ts';
+
+/** An attempt with the JSONL line it came from. */
+export interface AttemptLine {
+  line: number;
+  attempt: Attempt;
+}
+
+/** A grading generation with its file. */
+export interface GradesFile {
+  path: string;
+  grades: Grades;
+}
+
+/** Shared verification state. Fields are filled by the steps in order. */
+export interface VerifyContext {
+  readonly snapshot: BundleSnapshot;
+  /** Entries by bundle-relative path. */
+  readonly disk: ReadonlyMap<string, SnapshotEntry>;
+  readonly findings: Finding[];
+  /** The parsed manifest, when it parsed and passed its schema. */
+  manifest?: Manifest;
+  /** Raw bundle_id as read (for the report), when it is a string. */
+  bundleIdRead?: string;
+  /** Listed entries by path (safe paths only). */
+  listed: Map<string, ManifestEntry>;
+  /** Digests of listed files whose bytes on disk hash to their entry: artifacts that exist. */
+  presentDigests: Set<string>;
+  plan?: Plan;
+  planRaw?: JsonObject;
+  planIdRead?: string;
+  /** True when the plan's money fields are broken (ZERO_SHARE / CEILING_ARITHMETIC): OVER_CEILING is not evaluated. */
+  ceilingBroken: boolean;
+  /** Valid ledger records in ledger order; `ledgerComplete` is false when a line failed. */
+  ledger?: LedgerRecord[];
+  ledgerComplete: boolean;
+  attempts?: AttemptLine[];
+  attemptsComplete: boolean;
+  grades: GradesFile[];
+  grant?: Grant;
+}
+
+/** Adds a finding to the context. */
+export function report(ctx: VerifyContext, code: FindingCode, file: string, message: string, line?: number): void {
+  ctx.findings.push(finding(code, file, message, line));
+}
+
+/** Bytes of a structured file when it is a readable regular file on disk, else undefined. */
+export function contentOf(ctx: VerifyContext, path: string): Uint8Array | undefined {
+  const entry = ctx.disk.get(path);
+  if (!entry || entry.kind !== 'file' || entry.unreadable !== undefined) return undefined;
+  return entry.content;
+}
+
+/** True when the plan says the evidence was imported (section 9), not frozen. */
+export function isImported(plan: Plan | undefined): boolean {
+  return plan?.origin?.kind === 'imported';
+}
+
+/** The subject identity key: model + agent name + agent version. */
+export function subjectKey(model: string, agent: { name: string; version: string }): string {
+  return JSON.stringify([model, agent.name, agent.version]);
+}

@@ -1,0 +1,211 @@
+/**
+ * The catalog of finding codes (FORMAT.md section 6). A code, once published,
+ * never changes meaning; docs/finding-codes.md is generated from this table.
+ */
+
+/** `error` findings decide the status; `warning` findings travel to the pages they affect. */
+export type Severity = 'error' | 'warning';
+
+/** One problem found in a bundle. `file` is bundle-relative; `line` is 1-based for JSONL and parse errors. */
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  file: string;
+  line?: number;
+  message: string;
+}
+
+/** What a code means, when it fires, and how to fix it. */
+export interface CodeInfo {
+  severity: Severity;
+  /** One line: what triggers it. */
+  when: string;
+  /** One line: what the publisher should do. */
+  fix: string;
+}
+
+/** Every finding code with its severity, trigger and fix. Order: as in FORMAT.md. */
+export const FINDING_CODES = {
+  MISSING_FILE: {
+    severity: 'error',
+    when: 'A required file (manifest.json, plan.json, ledger.jsonl, attempts.jsonl) or a manifest-listed file is absent or unreadable. Status no_verdict.',
+    fix: 'Restore the file from the retained evidence; never re-create it by hand.',
+  },
+  MISSING_ARTIFACT: {
+    severity: 'error',
+    when: 'A referenced digest (attempt patch, grade input/output/receipt) names no manifest-listed file whose bytes hash to it. Status no_verdict.',
+    fix: 'Add the artifact under artifacts/ and list it in the manifest, or correct the reference.',
+  },
+  UNLISTED_FILE: {
+    severity: 'error',
+    when: 'A regular file on disk is not listed in manifest.json.',
+    fix: 'List it (reseal the bundle) or remove it; every byte published must be covered by the manifest.',
+  },
+  UNSAFE_PATH: {
+    severity: 'error',
+    when: 'A manifest path (or a plan wiki path) is absolute, empty, has an empty, "." or ".." segment, a backslash or NUL, or is over 255 bytes.',
+    fix: 'Use relative "/"-separated paths inside the bundle.',
+  },
+  NOT_REGULAR_FILE: {
+    severity: 'error',
+    when: 'A symbolic link, FIFO, socket, device or other non-regular entry sits inside the bundle (ledgerboard never follows or opens it).',
+    fix: 'Replace the link with the file it points to, or remove the entry.',
+  },
+  BAD_JSON: {
+    severity: 'error',
+    when: 'A JSON file or JSONL line does not parse strictly: syntax, duplicate member name, lone surrogate, noncharacter, invalid UTF-8, byte-order mark, number out of range, nesting over 64, blank line, CR, or a JSONL line that is not an object.',
+    fix: 'Re-serialize the file with a strict JSON writer; the finding gives line and column.',
+  },
+  SCHEMA_VIOLATION: {
+    severity: 'error',
+    when: 'A member has the wrong type, is missing, is out of range, has a bad digest or timestamp syntax or a bad enum value; a plan or manifest number is not an integer token within 2^53 - 1; the manifest file list is unsorted, duplicated or names manifest.json.',
+    fix: 'Correct the member named in the message (its JSON path is given); see the published JSON Schemas under /schema/.',
+  },
+  UNKNOWN_MEMBER: {
+    severity: 'error',
+    when: 'An object holds a member the schema does not define (a typo such as "replicas" is never ignored).',
+    fix: 'Remove or rename the member; then reseal (for plan.json the plan id changes).',
+  },
+  FILE_DIGEST_MISMATCH: {
+    severity: 'error',
+    when: "A file's bytes do not hash to its manifest entry, or its size differs.",
+    fix: 'The file changed after sealing: restore the sealed bytes; a real change needs a new bundle.',
+  },
+  BUNDLE_ID_MISMATCH: {
+    severity: 'error',
+    when: 'manifest.json bundle_id is not the digest of the canonical manifest without bundle_id.',
+    fix: 'Reseal the manifest; check that no entry was edited by hand.',
+  },
+  PLAN_ID_MISMATCH: {
+    severity: 'error',
+    when: 'plan.json plan_id does not re-derive, or the manifest names another plan.',
+    fix: 'A frozen plan is never edited: restore the frozen plan.json, or freeze a new plan.',
+  },
+  LEDGER_DIGEST_MISMATCH: {
+    severity: 'error',
+    when: "ledger.jsonl does not hash to the plan's ledger.digest.",
+    fix: 'Restore the ledger the plan pinned; a changed ledger needs a new plan.',
+  },
+  LEDGER_TASK_COUNT: {
+    severity: 'error',
+    when: 'The number of ledger lines differs from plan.ledger.tasks.',
+    fix: 'Restore the pinned ledger, or correct the plan before freezing it.',
+  },
+  DUPLICATE_TASK: {
+    severity: 'error',
+    when: 'A task_id appears twice in the ledger.',
+    fix: 'Give every task a unique id.',
+  },
+  LABELLED_AFTER_FREEZE: {
+    severity: 'error',
+    when: "A task's created_at is after the plan's created_at (labels must exist before any agent runs). Not evaluated for imported evidence.",
+    fix: 'Tasks labelled after the freeze belong in a new plan.',
+  },
+  MISSING_LICENSE: {
+    severity: 'warning',
+    when: 'A ledger task has an empty (or all-whitespace) license.',
+    fix: "Record the task's license; until then the ranking is marked not publishable.",
+  },
+  DUPLICATE_SUBJECT: {
+    severity: 'error',
+    when: 'Two plan subjects resolve to the same model + agent (name, version).',
+    fix: 'List each subject once; one model may appear with two different agents.',
+  },
+  CEILING_ARITHMETIC: {
+    severity: 'error',
+    when: 'budget.per_attempt_micros is not floor(aggregate_micros / dispatches), dispatches = tasks x subjects x attempts.',
+    fix: 'Set per_attempt_micros to the floor of the division before freezing.',
+  },
+  ZERO_SHARE: {
+    severity: 'error',
+    when: 'aggregate_micros / dispatches is below one micro per dispatch.',
+    fix: 'Raise the aggregate budget or plan fewer dispatches.',
+  },
+  OVER_CEILING: {
+    severity: 'warning',
+    when: "An attempt's complete or partial cost exceeds per_attempt_micros, or the sum of complete and partial costs exceeds aggregate_micros. Not evaluated when the ceiling itself is broken or there is no budget.",
+    fix: 'Nothing to repair in the evidence: the overspend is shown on the pages it affects.',
+  },
+  COST_STATE_INCONSISTENT: {
+    severity: 'error',
+    when: 'micros present for unavailable/not_applicable, non-zero for zero, or null for complete/partial.',
+    fix: 'Record unknown cost as unavailable with micros null; never as zero.',
+  },
+  IDENTITY_MISMATCH: {
+    severity: 'error',
+    when: 'An attempt\'s observed_model differs from its planned model.',
+    fix: 'The attempt ran another model and is not evidence for the plan; it cannot be repaired.',
+  },
+  UNPLANNED_ATTEMPT: {
+    severity: 'error',
+    when: 'An attempt names a task, subject (model + agent) or index outside the plan\'s matrix.',
+    fix: 'Remove attempts the plan did not authorise, or freeze a plan that includes them.',
+  },
+  DUPLICATE_SLOT: {
+    severity: 'error',
+    when: 'Two attempts fill one slot (task, model, agent, index): a redispatch.',
+    fix: 'A slot is dispatched once; a redispatch after a failure is exactly what the format forbids.',
+  },
+  DUPLICATE_ID: {
+    severity: 'error',
+    when: 'An attempt_id appears twice in attempts.jsonl.',
+    fix: 'Give every attempt a unique id.',
+  },
+  ATTEMPT_BEFORE_FREEZE: {
+    severity: 'error',
+    when: 'An attempt started before plan.created_at (not evaluated for imported evidence), or ended before it started.',
+    fix: 'Attempts that ran before the freeze belong to no frozen plan; check the harness clock.',
+  },
+  UNACCOUNTED_SLOT: {
+    severity: 'warning',
+    when: 'A slot of the matrix (task x subject x index) has no attempt record.',
+    fix: 'Record every dispatch, including cancelled ones; an empty slot makes that task incomplete in verdicts.',
+  },
+  GRADE_UNKNOWN_ATTEMPT: {
+    severity: 'error',
+    when: 'A grade result names no attempt of the bundle, or two results in one generation name the same attempt.',
+    fix: 'Grade each attempt once per generation; a regrade goes into a new generation file.',
+  },
+  GRADER_NOT_PINNED: {
+    severity: 'error',
+    when: "Generation 1's grader (id, version, executable) is not the plan's grader.",
+    fix: 'Generation 1 must use the pinned grader; other graders go into later generations.',
+  },
+  GENERATION_GAP: {
+    severity: 'error',
+    when: 'Grade generations are not numbered 1..n, a file under grades/ is not <n>.json in plain decimal, or its generation member disagrees with its name.',
+    fix: 'Name generation n grades/<n>.json, append only, never renumber.',
+  },
+  GRANT_MISMATCH: {
+    severity: 'error',
+    when: "grant.json does not echo the plan's id, models, currency and budget, or an attempt started at or after the grant expired.",
+    fix: 'Issue the grant from the frozen plan; attempts after expiry are not authorised.',
+  },
+} as const satisfies Record<string, CodeInfo>;
+
+/** A finding code. */
+export type FindingCode = keyof typeof FINDING_CODES;
+
+/** Codes whose errors make a bundle no_verdict rather than invalid. */
+const NO_VERDICT_CODES: ReadonlySet<FindingCode> = new Set(['MISSING_FILE', 'MISSING_ARTIFACT']);
+
+/** A bundle's status (FORMAT.md section 6). */
+export type BundleStatus = 'verified' | 'invalid' | 'no_verdict';
+
+/** The status rule: invalid on any error other than MISSING_FILE / MISSING_ARTIFACT; else no_verdict on those; else verified. */
+export function statusOf(findings: readonly Finding[]): BundleStatus {
+  let missing = false;
+  for (const finding of findings) {
+    if (finding.severity !== 'error') continue;
+    if (!NO_VERDICT_CODES.has(finding.code)) return 'invalid';
+    missing = true;
+  }
+  return missing ? 'no_verdict' : 'verified';
+}
+
+/** Builds a finding with the catalog's severity. */
+export function finding(code: FindingCode, file: string, message: string, line?: number): Finding {
+  const result: Finding = { code, severity: FINDING_CODES[code].severity, file, message };
+  if (line !== undefined) result.line = line;
+  return result;
+}

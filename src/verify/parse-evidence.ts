@@ -1,0 +1,128 @@
+/**
+ * The edge where untrusted bytes become typed values: strict JSON, then a
+ * zod strict schema. Parse failures and schema issues become findings (with
+ * line, column and JSON path in the message); the typed value is returned
+ * only when the content is usable for later checks.
+ */
+import type { z } from 'zod';
+import { parseStrictJsonl } from '../json/jsonl.ts';
+import { parseStrictJson, type JsonObject, type JsonValue } from '../json/strict-json.ts';
+import { report, type VerifyContext } from './context.ts';
+
+/** A parsed JSON file: the raw value (for id derivation) and the typed value (for checks). */
+export interface ParsedFile<T> {
+  raw: JsonValue;
+  data: T | undefined;
+}
+
+/**
+ * Parses a JSON file strictly and checks it against a schema. With
+ * `integerTokens`, every number must be an integer token with |n| <= 2^53 - 1
+ * (plan.json, manifest.json: FORMAT.md section 1).
+ */
+export function parseJsonFile<T>(
+  ctx: VerifyContext,
+  path: string,
+  bytes: Uint8Array,
+  schema: z.ZodType<T>,
+  integerTokens: boolean,
+): ParsedFile<T> | undefined {
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) {
+    const { message, line, column } = parsed.error;
+    report(ctx, 'BAD_JSON', path, `line ${line}, column ${column}: ${message}`, line);
+    return undefined;
+  }
+  if (integerTokens) {
+    for (const { token, line, column } of parsed.nonIntegerTokens) {
+      report(
+        ctx,
+        'SCHEMA_VIOLATION',
+        path,
+        `line ${line}, column ${column}: number ${token} is not an integer token with |n| <= 2^53 - 1`,
+        line,
+      );
+    }
+  }
+  return { raw: parsed.value, data: checkSchema(ctx, path, parsed.value, schema) };
+}
+
+/** Parses JSONL strictly, line by line; returns the valid typed lines and whether every line was valid. */
+export function parseJsonlFile<T>(
+  ctx: VerifyContext,
+  path: string,
+  bytes: Uint8Array,
+  schema: z.ZodType<T>,
+): { lines: { line: number; raw: JsonObject; data: T }[]; complete: boolean; lineCount: number } {
+  const lines: { line: number; raw: JsonObject; data: T }[] = [];
+  let complete = true;
+  const parsed = parseStrictJsonl(bytes);
+  for (const entry of parsed) {
+    if (!entry.ok) {
+      complete = false;
+      report(ctx, 'BAD_JSON', path, `line ${entry.line}, column ${entry.error.column}: ${entry.error.message}`, entry.line);
+      continue;
+    }
+    const data = checkSchema(ctx, path, entry.value, schema, entry.line);
+    if (data === undefined) complete = false;
+    else lines.push({ line: entry.line, raw: entry.value, data });
+  }
+  return { lines, complete, lineCount: parsed.length };
+}
+
+/**
+ * Checks a value against a strict schema; every issue becomes a finding. When
+ * the only issues are unknown members, the value is still returned with them
+ * removed, so later checks run (the unknown members are already errors).
+ */
+export function checkSchema<T>(
+  ctx: VerifyContext,
+  path: string,
+  value: JsonValue,
+  schema: z.ZodType<T>,
+  line?: number,
+): T | undefined {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  let onlyUnknown = true;
+  const prefix = line === undefined ? '' : `line ${line}: `;
+  for (const issue of result.error.issues) {
+    const where = formatJsonPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
+      report(ctx, 'UNKNOWN_MEMBER', path, `${prefix}${where}: unknown member${issue.keys.length > 1 ? 's' : ''} ${names}`, line);
+    } else {
+      onlyUnknown = false;
+      report(ctx, 'SCHEMA_VIOLATION', path, `${prefix}${where}: ${issue.message}`, line);
+    }
+  }
+  if (!onlyUnknown) return undefined;
+  const stripped = stripMembers(value, result.error.issues);
+  const retry = schema.safeParse(stripped);
+  return retry.success ? retry.data : undefined;
+}
+
+/** `budget.per_attempt_micros`, `files[3].sha256`, `(root)`; odd member names are JSON-quoted. */
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+
+function stripMembers(value: JsonValue, issues: readonly z.core.$ZodIssue[]): JsonValue {
+  const copy = structuredClone(value);
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    let target: unknown = copy;
+    for (const key of issue.path) target = (target as Record<PropertyKey, unknown> | undefined)?.[key];
+    if (target && typeof target === 'object') {
+      for (const key of issue.keys) delete (target as Record<string, unknown>)[key];
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,98 @@
+/**
+ * verifyBundle: a pure function from a bundle's read bytes to its status and
+ * findings (FORMAT.md sections 1-6). It runs every step in order and collects
+ * every finding; it never stops at the first, and never touches the disk.
+ */
+import type { BundleSnapshot } from '../evidence/read-bundle.ts';
+import { checkAttempts } from './check-attempts.ts';
+import { checkEntries, checkFiles, checkManifestList, readManifest } from './check-files.ts';
+import { checkGrades } from './check-grades.ts';
+import { checkGrant } from './check-grant.ts';
+import { checkLedger } from './check-ledger.ts';
+import { checkMoney, checkSubjects, readPlan } from './check-plan.ts';
+import type { AttemptLine, GradesFile, VerifyContext } from './context.ts';
+import { DIGEST_PATTERN } from '../json/canonical.ts';
+import { statusOf, type BundleStatus, type Finding } from './findings.ts';
+import type { Grant, LedgerRecord, Manifest, Plan } from '../schema/index.ts';
+
+/** What later stages may use of a bundle: only what parsed and passed its schema. */
+export interface BundleEvidence {
+  manifest: Manifest | null;
+  plan: Plan | null;
+  ledger: LedgerRecord[];
+  attempts: AttemptLine[];
+  grades: GradesFile[];
+  grant: Grant | null;
+  notes: Uint8Array | null;
+}
+
+/** The verification of one bundle. Ids are as read from the bundle (null when unreadable). */
+export interface BundleVerification {
+  bundle_id: string | null;
+  plan_id: string | null;
+  status: BundleStatus;
+  findings: Finding[];
+  evidence: BundleEvidence;
+}
+
+/** The ordered steps; each checks one thing and records findings in the context. */
+const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
+  // Symlinks, FIFOs, sockets, devices: never followed or opened.
+  { name: 'entries', run: checkEntries },
+  // manifest.json parses strictly, fits its schema, and its bundle_id re-derives.
+  { name: 'manifest', run: readManifest },
+  // The file list is sorted, unique, never names manifest.json, and every path is safe.
+  { name: 'manifest-list', run: checkManifestList },
+  // Every listed file is on disk with its size and digest; every file on disk is listed; required files exist.
+  { name: 'files', run: checkFiles },
+  // plan.json parses, fits its schema, its plan_id re-derives, and the manifest names it.
+  { name: 'plan', run: readPlan },
+  // Subjects are distinct identities; wiki paths are safe.
+  { name: 'subjects', run: checkSubjects },
+  // per_attempt_micros is floor(aggregate / dispatches) and at least 1.
+  { name: 'money', run: checkMoney },
+  // The ledger is the one the plan pins, with unique tasks labelled before the freeze.
+  { name: 'ledger', run: checkLedger },
+  // Attempts fill the plan's matrix once each, as planned, after the freeze, within the ceiling.
+  { name: 'attempts', run: checkAttempts },
+  // Grading generations are numbered 1..n, generation 1 uses the pinned grader, results name real attempts.
+  { name: 'grades', run: checkGrades },
+  // The grant echoes the plan and had not expired when attempts started.
+  { name: 'grant', run: checkGrant },
+];
+
+/** Verifies a bundle snapshot. Never throws for bad evidence; a throw is a bug. */
+export function verifyBundle(snapshot: BundleSnapshot): BundleVerification {
+  const ctx: VerifyContext = {
+    snapshot,
+    disk: new Map(snapshot.entries.map((e) => [e.path, e])),
+    findings: [],
+    listed: new Map(),
+    presentDigests: new Set(),
+    ceilingBroken: false,
+    ledgerComplete: false,
+    attemptsComplete: false,
+    grades: [],
+  };
+  for (const step of STEPS) step.run(ctx);
+  const notes = ctx.disk.get('NOTES.md');
+  return {
+    bundle_id: readId(ctx.bundleIdRead),
+    plan_id: readId(ctx.planIdRead) ?? readId(ctx.manifest?.plan_id),
+    status: statusOf(ctx.findings),
+    findings: ctx.findings,
+    evidence: {
+      manifest: ctx.manifest ?? null,
+      plan: ctx.plan ?? null,
+      ledger: ctx.ledger ?? [],
+      attempts: ctx.attempts ?? [],
+      grades: ctx.grades,
+      grant: ctx.grant ?? null,
+      notes: notes?.kind === 'file' && notes.content ? notes.content : null,
+    },
+  };
+}
+
+function readId(id: string | undefined): string | null {
+  return id !== undefined && DIGEST_PATTERN.test(id) ? id : null;
+}
