@@ -11,6 +11,15 @@ import { parseJsonFile } from './parse-evidence.ts';
 /** Files every bundle must hold besides manifest.json (FORMAT.md section 2). */
 export const REQUIRED_FILES = ['attempts.jsonl', 'ledger.jsonl', 'plan.json'] as const;
 
+const KIND_NAMES: Record<string, string> = {
+  symlink: 'symbolic link',
+  fifo: 'FIFO (named pipe)',
+  socket: 'socket',
+  'block-device': 'block device',
+  'char-device': 'character device',
+  unknown: 'entry of unknown type',
+};
+
 /** NOT_REGULAR_FILE for every symlink, FIFO, socket, device or unknown entry; such entries are never opened. */
 export function checkEntries(ctx: VerifyContext): void {
   for (const entry of ctx.snapshot.entries) {
@@ -19,7 +28,7 @@ export function checkEntries(ctx: VerifyContext): void {
       continue;
     }
     if (entry.kind === 'file' || entry.kind === 'directory') continue;
-    report(ctx, 'NOT_REGULAR_FILE', entry.path, `${quotePath(entry.path)} is a ${entry.kind.replace('-', ' ')}, not a regular file; it was not followed or opened`);
+    report(ctx, 'NOT_REGULAR_FILE', entry.path, `${quotePath(entry.path)} is a ${KIND_NAMES[entry.kind]}, not a regular file; it was not followed or opened`);
   }
 }
 

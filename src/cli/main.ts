@@ -1,0 +1,91 @@
+/**
+ * The `ledgerboard` command line: parse arguments with node:util parseArgs,
+ * lazy-import the command, and map every error to an exit code in one place.
+ * Exit codes: 0 success (all verified), 1 some bundle not verified,
+ * 2 usage error, 3 unexpected internal error.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PathArgumentError } from '../evidence/discover.ts';
+import { VERSION } from '../version.ts';
+
+/** A usage error: printed with a hint, exit 2. */
+export class UsageError extends Error {}
+
+/** Exit codes of the CLI. */
+export const EXIT = { ok: 0, notVerified: 1, usage: 2, internal: 3 } as const;
+
+/** I/O the commands use, so tests can capture it. */
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** A command: its help text, its options and how to run it. */
+export interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIo): Promise<number>;
+}
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  verify: async () => (await import('./verify-command.ts')).verifyCommand,
+  build: async () => (await import('./build-command.ts')).buildCommand,
+};
+
+const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
+
+Usage: ledgerboard <command> [options]
+
+Commands:
+  verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
+  build [--bundles DIR] [--strict]     read and verify the bundles for the site (default content/bundles)
+
+Options:
+  -h, --help      show help (also: ledgerboard <command> --help)
+  -v, --version   print the version
+  --debug         print the stack of an unexpected error
+
+Exit codes: 0 all verified, 1 some bundle not verified, 2 usage error, 3 unexpected error.
+The evidence format and every finding code: docs/format.md, docs/finding-codes.md.
+`;
+
+/** Runs the CLI with the given arguments and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const debug = argv.includes('--debug');
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+      io.stdout.write(MAIN_HELP);
+      return name === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (name === '-v' || name === '--version') {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    const command = await load();
+    const options = { ...command.options, help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } } as const;
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (parsed.values.help) {
+      io.stdout.write(`${command.usage}\n`);
+      return EXIT.ok;
+    }
+    return await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof PathArgumentError) {
+      io.stderr.write(`ledgerboard: ${error.message}\nRun 'ledgerboard --help' for usage.\n`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`ledgerboard: unexpected error: ${message}\n`);
+    io.stderr.write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : '(run again with --debug for the stack trace)\n');
+    return EXIT.internal;
+  }
+}
