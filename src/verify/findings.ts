@@ -28,12 +28,12 @@ export interface CodeInfo {
 export const FINDING_CODES = {
   MISSING_FILE: {
     severity: 'error',
-    when: 'A required file (manifest.json, plan.json, ledger.jsonl, attempts.jsonl) or a manifest-listed file is absent or unreadable. Status no_verdict.',
+    when: 'A required file (manifest.json, plan.json, ledger.jsonl, attempts.jsonl) or a manifest-listed file is absent or unreadable.',
     fix: 'Restore the file from the retained evidence; never re-create it by hand.',
   },
   MISSING_ARTIFACT: {
     severity: 'error',
-    when: 'A referenced digest (attempt patch, grade input/output/receipt) names no manifest-listed file whose bytes hash to it. Status no_verdict.',
+    when: 'A referenced digest (attempt patch, grade input/output/receipt) names no manifest-listed file whose bytes hash to it.',
     fix: 'Add the artifact under artifacts/ and list it in the manifest, or correct the reference.',
   },
   UNLISTED_FILE: {
