@@ -78,3 +78,20 @@ export function checkMoney(ctx: VerifyContext): void {
     );
   }
 }
+
+/**
+ * Origin (FORMAT.md section 9): a null budget is allowed only for imported
+ * evidence, and an imported plan's `origin.source` must be a listed file of
+ * the bundle whose bytes hash to it (MISSING_ARTIFACT otherwise).
+ */
+export function checkOrigin(ctx: VerifyContext): void {
+  const plan = ctx.plan;
+  if (!plan) return;
+  const origin = plan.origin;
+  if (plan.budget === null && origin?.kind !== 'imported') {
+    report(ctx, 'SCHEMA_VIOLATION', 'plan.json', 'budget: null is allowed only for imported evidence (origin.kind "imported"); a frozen plan declares its ceiling');
+  }
+  if (origin?.kind === 'imported' && ctx.manifest && !ctx.presentDigests.has(origin.source)) {
+    report(ctx, 'MISSING_ARTIFACT', 'plan.json', `origin.source ${origin.source} (the imported original) is not a listed file of the bundle`);
+  }
+}

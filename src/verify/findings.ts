@@ -33,7 +33,7 @@ export const FINDING_CODES = {
   },
   MISSING_ARTIFACT: {
     severity: 'error',
-    when: 'A referenced digest (attempt patch, grade input/output/receipt) names no manifest-listed file whose bytes hash to it.',
+    when: 'A referenced digest (attempt patch, grade input/output/receipt, an imported plan\'s origin.source) names no manifest-listed file whose bytes hash to it.',
     fix: 'Add the artifact under artifacts/ and list it in the manifest, or correct the reference.',
   },
   UNLISTED_FILE: {

@@ -9,7 +9,7 @@ import { checkEntries, checkFiles, checkManifestList, readManifest } from './che
 import { checkGrades } from './check-grades.ts';
 import { checkGrant } from './check-grant.ts';
 import { checkLedger } from './check-ledger.ts';
-import { checkMoney, checkSubjects, readPlan } from './check-plan.ts';
+import { checkMoney, checkOrigin, checkSubjects, readPlan } from './check-plan.ts';
 import type { AttemptLine, GradesFile, VerifyContext } from './context.ts';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { statusOf, type BundleStatus, type Finding } from './findings.ts';
@@ -49,6 +49,8 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   { name: 'plan', run: readPlan },
   // Subjects are distinct identities; wiki paths are safe.
   { name: 'subjects', run: checkSubjects },
+  // A null budget only for imported evidence; an imported original is in the bundle.
+  { name: 'origin', run: checkOrigin },
   // per_attempt_micros is floor(aggregate / dispatches) and at least 1.
   { name: 'money', run: checkMoney },
   // The ledger is the one the plan pins, with unique tasks labelled before the freeze.
