@@ -54,7 +54,7 @@ export function checkAttempts(ctx: VerifyContext): void {
     if (inconsistent) report(ctx, 'COST_STATE_INCONSISTENT', FILE, `${label}: ${inconsistent}`, line);
 
     if (a.patch !== null && ctx.manifest && !ctx.presentDigests.has(a.patch)) {
-      report(ctx, 'MISSING_ARTIFACT', FILE, `${label}: patch ${a.patch} is not a listed file of the bundle`, line);
+      report(ctx, 'MISSING_ARTIFACT', FILE, `${label}: patch ${a.patch} has no file: no listed file of the bundle with these bytes is present`, line);
     }
   }
   if (plan && tasks) checkSlots(ctx, slots);

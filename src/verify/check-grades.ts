@@ -69,7 +69,7 @@ export function checkGrades(ctx: VerifyContext): void {
       for (const member of ['input', 'output', 'receipt'] as const) {
         const digest = result[member];
         if (digest !== null && !ctx.presentDigests.has(digest)) {
-          report(ctx, 'MISSING_ARTIFACT', path, `${label}: ${member} ${digest} is not a listed file of the bundle`);
+          report(ctx, 'MISSING_ARTIFACT', path, `${label}: ${member} ${digest} has no file: no listed file of the bundle with these bytes is present`);
         }
       }
     });

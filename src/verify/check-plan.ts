@@ -92,6 +92,6 @@ export function checkOrigin(ctx: VerifyContext): void {
     report(ctx, 'SCHEMA_VIOLATION', 'plan.json', 'budget: null is allowed only for imported evidence (origin.kind "imported"); a frozen plan declares its ceiling');
   }
   if (origin?.kind === 'imported' && ctx.manifest && !ctx.presentDigests.has(origin.source)) {
-    report(ctx, 'MISSING_ARTIFACT', 'plan.json', `origin.source ${origin.source} (the imported original) is not a listed file of the bundle`);
+    report(ctx, 'MISSING_ARTIFACT', 'plan.json', `origin.source ${origin.source} (the imported original) has no file: no listed file of the bundle with these bytes is present`);
   }
 }
