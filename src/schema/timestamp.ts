@@ -47,7 +47,8 @@ function toInstant(timestamp: string): Instant | null {
   if (day > maxDay) return null;
   let fraction = timestamp.length > 20 ? timestamp.slice(20, -1) : '';
   if (fraction.endsWith('0')) fraction = fraction.replace(/0+$/, '');
-  if (second === 60) fraction = '9'.repeat(Math.max(30, fraction.length + 1));
+  // A leap second sorts after every :59 fraction (up to 40 digits), and by its own fraction among leap seconds.
+  if (second === 60) fraction = '9'.repeat(40) + fraction;
   const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + Math.min(second, 59);
   return { seconds, fraction };
 }
