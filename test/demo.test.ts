@@ -1,0 +1,146 @@
+/**
+ * The committed demo (content/bundles, content/examples) is exactly what
+ * scripts/make-demo.ts writes, every demo bundle verifies with no finding at
+ * all, each example fails the way its README says, and the evidence covers
+ * what the site must be able to show.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemo } from '../scripts/make-demo.ts';
+import { INTENDED_VERDICTS, mainBoard } from '../scripts/demo/design.ts';
+import { baselineRates, cohortVerdicts, type VerdictEvidence } from '../scripts/demo/verdicts.ts';
+import { readBundle } from '../src/evidence/read-bundle.ts';
+import { verifyBundle, type BundleVerification } from '../src/verify/verify-bundle.ts';
+
+const CONTENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
+/** The directories the generator owns (and replaces) under content/. */
+const OWNED = ['bundles', 'examples'];
+
+/** Every regular file under a directory, as sorted '/'-separated relative paths. */
+async function listFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(root.length + 1).split('\\').join('/'))
+    .sort();
+}
+
+async function verify(dir: string): Promise<BundleVerification> {
+  return verifyBundle(await readBundle(dir));
+}
+
+function evidenceOf(v: BundleVerification): VerdictEvidence {
+  return {
+    plan: v.evidence.plan!,
+    ledger: v.evidence.ledger,
+    attempts: v.evidence.attempts.map((a) => a.attempt),
+    grades: v.evidence.grades.map((g) => g.grades),
+  };
+}
+
+describe('the committed demo is what make-demo writes', () => {
+  let out: string;
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), 'ledgerboard-demo-'));
+    await generateDemo(out);
+  });
+  afterAll(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it.each(OWNED)('content/%s has the same files, byte for byte', async (dir) => {
+    const generated = await listFiles(join(out, dir));
+    const committed = await listFiles(join(CONTENT, dir));
+    expect(committed).toEqual(generated);
+    const differing: string[] = [];
+    for (const path of generated) {
+      const [a, b] = await Promise.all([readFile(join(out, dir, path)), readFile(join(CONTENT, dir, path))]);
+      if (!a.equals(b)) differing.push(path);
+    }
+    expect(differing, 'regenerate with: npx tsx scripts/make-demo.ts').toEqual([]);
+  });
+
+  it('writes only bundles/ and examples/', async () => {
+    expect((await readdir(out)).sort()).toEqual(OWNED);
+  });
+});
+
+describe('verification of the committed demo', () => {
+  const bundles = new Map<string, BundleVerification>();
+  beforeAll(async () => {
+    for (const name of (await readdir(join(CONTENT, 'bundles'))).sort()) bundles.set(name, await verify(join(CONTENT, 'bundles', name)));
+  });
+
+  it('has four demo bundles', () => {
+    expect(bundles.size).toBe(4);
+  });
+
+  it('verifies every demo bundle with no finding, not even a warning', () => {
+    for (const [name, v] of bundles) {
+      expect({ name, status: v.status, findings: v.findings }).toEqual({ name, status: 'verified', findings: [] });
+    }
+  });
+
+  it('reports the example invalid/ as invalid: UNKNOWN_MEMBER and DUPLICATE_SLOT', async () => {
+    const v = await verify(join(CONTENT, 'examples', 'invalid'));
+    expect(v.status).toBe('invalid');
+    expect(v.findings.map((f) => [f.code, f.file, f.line ?? null])).toEqual([
+      ['UNKNOWN_MEMBER', 'plan.json', null],
+      ['DUPLICATE_SLOT', 'attempts.jsonl', 9],
+    ]);
+  });
+
+  it('reports the example no_verdict/ as no_verdict: one MISSING_FILE and four MISSING_ARTIFACT', async () => {
+    const v = await verify(join(CONTENT, 'examples', 'no_verdict'));
+    expect(v.status).toBe('no_verdict');
+    const codes = v.findings.map((f) => f.code);
+    expect(codes.sort()).toEqual(['MISSING_ARTIFACT', 'MISSING_ARTIFACT', 'MISSING_ARTIFACT', 'MISSING_ARTIFACT', 'MISSING_FILE']);
+    expect(v.findings.filter((f) => f.code === 'MISSING_ARTIFACT').map((f) => f.file).sort()).toEqual([
+      'attempts.jsonl',
+      'attempts.jsonl',
+      'grades/1.json',
+      'grades/1.json',
+    ]);
+    expect(v.findings.find((f) => f.code === 'MISSING_FILE')?.file).toMatch(/^artifacts\/patches\/[0-9a-f]{64}\.diff$/);
+  });
+
+  it('covers every outcome, cost state and the other facts the site must show', () => {
+    const all = [...bundles.values()];
+    const attempts = all.flatMap((v) => v.evidence.attempts.map((a) => a.attempt));
+    expect(new Set(attempts.map((a) => a.outcome))).toEqual(
+      new Set(['completed', 'model_failure', 'safety_failure', 'harness_failure', 'environment_failure', 'invalid_case', 'timeout', 'cancelled']),
+    );
+    expect(new Set(attempts.map((a) => a.cost.state))).toEqual(new Set(['complete', 'partial', 'unavailable', 'not_applicable', 'zero']));
+    expect(attempts.some((a) => a.tokens === null)).toBe(true);
+    expect(attempts.some((a) => a.retries > 0)).toBe(true);
+
+    const plans = all.map((v) => v.evidence.plan!);
+    expect(new Set(plans.map((p) => p.created_at.slice(0, 10))).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(plans.map((p) => p.environment.tool_policy)).size).toBeGreaterThanOrEqual(2);
+    expect(all.some((v) => v.evidence.grades.some((g) => g.path === 'grades/2.json'))).toBe(true);
+    expect(all.some((v) => v.evidence.grant !== null)).toBe(true);
+    expect(all.every((v) => v.evidence.notes !== null)).toBe(true);
+    for (const v of all) expect(v.evidence.ledger).toHaveLength(24);
+
+    const verdicts = all.flatMap((v) => v.evidence.grades.flatMap((g) => g.grades.results.map((r) => r.verdict)));
+    expect(verdicts).toContain('error');
+    const ungraded = all.some((v) => {
+      const graded = new Set(v.evidence.grades.flatMap((g) => g.grades.results.map((r) => r.attempt_id)));
+      return v.evidence.attempts.some(({ attempt }) => attempt.outcome === 'completed' && !graded.has(attempt.attempt_id));
+    });
+    expect(ungraded).toBe(true);
+  });
+
+  it('gives the main board its intended verdict variety and a drifting baseline', () => {
+    const main = mainBoard([...bundles.values()].map(evidenceOf));
+    expect(main).toHaveLength(3);
+    const seen: Record<string, string | null> = {};
+    for (const c of cohortVerdicts(main)) if (c.role === 'candidate') seen[`${c.model} ${c.agent}`] = c.verdict;
+    expect(seen).toEqual(INTENDED_VERDICTS);
+    const rates = baselineRates(main).map((r) => r.resolved / r.graded);
+    expect(new Set(rates).size).toBeGreaterThan(1);
+  });
+});
