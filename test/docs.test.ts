@@ -1,0 +1,27 @@
+/**
+ * Generated docs are fresh, and the finding catalog is exactly the table of
+ * FORMAT.md section 6 (same codes, same severities).
+ */
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { findingCodesMarkdown } from '../scripts/docs/finding-codes.ts';
+import { FINDING_CODES } from '../src/verify/findings.ts';
+
+describe('docs/finding-codes.md', () => {
+  it('is generated from the catalog (run `npm run generate` if this fails)', async () => {
+    const committed = await readFile(new URL('../docs/finding-codes.md', import.meta.url), 'utf8');
+    expect(committed).toBe(findingCodesMarkdown());
+  });
+});
+
+describe('the finding catalog', () => {
+  it('holds every code of the FORMAT.md table with its severity', async () => {
+    const format = await readFile(new URL('../../shared/FORMAT.md', import.meta.url), 'utf8');
+    const rows = [...format.matchAll(/^\| ([A-Z_]+) \| ([EW])\b/gm)].map((m) => [m[1]!, m[2] === 'E' ? 'error' : 'warning'] as const);
+    expect(rows.length).toBeGreaterThanOrEqual(31);
+    for (const [code, severity] of rows) {
+      expect(FINDING_CODES, code).toHaveProperty(code);
+      expect(FINDING_CODES[code as keyof typeof FINDING_CODES].severity, code).toBe(severity);
+    }
+  });
+});
