@@ -1,6 +1,8 @@
 /**
- * Streaming SHA-256 of a file already opened by the reader: 1 MiB reads into
- * one reused buffer, so memory stays flat whatever the file's size.
+ * Streaming SHA-256 of a file already opened by the reader: reads of at most
+ * 1 MiB, so memory stays flat whatever the file's size. When the bytes are
+ * also kept (small structured files), they are read straight into one buffer
+ * sized from fstat, hashed chunk by chunk, and never copied.
  */
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
@@ -8,22 +10,32 @@ import type { FileHandle } from 'node:fs/promises';
 /** Read size for hashing (1 MiB). */
 export const HASH_CHUNK_BYTES = 1 << 20;
 
-/** Digest and size of a file, read by streaming; `keep` also returns the bytes (for small structured files). */
+/**
+ * Digest and size of a file, read by streaming; with `keep`, also its bytes.
+ * `expectedBytes` (from fstat) sizes the kept buffer; a file that grows while
+ * being read is still read to its end.
+ */
 export async function hashHandle(
   handle: FileHandle,
   keep: boolean,
+  expectedBytes = 0,
 ): Promise<{ sha256: string; bytes: number; content: Buffer | null }> {
   const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
-  const kept: Buffer[] = [];
+  let buffer = Buffer.allocUnsafe(keep ? Math.max(expectedBytes, 1) : HASH_CHUNK_BYTES);
   let total = 0;
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, HASH_CHUNK_BYTES, null);
+    if (keep && total === buffer.length) {
+      // The file grew after fstat: make room (rare).
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, total);
+      buffer = bigger;
+    }
+    const offset = keep ? total : 0;
+    const length = Math.min(HASH_CHUNK_BYTES, buffer.length - offset);
+    const { bytesRead } = await handle.read(buffer, offset, length, null);
     if (bytesRead === 0) break;
-    const chunk = buffer.subarray(0, bytesRead);
-    hash.update(chunk);
-    if (keep) kept.push(Buffer.from(chunk));
+    hash.update(buffer.subarray(offset, offset + bytesRead));
     total += bytesRead;
   }
-  return { sha256: `sha256:${hash.digest('hex')}`, bytes: total, content: keep ? Buffer.concat(kept, total) : null };
+  return { sha256: `sha256:${hash.digest('hex')}`, bytes: total, content: keep ? buffer.subarray(0, total) : null };
 }

@@ -142,7 +142,7 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string): Promise<vo
       entry.kind = 'unknown';
       return;
     }
-    const { sha256, bytes, content } = await hashHandle(handle, isStructuredPath(entry.path));
+    const { sha256, bytes, content } = await hashHandle(handle, isStructuredPath(entry.path), stats.size);
     entry.sha256 = sha256;
     entry.bytes = bytes;
     if (content) entry.content = content;

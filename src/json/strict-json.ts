@@ -72,7 +72,8 @@ export function parseStrictText(text: string, options: StrictJsonOptions = {}): 
   const parser = new Parser(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   try {
     const value = parser.parseDocument();
-    const nonIntegerTokens = parser.nonInteger.map(({ token, offset }) => ({ token, ...position(text, offset) }));
+    const where = positions(text, parser.nonInteger.map((n) => n.offset));
+    const nonIntegerTokens = parser.nonInteger.map(({ token }, i) => ({ token, ...where[i]! }));
     return { ok: true, value, nonIntegerTokens };
   } catch (error) {
     if (error instanceof ParseFailure) {
@@ -97,6 +98,23 @@ export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok
     const offset = firstInvalidUtf8(bytes);
     return { ok: false, error: { message: 'invalid UTF-8', ...bytePosition(bytes, offset) } };
   }
+}
+
+/** 1-based lines and columns of ascending character offsets, in one pass over the text. */
+function positions(text: string, offsets: readonly number[]): { line: number; column: number }[] {
+  const out: { line: number; column: number }[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let next = text.indexOf('\n');
+  for (const offset of offsets) {
+    while (next !== -1 && next < offset) {
+      line++;
+      lineStart = next + 1;
+      next = text.indexOf('\n', next + 1);
+    }
+    out.push({ line, column: offset - lineStart + 1 });
+  }
+  return out;
 }
 
 /** 1-based line and column (in UTF-16 code units) of a character offset. */
