@@ -92,18 +92,19 @@ async function walk(
       badName = true;
     }
     const path = relDir === '' ? name : `${relDir}/${name}`;
-    const fsPath = join(fsDir, name);
-    const kind = badName ? 'unknown' : await kindOf(dirent, fsPath);
+    // A name that is not UTF-8 is addressed by its raw bytes (only to learn its type; it is never opened).
+    const fsPath = badName ? Buffer.concat([Buffer.from(`${fsDir}/`), dirent.name]) : join(fsDir, name);
+    const kind = await kindOf(dirent, fsPath);
     const entry: SnapshotEntry = { path, kind };
     if (badName) entry.badName = true;
     entries.push(entry);
-    if (badName) continue;
+    if (typeof fsPath !== 'string') continue;
     if (kind === 'directory') await walk(fsPath, path, entries, files, false);
     else if (kind === 'file') files.push({ entry, fsPath });
   }
 }
 
-async function kindOf(dirent: Dirent<Buffer>, fsPath: string): Promise<EntryKind> {
+async function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): Promise<EntryKind> {
   if (dirent.isSymbolicLink()) return 'symlink';
   if (dirent.isFile()) return 'file';
   if (dirent.isDirectory()) return 'directory';

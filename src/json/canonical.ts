@@ -36,9 +36,17 @@ export function digestCanonical(value: unknown): string {
  * the id member removed (FORMAT.md section 1).
  */
 export function selfId(object: Record<string, unknown>, idMember: string): string {
+  return digestCanonical(withoutMember(object, idMember));
+}
+
+/** A shallow copy without one member; an own `__proto__` member is copied as data, never as the prototype. */
+export function withoutMember(object: Record<string, unknown>, member: string): Record<string, unknown> {
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(object)) if (key !== idMember) rest[key] = object[key];
-  return digestCanonical(rest);
+  for (const key of Object.keys(object)) {
+    if (key === member) continue;
+    Object.defineProperty(rest, key, { value: object[key], enumerable: true, writable: true, configurable: true });
+  }
+  return rest;
 }
 
 /** The 64 hex digits of a digest (for URLs and short display). */

@@ -382,7 +382,8 @@ class Parser {
         return s.slice(start, i);
       }
       if (c === 92) break;
-      if (c < 0x20) this.badStringChar(i, c);
+      // c !== c is NaN: the text ended inside the string.
+      if (c < 0x20 || c !== c) this.badStringChar(i, c);
       if (c >= 0xd800) i = this.checkWide(i, c);
       i++;
     }
@@ -454,7 +455,8 @@ class Parser {
         chunk = i;
         continue;
       }
-      if (c < 0x20) this.badStringChar(i, c);
+      // c !== c is NaN: the text ended inside the string.
+      if (c < 0x20 || c !== c) this.badStringChar(i, c);
       if (c >= 0xd800) i = this.checkWide(i, c);
       i++;
     }

@@ -39,6 +39,10 @@ export function readManifest(ctx: VerifyContext): void {
     report(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is absent: nothing in the bundle can be checked against it');
     return;
   }
+  if (entry.kind === 'directory') {
+    report(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is a directory, not a file: nothing in the bundle can be checked against it');
+    return;
+  }
   if (entry.kind !== 'file') return; // NOT_REGULAR_FILE already reported.
   const bytes = contentOf(ctx, 'manifest.json');
   if (bytes === undefined) {
