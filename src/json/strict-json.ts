@@ -195,6 +195,10 @@ function hexValue(c: number): number {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** Characters a string fast path cannot take as they are: backslash, controls, U+D800 and above. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_CAREFUL_SCAN = /[\\\u0000-\u001f\ud800-\uffff]/;
+
 class Parser {
   i = 0;
   readonly nonInteger: { token: string; offset: number }[] = [];
@@ -266,7 +270,8 @@ class Parser {
       if (s.charCodeAt(this.i) !== 34) throw this.expected('a member name in double quotes');
       const keyOffset = this.i;
       const key = this.parseString();
-      if (hasOwn.call(object, key)) {
+      // JSON values are never undefined, so only an inherited name (e.g. "toString") needs hasOwn.
+      if (object[key] !== undefined && hasOwn.call(object, key)) {
         throw new ParseFailure(keyOffset, `duplicate member name ${JSON.stringify(key)}`);
       }
       this.skipWhitespace();
@@ -373,8 +378,18 @@ class Parser {
   private parseString(): string {
     const s = this.s;
     const start = this.i + 1;
+    // Fast path (native): up to the next quote there is no escape, control character, surrogate or
+    // U+D800.. code unit at all, so the slice is the string and needs no per-character check.
+    const quote = s.indexOf('"', start);
+    if (quote !== -1) {
+      const candidate = s.slice(start, quote);
+      if (!NEEDS_CAREFUL_SCAN.test(candidate)) {
+        this.i = quote + 1;
+        return candidate;
+      }
+    }
     let i = start;
-    // Fast path: no escapes.
+    // Careful path: character by character until the first escape.
     for (;;) {
       const c = s.charCodeAt(i);
       if (c === 34) {
