@@ -1,19 +1,10 @@
 /** NOTES.md for a demo bundle: the publisher's prose plus facts computed from the evidence. */
-import type { Grades, Outcome, Plan } from '../../src/schema/index.ts';
+import { Outcome as OutcomeSchema, type Grades, type Outcome, type Plan } from '../../src/schema/index.ts';
 import type { PlanStory } from './plans.ts';
 import type { SimAttempt } from './simulate.ts';
 import { TASKS } from './tasks.ts';
 
-const OUTCOMES: readonly Outcome[] = [
-  'completed',
-  'model_failure',
-  'safety_failure',
-  'harness_failure',
-  'environment_failure',
-  'invalid_case',
-  'timeout',
-  'cancelled',
-];
+const OUTCOMES: readonly Outcome[] = OutcomeSchema.options;
 
 /** Micro-dollars as "USD 12.345678". */
 export function usd(micros: number): string {
