@@ -90,7 +90,7 @@ export interface DemoResult {
 
 /** (a) + (b). */
 export async function benchVerify(g: GeneratedBundle, runs: number, log: Log, failures: string[]): Promise<VerifyResult> {
-  const first = await verifyDirectory(g.dir);
+  const first = (await verifyDirectory(g.dir)).verification;
   if (first.status !== 'verified') {
     const codes = [...new Set(first.findings.map((f) => f.code))].join(', ');
     failures.push(`generated bundle with ${g.attempts} attempts is ${first.status} (${codes}), not verified`);

@@ -5,6 +5,7 @@
  * 2 usage error, 3 unexpected internal error.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError } from '../config/config.ts';
 import { PathArgumentError } from '../evidence/discover.ts';
 import { VERSION } from '../version.ts';
 
@@ -30,6 +31,7 @@ export interface Command {
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./verify-command.ts')).verifyCommand,
+  report: async () => (await import('./report-command.ts')).reportCommand,
   build: async () => (await import('./build-command.ts')).buildCommand,
 };
 
@@ -39,6 +41,7 @@ Usage: ledgerboard <command> [options]
 
 Commands:
   verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
+  report [--json] <bundles-dir>       analyse verified bundles: cohorts, score vectors, verdicts
   build [--bundles DIR] [--strict]     read and verify the bundles for the site (default content/bundles)
 
 Options:
@@ -79,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
     }
     return await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof PathArgumentError) {
+    if (error instanceof UsageError || error instanceof PathArgumentError || error instanceof ConfigError) {
       io.stderr.write(`ledgerboard: ${error.message}\nRun 'ledgerboard --help' for usage.\n`);
       return EXIT.usage;
     }

@@ -4,14 +4,17 @@
  * stages; the only stage here that touches the disk is the reading.
  */
 import { discoverBundles } from '../evidence/discover.ts';
-import { readBundle } from '../evidence/read-bundle.ts';
+import { readBundle, type BundleSnapshot } from '../evidence/read-bundle.ts';
+import { digestCanonical } from '../json/canonical.ts';
 import { finding } from '../verify/findings.ts';
 import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
 
-/** One verified bundle and where it was found (as the user spelled the path). */
+/** One verified bundle, where it was found (as the user spelled the path), and its content digest. */
 export interface VerifiedBundle {
   path: string;
   verification: BundleVerification;
+  /** Digest of the sorted (path, kind, sha256) entries: identifies a bundle by content, never by location. */
+  content_digest: string;
 }
 
 /** Progress callback: bundles done so far and the total. */
@@ -23,25 +26,35 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
   for (const path of paths) dirs.push(...(await discoverBundles(path)));
   const results: VerifiedBundle[] = [];
   for (const dir of dirs) {
-    results.push({ path: dir, verification: await verifyDirectory(dir) });
+    results.push({ path: dir, ...(await verifyDirectory(dir)) });
     onProgress?.(results.length, dirs.length);
   }
   return results;
 }
 
 /** Reads and verifies one bundle directory; a root that cannot be listed is a no_verdict bundle, not a crash. */
-export async function verifyDirectory(dir: string): Promise<BundleVerification> {
+export async function verifyDirectory(dir: string): Promise<{ verification: BundleVerification; content_digest: string }> {
+  let snapshot: BundleSnapshot;
   try {
-    return verifyBundle(await readBundle(dir));
+    snapshot = await readBundle(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') throw error;
     return {
-      bundle_id: null,
-      plan_id: null,
-      status: 'no_verdict',
-      findings: [finding('MISSING_FILE', 'manifest.json', `the bundle directory cannot be read (${code})`)],
-      evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+      content_digest: contentDigest({ entries: [] }),
+      verification: {
+        bundle_id: null,
+        plan_id: null,
+        status: 'no_verdict',
+        findings: [finding('MISSING_FILE', 'manifest.json', `the bundle directory cannot be read (${code})`)],
+        evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+      },
     };
   }
+  return { verification: verifyBundle(snapshot), content_digest: contentDigest(snapshot) };
+}
+
+/** The digest of a snapshot's sorted (path, kind, sha256) entries. */
+export function contentDigest(snapshot: BundleSnapshot): string {
+  return digestCanonical(snapshot.entries.map((e) => [e.path, e.kind, e.sha256 ?? null]));
 }

@@ -1,0 +1,58 @@
+/**
+ * Laboratory drift (FORMAT.md section 7.5): the baseline's headline rate per
+ * contributing plan, in created_at order, with a two-proportion z-test
+ * between consecutive plans. A move with p < 0.05 is flagged as drift: the
+ * same subject on the same board should not change between plans.
+ */
+import { compareTimestamps } from '../schema/timestamp.ts';
+import type { LedgerSplits } from './headline.ts';
+import type { CohortPool } from './pool.ts';
+import { twoProportionTest } from './stats.ts';
+
+/** The baseline's headline figures in one plan, and the test against the plan before it. */
+export interface DriftPoint {
+  plan_id: string;
+  created_at: string;
+  resolved: number;
+  graded: number;
+  rate: number | null;
+  /** Against the previous plan; null for the first plan or when the test is undefined. */
+  versus_previous: { z: number; p: number; drift: boolean } | null;
+}
+
+/** Significance level of the drift flag. */
+export const DRIFT_ALPHA = 0.05;
+
+/** The baseline's rate per plan over time, with drift flags. */
+export function baselineDrift(baseline: CohortPool, splits: LedgerSplits): DriftPoint[] {
+  const perPlan = new Map<string, { resolved: number; graded: number }>();
+  for (const a of baseline.attempts) {
+    if (splits.splitOf.get(a.task_id) !== 'headline') continue;
+    const t = perPlan.get(a.plan_id) ?? { resolved: 0, graded: 0 };
+    t.graded++;
+    if (a.klass === 'resolved') t.resolved++;
+    perPlan.set(a.plan_id, t);
+  }
+  const plans = [...baseline.plans.values()].sort(
+    (a, b) => compareTimestamps(a.created_at, b.created_at) || (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0),
+  );
+  const points: DriftPoint[] = [];
+  for (const plan of plans) {
+    const t = perPlan.get(plan.plan_id) ?? { resolved: 0, graded: 0 };
+    const previous = points.at(-1);
+    let versus: DriftPoint['versus_previous'] = null;
+    if (previous) {
+      const test = twoProportionTest(previous.resolved, previous.graded, t.resolved, t.graded);
+      if (test) versus = { z: test.z, p: test.p, drift: test.p < DRIFT_ALPHA };
+    }
+    points.push({
+      plan_id: plan.plan_id,
+      created_at: plan.created_at,
+      resolved: t.resolved,
+      graded: t.graded,
+      rate: t.graded === 0 ? null : t.resolved / t.graded,
+      versus_previous: versus,
+    });
+  }
+  return points;
+}

@@ -1,0 +1,213 @@
+/**
+ * The score vector of a cohort (FORMAT.md section 7.2): pass rates with
+ * Wilson intervals per split, terminal classes, tokens, wall time, retries,
+ * cost with its completeness, pass@k and replicate spread. Pure arithmetic
+ * over the cohort's attempts, summed in a fixed order (bundle id, attempt id)
+ * so the figures never depend on the order evidence was read in.
+ */
+import { TERMINAL_CLASSES, type TerminalClass } from './grading.ts';
+import type { LedgerSplits } from './headline.ts';
+import type { PooledAttempt } from './pool.ts';
+import { meanPassAtK, median, wilson } from './stats.ts';
+
+/** Resolved of graded attempts on a set of tasks, with the rate and its Wilson 95% interval. */
+export interface RateFigures {
+  /** Tasks in the split (of the ledger), whether attempted or not. */
+  tasks: number;
+  /** Tasks of the split with at least one attempt of this cohort. */
+  attempted_tasks: number;
+  resolved: number;
+  /** Every attempt on the split's tasks (each has a terminal class; a missing grade fails closed). */
+  graded: number;
+  rate: number | null;
+  wilson: [number, number] | null;
+}
+
+/** Token use: a sum when every attempt reported tokens, else a lower bound with the count of unknowns. */
+export interface TokenFigures {
+  input: number;
+  output: number;
+  total: number;
+  complete: boolean;
+  unknown: number;
+}
+
+/** Cost: complete only when every attempt is complete, zero or not_applicable; otherwise a lower bound. */
+export interface CostFigures {
+  currency: string | null;
+  micros: number;
+  complete: boolean;
+  unavailable: number;
+  partial: number;
+  not_applicable: number;
+  zero: number;
+}
+
+/** One replicate (attempt index) on the headline tasks. */
+export interface Replicate {
+  index: number;
+  resolved: number;
+  graded: number;
+  rate: number | null;
+}
+
+/** Everything the score vector holds except comparisons with the baseline. */
+export interface CohortFigures {
+  attempts: number;
+  headline: RateFigures;
+  watch_list: RateFigures;
+  public: RateFigures;
+  terminal_classes: Record<TerminalClass, number>;
+  grader_failure_reasons: { failed: number; errored: number; missing: number };
+  tokens: TokenFigures;
+  wall_seconds: { sum: number; median: number | null };
+  retries: number;
+  cost: CostFigures;
+  pass_at_k: { k: number; value: number }[];
+  replicates: { per_index: Replicate[]; spread: number | null; flipped_tasks: string[] };
+}
+
+/** Per task and side: how the cohort's attempts there ended. */
+export interface TaskTally {
+  attempts: number;
+  resolved: number;
+  /** Completed attempts whose grade is missing or errored (they make the side incomplete). */
+  ungraded: number;
+  /** Slot indices filled, per contributing plan. */
+  indices: Map<string, Set<number>>;
+}
+
+/** Orders attempts by bundle id, then attempt id (code-unit order): the one order all sums use. */
+export function sortAttempts(attempts: PooledAttempt[]): PooledAttempt[] {
+  return attempts.sort((a, b) =>
+    a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : a.attempt_id < b.attempt_id ? -1 : a.attempt_id > b.attempt_id ? 1 : 0,
+  );
+}
+
+/** Tallies attempts per task (all splits). */
+export function tallyTasks(attempts: readonly PooledAttempt[]): Map<string, TaskTally> {
+  const tallies = new Map<string, TaskTally>();
+  for (const a of attempts) {
+    let t = tallies.get(a.task_id);
+    if (!t) {
+      t = { attempts: 0, resolved: 0, ungraded: 0, indices: new Map() };
+      tallies.set(a.task_id, t);
+    }
+    t.attempts++;
+    if (a.klass === 'resolved') t.resolved++;
+    if (a.reason === 'missing' || a.reason === 'errored') t.ungraded++;
+    let set = t.indices.get(a.plan_id);
+    if (!set) {
+      set = new Set();
+      t.indices.set(a.plan_id, set);
+    }
+    set.add(a.index);
+  }
+  return tallies;
+}
+
+/** Rate figures over one split's tasks. */
+export function rateFigures(taskIds: readonly string[], tallies: ReadonlyMap<string, TaskTally>): RateFigures {
+  let resolved = 0;
+  let graded = 0;
+  let attempted = 0;
+  for (const id of taskIds) {
+    const t = tallies.get(id);
+    if (!t) continue;
+    attempted++;
+    resolved += t.resolved;
+    graded += t.attempts;
+  }
+  return {
+    tasks: taskIds.length,
+    attempted_tasks: attempted,
+    resolved,
+    graded,
+    rate: graded === 0 ? null : resolved / graded,
+    wilson: wilson(resolved, graded),
+  };
+}
+
+/** Computes a cohort's figures. `attempts` must already be in {@link sortAttempts} order. */
+export function cohortFigures(
+  attempts: readonly PooledAttempt[],
+  splits: LedgerSplits,
+  tallies: ReadonlyMap<string, TaskTally>,
+  currency: string | null,
+): CohortFigures {
+  const classes = Object.fromEntries(TERMINAL_CLASSES.map((c) => [c, 0])) as Record<TerminalClass, number>;
+  const reasons = { failed: 0, errored: 0, missing: 0 };
+  const tokens: TokenFigures = { input: 0, output: 0, total: 0, complete: true, unknown: 0 };
+  const cost: CostFigures = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
+  const walls: number[] = [];
+  let wallSum = 0;
+  let retries = 0;
+  const replicateMap = new Map<number, Replicate>();
+  for (const a of attempts) {
+    classes[a.klass]++;
+    if (a.reason) reasons[a.reason]++;
+    if (a.tokens === null) tokens.unknown++;
+    else {
+      tokens.input += a.tokens.input;
+      tokens.output += a.tokens.output;
+    }
+    wallSum += a.wall_seconds;
+    walls.push(a.wall_seconds);
+    retries += a.retries;
+    switch (a.cost.state) {
+      case 'complete':
+        cost.micros += a.cost.micros ?? 0;
+        break;
+      case 'partial':
+        cost.partial++;
+        cost.micros += a.cost.micros ?? 0;
+        break;
+      case 'unavailable':
+        cost.unavailable++;
+        break;
+      case 'not_applicable':
+        cost.not_applicable++;
+        break;
+      case 'zero':
+        cost.zero++;
+        break;
+    }
+    if (splits.splitOf.get(a.task_id) === 'headline') {
+      let r = replicateMap.get(a.index);
+      if (!r) {
+        r = { index: a.index, resolved: 0, graded: 0, rate: null };
+        replicateMap.set(a.index, r);
+      }
+      r.graded++;
+      if (a.klass === 'resolved') r.resolved++;
+    }
+  }
+  tokens.total = tokens.input + tokens.output;
+  tokens.complete = tokens.unknown === 0;
+  cost.complete = cost.unavailable === 0 && cost.partial === 0;
+  const perIndex = [...replicateMap.values()].sort((a, b) => a.index - b.index);
+  for (const r of perIndex) r.rate = r.graded === 0 ? null : r.resolved / r.graded;
+  const rates = perIndex.map((r) => r.rate).filter((r): r is number => r !== null);
+  const headlineTasks = splits.headline.map((id) => tallies.get(id)).filter((t): t is TaskTally => t !== undefined);
+  return {
+    attempts: attempts.length,
+    headline: rateFigures(splits.headline, tallies),
+    watch_list: rateFigures(splits.watch_list, tallies),
+    public: rateFigures(splits.public, tallies),
+    terminal_classes: classes,
+    grader_failure_reasons: reasons,
+    tokens,
+    wall_seconds: { sum: wallSum, median: median(walls) },
+    retries,
+    cost,
+    pass_at_k: meanPassAtK(headlineTasks.map((t) => ({ n: t.attempts, c: t.resolved }))),
+    replicates: {
+      per_index: perIndex,
+      spread: rates.length === 0 ? null : Math.max(...rates) - Math.min(...rates),
+      flipped_tasks: splits.headline.filter((id) => {
+        const t = tallies.get(id);
+        return t !== undefined && t.resolved > 0 && t.resolved < t.attempts;
+      }),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/** The readable form of a report: one table per board, then what was not counted and why. */
+import { shortDigest } from '../json/canonical.ts';
+import type { Report } from '../report/schema.ts';
+import { terminalSafe, type Paint } from './terminal.ts';
+
+/** Percent with one decimal, or "-". */
+function percent(rate: number | null): string {
+  return rate === null ? '-' : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** "[39.2, 73.4]" in percent, or "-". */
+function interval(bounds: [number, number] | null): string {
+  return bounds === null ? '-' : `[${(bounds[0] * 100).toFixed(1)}, ${(bounds[1] * 100).toFixed(1)}]`;
+}
+
+/**
+ * Money in the currency's units with 2 decimals. A lower bound reads
+ * ">= USD 12.40 (3 unavailable)"; a cohort with no known cost at all reads
+ * "unavailable (72)" or "not applicable", never 0.
+ */
+export function moneyText(cost: Report['cohorts'][number]['cost'], attempts: number): string {
+  const known = attempts - cost.unavailable - cost.not_applicable;
+  if (known === 0) return cost.unavailable > 0 ? `unavailable (${cost.unavailable})` : 'not applicable';
+  const amount = `${cost.currency ?? ''} ${(cost.micros / 1e6).toFixed(2)}`.trim();
+  if (cost.complete) return amount;
+  const missing = [cost.unavailable ? `${cost.unavailable} unavailable` : '', cost.partial ? `${cost.partial} partial` : ''].filter(Boolean).join(', ');
+  return `>= ${amount} (${missing})`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+/** Human-readable report text. */
+export function reportText(report: Report, paint: Paint): string {
+  const lines: string[] = [];
+  const cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
+  lines.push(`${paint('bold', terminalSafe(report.config.title))}  report ${shortDigest(report.report_id)}  evidence up to ${report.evidence_date ?? '-'}`);
+  for (const board of report.boards) {
+    const k = board.key;
+    lines.push('');
+    lines.push(
+      paint(
+        'bold',
+        `board ${shortDigest(board.board_id)}: ledger ${terminalSafe(board.ledger.name)} (${board.ledger.headline_tasks.length} headline tasks), harness ${terminalSafe(k.harness.name)} ${terminalSafe(k.harness.version)}, grader ${terminalSafe(k.grading.id)} ${terminalSafe(k.grading.version)}, tool policy ${shortDigest(k.environment.tool_policy)}, ${k.origin}`,
+      ),
+    );
+    const rows = [['rank', 'subject', 'agent', 'role', 'headline', '95% CI', 'delta', '95% CI', 'impr/regr', 'verdict', 'cost', 'attempts']];
+    for (const id of board.cohorts) {
+      const c = cohorts.get(id)!;
+      rows.push([
+        String(c.rank),
+        terminalSafe(c.subject.model),
+        terminalSafe(`${c.subject.agent.name} ${c.subject.agent.version}`),
+        c.subject.role,
+        `${percent(c.headline.rate)} (${c.headline.resolved}/${c.headline.graded})`,
+        interval(c.headline.wilson),
+        c.delta === null || c.delta.rate === null ? '-' : `${c.delta.rate >= 0 ? '+' : ''}${(c.delta.rate * 100).toFixed(1)}`,
+        interval(c.delta?.interval ?? null),
+        c.classes ? `${c.classes.improved}/${c.classes.regressed}` : '-',
+        c.verdict ?? '-',
+        terminalSafe(moneyText(c.cost, c.attempts)),
+        String(c.attempts),
+      ]);
+    }
+    lines.push(...table(rows).map((l) => `  ${l}`));
+    if (board.baseline_problem) lines.push(`  no verdicts: ${board.baseline_problem.replace('_', ' ')}`);
+    const drifted = board.drift.filter((d) => d.versus_previous?.drift);
+    for (const d of drifted) lines.push(paint('yellow', `  drift: the baseline moved to ${percent(d.rate)} in the plan of ${d.created_at} (p = ${d.versus_previous!.p.toFixed(3)})`));
+  }
+  const notCounted = report.bundles.filter((b) => !b.counted);
+  lines.push('');
+  lines.push(`${report.bundles.length} bundles read, ${report.bundles.length - notCounted.length} counted; ${report.incompatibilities.cohorts.length} incompatible cohort pairs`);
+  for (const b of notCounted) {
+    lines.push(`  not counted: bundle ${shortDigest(b.bundle_id)} (${b.status}${b.status === 'verified' ? ', its plan appears in another bundle too' : `, ${b.findings.filter((f) => f.severity === 'error').length} errors`})`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,34 @@
+/** `ledgerboard report [--json] [--config FILE] <bundles-dir>` (FORMAT.md section 8). */
+import { loadConfig } from '../config/config.ts';
+import { canonicalJson } from '../json/canonical.ts';
+import { verifyPaths } from '../pipeline/verify-paths.ts';
+import { buildReport } from '../report/build-report.ts';
+import { reportText } from './format-report.ts';
+import { EXIT, UsageError, type Command } from './main.ts';
+import { progressReporter } from './progress.ts';
+import { painter, useColour } from './terminal.ts';
+
+export const reportCommand: Command = {
+  summary: 'print the report (cohorts, score vectors, verdicts) without building the site',
+  usage: `Usage: ledgerboard report [--json] [--config FILE] <bundles-dir>
+
+Verifies every bundle under the directory and analyses the verified ones:
+cohorts, score vectors, per-task classes and verdicts against the baseline,
+drift, incompatibilities. Bundles that are not verified are listed with
+their findings and never counted.
+
+Options:
+  --json          print the report (schema ledgerboard.report.v1) as RFC 8785 canonical JSON
+  --config FILE   the config (default ./ledgerboard.config.json when present, else defaults)
+
+Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage or config error.`,
+  options: { json: { type: 'boolean' }, config: { type: 'string' } },
+  async run(values, positionals, io) {
+    if (positionals.length !== 1) throw new UsageError('report needs exactly one bundles directory');
+    const config = await loadConfig(typeof values.config === 'string' ? values.config : undefined);
+    const results = await verifyPaths(positionals, progressReporter(io.stderr, 'verified'));
+    const report = buildReport(results, config);
+    io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));
+    return EXIT.ok;
+  },
+};

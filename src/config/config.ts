@@ -1,0 +1,77 @@
+/**
+ * ledgerboard.config.json: the publisher's settings, validated strictly with
+ * zod. The config in force is part of the report (and so of its id): the
+ * acceptance rule and the grading pin change what the numbers mean.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { parseStrictJson } from '../json/strict-json.ts';
+import { formatJsonPath } from '../verify/parse-evidence.ts';
+
+/**
+ * The verdict PASS rule: no regressed task (any regression is REGRESSION
+ * first, FORMAT.md 7.4, so this part is not configurable) and at least
+ * `min_improved` improved tasks (default 1).
+ */
+export const AcceptanceRule = z.strictObject({
+  min_improved: z.int().min(0).default(1),
+});
+export type AcceptanceRule = z.infer<typeof AcceptanceRule>;
+
+/** Pin the grading layer to one grader (id + version); null: each attempt's latest generation. */
+export const GradingPin = z.strictObject({ id: z.string().min(1), version: z.string().min(1) }).nullable();
+export type GradingPin = z.infer<typeof GradingPin>;
+
+/** The whole config; every member has a default, so `{}` is a valid config. */
+export const Config = z.strictObject({
+  title: z.string().min(1).default('ledgerboard'),
+  site_url: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://example.org/board/"' })
+    .default('http://localhost:4321/'),
+  bundles_dir: z.string().min(1).default('content/bundles'),
+  retained_reports_dir: z.string().min(1).default('content/reports'),
+  acceptance: AcceptanceRule.default({ min_improved: 1 }),
+  grading_pin: GradingPin.default(null),
+});
+export type Config = z.infer<typeof Config>;
+
+/** The config file name, at the repository root. */
+export const CONFIG_FILE = 'ledgerboard.config.json';
+
+/** A config that cannot be used: the message names the file and every problem. */
+export class ConfigError extends Error {}
+
+/** Parses config bytes strictly; throws ConfigError listing every problem with its JSON path. */
+export function parseConfig(bytes: Uint8Array, file: string): Config {
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.error;
+    throw new ConfigError(`${file}: line ${line}, column ${column}: ${message}`);
+  }
+  const result = Config.safeParse(parsed.value);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const where = formatJsonPath(issue.path);
+      if (issue.code === 'unrecognized_keys') return `${where}: unknown member${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `${where}: ${issue.message}`;
+    });
+    throw new ConfigError(`${file} is not a valid config:\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}
+
+/**
+ * Loads the config: the given file (it must exist), else ./ledgerboard.config.json
+ * when present, else the defaults.
+ */
+export async function loadConfig(file?: string): Promise<Config> {
+  const path = file ?? CONFIG_FILE;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return Config.parse({});
+    throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseConfig(bytes, path);
+}

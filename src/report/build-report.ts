@@ -1,0 +1,243 @@
+/**
+ * Builds the report (FORMAT.md section 8) from verified and unverified
+ * bundles: a pure function of the evidence and the config. The same inputs
+ * give the same report, byte for byte, whatever order they come in; nothing
+ * in it reads a clock.
+ */
+import type { Config } from '../config/config.ts';
+import { digestCanonical, selfId } from '../json/canonical.ts';
+import { compareTimestamps } from '../schema/timestamp.ts';
+import { NAME, VERSION } from '../version.ts';
+import type { BundleVerification } from '../verify/verify-bundle.ts';
+import { baselineDrift } from '../analysis/drift.ts';
+import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
+import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
+import { poolAttempts, type AnalysisInput, type CohortPool } from '../analysis/pool.ts';
+import { cohortFigures, sortAttempts, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
+import { pairedBootstrapDelta } from '../analysis/stats.ts';
+import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
+import type { Report, ReportBoard, ReportCohort } from './schema.ts';
+
+/** One bundle as the report takes it. */
+export interface ReportInput {
+  verification: BundleVerification;
+  content_digest: string;
+}
+
+/** Bootstrap resamples per delta interval. */
+export const BOOTSTRAP_RESAMPLES = 2000;
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Builds the report. */
+export function buildReport(inputs: readonly ReportInput[], config: Config): Report {
+  const bundles = reportBundles(inputs);
+  const counted: AnalysisInput[] = [];
+  for (const { verification: v } of dedupe(inputs)) {
+    if (v.status === 'verified' && v.bundle_id && v.plan_id && v.evidence.plan) {
+      counted.push({ bundle_id: v.bundle_id, plan_id: v.plan_id, evidence: v.evidence });
+    }
+  }
+  const pools = poolAttempts(counted, config.grading_pin);
+  const conflicted = new Set(pools.conflicts.flatMap((c) => c.bundle_ids));
+  for (const b of bundles) b.counted = b.status === 'verified' && b.bundle_id !== null && !conflicted.has(b.bundle_id);
+
+  const config_digest = digestCanonical(config);
+  const countedIds = bundles.filter((b) => b.counted).map((b) => b.bundle_id!);
+  const inputs_digest = digestCanonical({ bundles: countedIds, config_digest });
+
+  const splits = new Map<string, LedgerSplits>();
+  for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
+
+  // Figures per cohort.
+  const figures = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
+  for (const pool of pools.cohorts.values()) {
+    sortAttempts(pool.attempts);
+    const tallies = tallyTasks(pool.attempts);
+    const s = splits.get(pool.key.ledger_digest)!;
+    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFigures(pool.attempts, s, tallies, pool.key.budget?.currency ?? null) });
+  }
+
+  const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
+  const boards: ReportBoard[] = [];
+  const cohorts: ReportCohort[] = [];
+  for (const board_id of [...pools.boards.keys()].sort(byString)) {
+    const key = pools.boards.get(board_id)!;
+    const members = [...figures.values()].filter((f) => f.pool.board_id === board_id);
+    const baselines = members.filter((m) => m.pool.roles.has('baseline'));
+    const baseline = baselines.length === 1 ? baselines[0]! : null;
+    const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
+    const s = splits.get(key.ledger_digest)!;
+    const ranked = rank(members.map((m) => ({ id: m.pool.cohort_id, rate: m.figures.headline.rate })));
+    for (const member of members) {
+      const isBaseline = member.pool.roles.has('baseline');
+      const verdict = isBaseline
+        ? null
+        : judge(s.headline, { tallies: member.tallies, plans: member.pool.plans }, baseline && { tallies: baseline.tallies, plans: baseline.pool.plans }, problem, config.acceptance);
+      cohorts.push(
+        cohortEntry(member, {
+          rank: ranked.get(member.pool.cohort_id)!,
+          baselineId: baseline?.pool.cohort_id ?? null,
+          verdict,
+          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, `${inputs_digest}/${member.pool.cohort_id}/${baseline.pool.cohort_id}`) : null,
+          incompatible: incompatible
+            .filter((p) => p.a === member.pool.cohort_id || p.b === member.pool.cohort_id)
+            .map((p) => (p.a === member.pool.cohort_id ? { cohort_id: p.b, board_id: p.board_b, differences: p.differences } : { cohort_id: p.a, board_id: p.board_a, differences: p.differences.map((d) => ({ component: d.component, a: d.b, b: d.a })) })),
+        }),
+      );
+    }
+    boards.push({
+      board_id,
+      key,
+      ledger: {
+        name: pools.ledgers.get(key.ledger_digest)!.name,
+        digest: key.ledger_digest,
+        headline_tasks: s.headline,
+        watch_list_tasks: s.watch_list,
+        public_tasks: s.public,
+      },
+      baseline_cohort_id: baseline?.pool.cohort_id ?? null,
+      baseline_problem: problem,
+      cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
+      drift: baseline ? baselineDrift(baseline.pool, s) : [],
+    });
+  }
+  cohorts.sort((a, b) => byString(a.board_id, b.board_id) || a.rank - b.rank || byString(a.cohort_id, b.cohort_id));
+
+  const report: Omit<Report, 'report_id'> = {
+    schema: 'ledgerboard.report.v1',
+    generator: { name: NAME, version: VERSION },
+    config,
+    config_digest,
+    inputs_digest,
+    evidence_date: evidenceDate(counted.filter((c) => !conflicted.has(c.bundle_id))),
+    bundles,
+    conflicts: pools.conflicts,
+    excluded_by_grading_pin: pools.excludedByPin.sort((a, b) => byString(a.bundle_id, b.bundle_id)),
+    boards,
+    cohorts,
+    incompatibilities: { cohorts: incompatible, ledgers: ledgerIncompatibilities(pools.ledgers) },
+  };
+  const report_id = selfId(report as Record<string, unknown>, 'report_id');
+  const { schema, ...rest } = report;
+  return { schema, report_id, ...rest };
+}
+
+/** Drops repeated copies of one bundle (same bundle id and content). */
+function dedupe(inputs: readonly ReportInput[]): ReportInput[] {
+  const seen = new Map<string, ReportInput>();
+  for (const input of inputs) seen.set(`${input.verification.bundle_id ?? ''}/${input.content_digest}`, input);
+  return [...seen.values()];
+}
+
+function reportBundles(inputs: readonly ReportInput[]): Report['bundles'] {
+  return dedupe(inputs)
+    .map(({ verification: v, content_digest }) => {
+      const plan = v.evidence.plan;
+      return {
+        bundle_id: v.bundle_id,
+        plan_id: v.plan_id,
+        content_digest,
+        status: v.status,
+        counted: false,
+        findings: v.findings.map((f) => ({ code: f.code, severity: f.severity, file: f.file, ...(f.line !== undefined ? { line: f.line } : {}), message: f.message })),
+        plan: plan
+          ? {
+              title: plan.title,
+              created_at: plan.created_at,
+              ledger: { name: plan.ledger.name, digest: plan.ledger.digest, tasks: plan.ledger.tasks },
+              origin: plan.origin?.kind ?? 'frozen',
+              subjects: plan.subjects.length,
+              attempts_per_task: plan.attempts,
+            }
+          : null,
+      };
+    })
+    .sort((a, b) => byString(a.bundle_id ?? '', b.bundle_id ?? '') || byString(a.content_digest, b.content_digest));
+}
+
+/** Competition ranking ("1224") by headline rate, highest first; cohorts without a rate rank last. */
+function rank(entries: { id: string; rate: number | null }[]): Map<string, number> {
+  const sorted = [...entries].sort((a, b) => (b.rate ?? -1) - (a.rate ?? -1) || byString(a.id, b.id));
+  const ranks = new Map<string, number>();
+  sorted.forEach((e, i) => {
+    const previous = sorted[i - 1];
+    ranks.set(e.id, previous && previous.rate === e.rate ? ranks.get(previous.id)! : i + 1);
+  });
+  return ranks;
+}
+
+/** Delta of headline pass rates over the headline tasks both sides attempted, with its paired bootstrap interval. */
+function deltaOf(headline: readonly string[], candidate: ReadonlyMap<string, TaskTally>, baseline: ReadonlyMap<string, TaskTally>, seed: string): ReportCohort['delta'] {
+  const paired = [];
+  for (const id of headline) {
+    const c = candidate.get(id);
+    const b = baseline.get(id);
+    if (c && b) paired.push({ candidate: { resolved: c.resolved, graded: c.attempts }, baseline: { resolved: b.resolved, graded: b.attempts } });
+  }
+  const result = pairedBootstrapDelta(paired, seed, BOOTSTRAP_RESAMPLES);
+  return { rate: result.delta, interval: result.interval, paired_tasks: paired.length, resamples: result.resamples, skipped: result.skipped, seed: result.seed };
+}
+
+function cohortEntry(
+  member: { pool: CohortPool; figures: CohortFigures },
+  extra: {
+    rank: number;
+    baselineId: string | null;
+    verdict: VerdictResult | null;
+    delta: ReportCohort['delta'];
+    incompatible: ReportCohort['incompatible_with'];
+  },
+): ReportCohort {
+  const { pool, figures: f } = member;
+  const v = extra.verdict;
+  return {
+    cohort_id: pool.cohort_id,
+    board_id: pool.board_id,
+    subject: {
+      model: pool.key.subject.model,
+      agent: pool.key.subject.agent,
+      role: pool.roles.has('baseline') ? 'baseline' : 'candidate',
+      selectors: [...pool.selectors].sort(byString),
+    },
+    ledger_digest: pool.key.ledger_digest,
+    harness_commit: pool.key.harness.commit,
+    baseline_cohort_id: extra.baselineId,
+    rank: extra.rank,
+    attempts: f.attempts,
+    headline: f.headline,
+    watch_list: f.watch_list,
+    public: f.public,
+    terminal_classes: f.terminal_classes,
+    grader_failure_reasons: f.grader_failure_reasons,
+    tokens: f.tokens,
+    wall_seconds: f.wall_seconds,
+    retries: f.retries,
+    cost: f.cost,
+    pass_at_k: f.pass_at_k,
+    replicates: f.replicates,
+    delta: extra.delta,
+    classes: v ? v.classes : null,
+    verdict: v ? v.verdict : null,
+    verdict_reasons: v ? v.reasons : [],
+    regressed_tasks: v ? v.regressed_tasks : [],
+    incomplete_tasks: v ? v.incomplete_tasks : [],
+    tasks: v ? v.tasks : [],
+    plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
+    incompatible_with: extra.incompatible,
+  };
+}
+
+/** The newest timestamp in the counted evidence: plan freezes, attempt ends, grading generations. */
+function evidenceDate(counted: readonly AnalysisInput[]): string | null {
+  let newest: string | null = null;
+  const consider = (t: string) => {
+    if (newest === null || compareTimestamps(t, newest) > 0) newest = t;
+  };
+  for (const { evidence } of counted) {
+    if (evidence.plan) consider(evidence.plan.created_at);
+    for (const { attempt } of evidence.attempts) consider(attempt.ended_at);
+    for (const { grades } of evidence.grades) consider(grades.created_at);
+  }
+  return newest;
+}

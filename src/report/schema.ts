@@ -1,0 +1,182 @@
+/**
+ * The report (FORMAT.md section 8), schema `ledgerboard.report.v1`: the
+ * build's single derived object, content-addressed by `report_id` (the RFC
+ * 8785 digest of the report without report_id). Defined here in zod: the one
+ * source of its TypeScript type and of public/schema/report.json.
+ */
+import { z } from 'zod';
+import { Config } from '../config/config.ts';
+import { Digest, Timestamp } from '../schema/common.ts';
+import { TERMINAL_CLASSES } from '../analysis/grading.ts';
+
+const Rate = z.number().min(0).max(1);
+const Interval = z.tuple([z.number(), z.number()]).nullable();
+const Count = z.int().min(0);
+
+const FindingOut = z.strictObject({
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  file: z.string(),
+  line: z.int().min(1).optional(),
+  message: z.string(),
+});
+
+/** Every bundle read, verified or not, with its findings; only verified ones are counted. */
+export const ReportBundle = z.strictObject({
+  bundle_id: Digest.nullable(),
+  plan_id: Digest.nullable(),
+  /** Digest of the bundle's sorted (path, kind, sha256) entries: identifies even a bundle whose manifest is unreadable. */
+  content_digest: Digest,
+  status: z.enum(['verified', 'invalid', 'no_verdict']),
+  counted: z.boolean(),
+  findings: z.array(FindingOut),
+  plan: z
+    .strictObject({
+      title: z.string(),
+      created_at: Timestamp,
+      ledger: z.strictObject({ name: z.string(), digest: Digest, tasks: Count }),
+      origin: z.enum(['frozen', 'imported']),
+      subjects: Count,
+      attempts_per_task: Count,
+    })
+    .nullable(),
+});
+
+const RateFigures = z.strictObject({
+  tasks: Count,
+  attempted_tasks: Count,
+  resolved: Count,
+  graded: Count,
+  rate: Rate.nullable(),
+  wilson: Interval,
+});
+
+const TaskSide = z.strictObject({
+  outcome: z.enum(['pass', 'fail', 'mixed', 'incomplete']),
+  reason: z.enum(['no_attempt', 'unaccounted_slot', 'ungraded']).nullable(),
+  attempts: Count,
+  resolved: Count,
+});
+
+const KeyDifference = z.strictObject({ component: z.string(), a: z.unknown(), b: z.unknown() });
+
+/** A cohort and its score vector. `classes`, `verdict` and `delta` are null for the baseline itself. */
+export const ReportCohort = z.strictObject({
+  cohort_id: Digest,
+  board_id: Digest,
+  subject: z.strictObject({
+    model: z.string(),
+    agent: z.strictObject({ name: z.string(), version: z.string() }),
+    role: z.enum(['candidate', 'baseline']),
+    selectors: z.array(z.string()),
+  }),
+  ledger_digest: Digest,
+  harness_commit: z.string(),
+  baseline_cohort_id: Digest.nullable(),
+  rank: z.int().min(1),
+  attempts: Count,
+  headline: RateFigures,
+  watch_list: RateFigures,
+  public: RateFigures,
+  terminal_classes: z.strictObject(Object.fromEntries(TERMINAL_CLASSES.map((c) => [c, Count])) as Record<(typeof TERMINAL_CLASSES)[number], typeof Count>),
+  grader_failure_reasons: z.strictObject({ failed: Count, errored: Count, missing: Count }),
+  tokens: z.strictObject({ input: Count, output: Count, total: Count, complete: z.boolean(), unknown: Count }),
+  wall_seconds: z.strictObject({ sum: z.number().min(0), median: z.number().min(0).nullable() }),
+  retries: Count,
+  cost: z.strictObject({
+    currency: z.string().nullable(),
+    micros: Count,
+    complete: z.boolean(),
+    unavailable: Count,
+    partial: Count,
+    not_applicable: Count,
+    zero: Count,
+  }),
+  pass_at_k: z.array(z.strictObject({ k: z.int().min(1), value: Rate })),
+  replicates: z.strictObject({
+    per_index: z.array(z.strictObject({ index: z.int().min(1), resolved: Count, graded: Count, rate: Rate.nullable() })),
+    spread: z.number().min(0).max(1).nullable(),
+    flipped_tasks: z.array(z.string()),
+  }),
+  delta: z
+    .strictObject({
+      rate: z.number().min(-1).max(1).nullable(),
+      interval: Interval,
+      paired_tasks: Count,
+      resamples: Count,
+      skipped: Count,
+      seed: z.string(),
+    })
+    .nullable(),
+  classes: z.strictObject({ improved: Count, regressed: Count, unchanged: Count, unclear: Count }).nullable(),
+  verdict: z.enum(['PASS', 'REGRESSION', 'NO_GAIN', 'NO_VERDICT']).nullable(),
+  verdict_reasons: z.array(z.string()),
+  regressed_tasks: z.array(z.string()),
+  incomplete_tasks: z.array(
+    z.strictObject({ task_id: z.string(), side: z.enum(['candidate', 'baseline']), reason: z.enum(['no_attempt', 'unaccounted_slot', 'ungraded']) }),
+  ),
+  tasks: z.array(z.strictObject({ task_id: z.string(), candidate: TaskSide, baseline: TaskSide, class: z.enum(['IMPROVED', 'REGRESSED', 'UNCHANGED', 'UNCLEAR']) })),
+  plans: z.array(
+    z.strictObject({ plan_id: Digest, bundle_id: Digest, title: z.string(), created_at: Timestamp, attempts_per_task: z.int().min(1) }),
+  ),
+  incompatible_with: z.array(z.strictObject({ cohort_id: Digest, board_id: Digest, differences: z.array(KeyDifference) })),
+});
+export type ReportCohort = z.infer<typeof ReportCohort>;
+
+/** A board: cohorts that may be compared, ranked, with the baseline's drift over plans. */
+export const ReportBoard = z.strictObject({
+  board_id: Digest,
+  key: z.strictObject({
+    ledger_digest: Digest,
+    environment: z.strictObject({
+      tool_policy: Digest,
+      wiki: z.array(z.strictObject({ path: z.string(), sha256: Digest })),
+      isolation: z.string(),
+      session_topology: z.string(),
+    }),
+    harness: z.strictObject({ name: z.string(), version: z.string(), commit: z.string() }),
+    budget: z.strictObject({ currency: z.string(), per_attempt_micros: Count, timeout_seconds: Count }).nullable(),
+    grading: z.strictObject({ id: z.string(), version: z.string(), executable: Digest }),
+    origin: z.enum(['frozen', 'imported']),
+  }),
+  ledger: z.strictObject({ name: z.string(), digest: Digest, headline_tasks: z.array(z.string()), watch_list_tasks: z.array(z.string()), public_tasks: z.array(z.string()) }),
+  baseline_cohort_id: Digest.nullable(),
+  baseline_problem: z.enum(['no_baseline', 'several_baselines']).nullable(),
+  cohorts: z.array(Digest),
+  drift: z.array(
+    z.strictObject({
+      plan_id: Digest,
+      created_at: Timestamp,
+      resolved: Count,
+      graded: Count,
+      rate: Rate.nullable(),
+      versus_previous: z.strictObject({ z: z.number(), p: z.number().min(0).max(1), drift: z.boolean() }).nullable(),
+    }),
+  ),
+});
+export type ReportBoard = z.infer<typeof ReportBoard>;
+
+/** The whole report. */
+export const Report = z.strictObject({
+  schema: z.literal('ledgerboard.report.v1'),
+  report_id: Digest,
+  generator: z.strictObject({ name: z.literal('ledgerboard'), version: z.string() }),
+  config: Config,
+  config_digest: Digest,
+  /** Digest of the counted bundle ids and the config digest: the seed material of every bootstrap. */
+  inputs_digest: Digest,
+  /** The newest timestamp in the counted evidence (plans, attempts, grades); never the build clock. Null without evidence. */
+  evidence_date: Timestamp.nullable(),
+  bundles: z.array(ReportBundle),
+  conflicts: z.array(z.strictObject({ plan_id: Digest, bundle_ids: z.array(Digest) })),
+  excluded_by_grading_pin: z.array(z.strictObject({ bundle_id: Digest, attempts: Count })),
+  boards: z.array(ReportBoard),
+  cohorts: z.array(ReportCohort),
+  incompatibilities: z.strictObject({
+    cohorts: z.array(z.strictObject({ a: Digest, b: Digest, board_a: Digest, board_b: Digest, differences: z.array(KeyDifference) })),
+    ledgers: z.array(
+      z.strictObject({ name: z.string(), a: Digest, b: Digest, changed: z.array(z.string()), added: z.array(z.string()), removed: z.array(z.string()) }),
+    ),
+  }),
+});
+export type Report = z.infer<typeof Report>;
