@@ -9,6 +9,7 @@ import { Grant } from './grant.ts';
 import { LedgerRecord } from './ledger.ts';
 import { Manifest } from './manifest.ts';
 import { Plan } from './plan.ts';
+import { Report } from '../report/schema.ts';
 
 /** File name (without .json) to schema, in publication order. */
 export const PUBLISHED_SCHEMAS = {
@@ -18,6 +19,7 @@ export const PUBLISHED_SCHEMAS = {
   attempt: Attempt,
   grades: Grades,
   grant: Grant,
+  report: Report,
 } as const;
 
 /** The JSON Schema text of one published schema, 2-space indented with a final newline. */
