@@ -35,6 +35,10 @@ describe('README', () => {
     expect(await cliOutput(['verify', 'content/examples/invalid'])).toBe(await shownOutput('verify-invalid-output'));
   });
 
+  it('shows the real output of `ledgerboard report content/bundles`', async () => {
+    expect(await cliOutput(['report', 'content/bundles'])).toBe(await shownOutput('report-output'));
+  });
+
   it('names npm scripts that exist, and CI runs the README test command', async () => {
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
