@@ -42,7 +42,7 @@ Usage: ledgerboard <command> [options]
 Commands:
   verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
   report [--json] <bundles-dir>       analyse verified bundles: cohorts, score vectors, verdicts
-  build [--bundles DIR] [--strict]     read and verify the bundles for the site (default content/bundles)
+  build [--bundles DIR] [--strict]     verify and analyse the bundles for the site (rendering: not yet)
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)
