@@ -199,7 +199,7 @@ export async function generateBundle(dir: string, attempts: number, seed: number
         verdict: prng.weighted(VERDICTS),
         input: prng.pick(graderDigests.input),
         output: prng.pick(graderDigests.output),
-        receipt: prng.int(8) === 0 ? null : prng.pick(graderDigests.receipt),
+        receipt: prng.pick(graderDigests.receipt),
       });
     }
   }

@@ -1,16 +1,18 @@
 /** The benchmark's human-readable report: machine facts, then one table per measurement. */
 import type { MachineFacts } from './machine.ts';
 import type { Stats } from './measure.ts';
+import type { ScaleResult } from './scale.ts';
 import type { DemoResult, HashResult, ParserResult, VerifyResult } from './suites.ts';
 
 /** Everything one benchmark run measured (also the `--json` output). */
 export interface BenchResults {
   machine: MachineFacts;
-  options: { sizes: number[]; runs: number; hashGiB: number; seed: number };
+  options: { sizes: number[]; runs: number; hashGiB: number; seed: number; scale: number[]; scaleBundles: number; onlyScale: boolean };
   verify: VerifyResult[];
   parser: ParserResult[];
   hashing: HashResult | null;
   demo: DemoResult | null;
+  scale: ScaleResult[];
   failures: string[];
 }
 
@@ -52,6 +54,17 @@ export function formatReport(r: BenchResults): string {
   out.push(`node ${m.node} (bundled OpenSSL ${m.opensslInNode}) | ${m.openssl} | CPU ${m.cpu} | nproc ${m.nproc} | ${m.memoryGiB} GiB | ${m.platform}`);
   out.push(`runs ${r.options.runs} per measurement after one warm-up (median [min-max], ms); seed ${r.options.seed}; MB = 10^6 bytes`);
 
+  if (!r.options.onlyScale) formatSuites(r, out);
+  formatScale(r, out);
+
+  out.push('');
+  if (r.failures.length === 0) out.push('every generated bundle verified; every digest agreed');
+  else out.push(`FAILED:\n${r.failures.map((f) => `  - ${f}`).join('\n')}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** (a) to (e). */
+function formatSuites(r: BenchResults, out: string[]): void {
   out.push('', '(a, b) verify end to end (readBundle + verifyBundle) vs `openssl dgst -sha256` over the same files');
   out.push(
     table(
@@ -124,9 +137,43 @@ export function formatReport(r: BenchResults): string {
   } else {
     out.push('(e) demo bundles: not present, not measured');
   }
+}
 
-  out.push('');
-  if (r.failures.length === 0) out.push('every generated bundle verified; every digest agreed');
-  else out.push(`FAILED:\n${r.failures.map((f) => `  - ${f}`).join('\n')}`);
-  return `${out.join('\n')}\n`;
+/** (f). */
+function formatScale(r: BenchResults, out: string[]): void {
+  if (r.scale.length > 0) {
+    out.push('', `(f) scale: verifyPaths + buildReport in a child process, evidence split across ${r.options.scaleBundles} bundles (target at 10^6: under 15 s, under 2 GiB peak RSS)`);
+    out.push(
+      table(
+        ['attempts', 'tasks', 'MB', 'runs', 'verify ms', 'analysis ms', 'total ms', 'CPU ms', 'us/attempt', 'growth', 'peak RSS MiB', 'status'],
+        r.scale.map((s) => [
+          count(s.attempts),
+          count(s.tasks),
+          mb(s.bytes),
+          String(s.runs),
+          spread(s.verify),
+          spread(s.analysis),
+          spread(s.total),
+          ms(s.cpu.median),
+          s.usPerAttempt.toFixed(2),
+          s.growth === null ? '-' : `${s.growth.toFixed(2)}x`,
+          s.peakRssMiB.toFixed(0),
+          Object.entries(s.statuses).map(([k, v]) => `${v} ${k}`).join(', ') + (s.deterministic ? '' : ', REPORT ID VARIES'),
+        ]),
+      ),
+    );
+    const idle = r.scale[0]!.idleRssMiB;
+    out.push(
+      `growth: us/attempt over the previous size's (1.00x = linear). Peak RSS: max of the runs' ru_maxrss (idle child ${idle.toFixed(0)} MiB). ` +
+        `canonicalJson(report) medians: ${r.scale.map((s) => `${ms(s.json.median)} ms`).join(', ')} (not in the total).`,
+    );
+    for (const s of r.scale) {
+      out.push(`  ${count(s.attempts)}: ${s.cohorts} cohorts on ${s.boards} boards, ${s.findings} findings, report ${s.reportId ?? '-'}, generated in ${(s.generateMs / 1000).toFixed(1)} s`);
+      if (s.target) {
+        out.push(
+          `  target at 10^6: total ${ms(s.total.median)} ms (< ${s.target.totalMs}), peak RSS ${s.peakRssMiB.toFixed(0)} MiB (< ${s.target.peakRssMiB}): ${s.target.met ? 'met' : 'NOT MET'}`,
+        );
+      }
+    }
+  }
 }

@@ -25,7 +25,7 @@ export interface SimAttempt {
   /** True when the candidate output really fixes the task (what an honest grader reports). */
   resolved: boolean;
   /** Digest of what the grader reads: the patch, or the answer file; null when nothing was produced. */
-  graderInput: string | null;
+  graderInput: string;
   /** Deciseconds since the epoch when the attempt started and ended. */
   startedDeci: number;
   endedDeci: number;
@@ -91,10 +91,13 @@ export function simulatePlan(spec: PlanSpec, perAttemptMicros: number, timeoutSe
     }
 
     let patch: string | null = null;
-    let graderInput: string | null = null;
+    let graderInput: string;
     if (outcome === 'completed') {
       if (task.kind === 'repair') patch = graderInput = store.put('patches', 'diff', patchText(task, resolved ? 'fix' : 'wrong'));
       else graderInput = store.put('answers', 'txt', answerText(task, resolved));
+    } else {
+      // Grade results always name their input (FORMAT.md 5.3): here, the record that nothing was produced.
+      graderInput = store.put('grader', 'txt', `no candidate output\nthe attempt ended with outcome ${outcome}\n`);
     }
 
     const attempt: Attempt = {

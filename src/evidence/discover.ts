@@ -1,8 +1,10 @@
 /**
- * Finds bundles under a directory: a bundle is a directory holding
- * manifest.json. fast-glob never follows symbolic links here, and a bundle
- * nested inside another bundle's directory is part of the outer bundle, not a
- * bundle of its own.
+ * Finds bundles under a directory. A bundle is a directory holding
+ * manifest.json; a directory holding plan.json, ledger.jsonl or
+ * attempts.jsonl but no manifest is a bundle too (a broken one: it reports
+ * its missing manifest rather than being silently skipped). fast-glob never
+ * follows symbolic links here; a bundle nested inside another bundle's
+ * directory is part of the outer bundle, not a bundle of its own.
  */
 import { lstat, stat } from 'node:fs/promises';
 import { join, posix, sep } from 'node:path';
@@ -12,11 +14,15 @@ import { compareUtf8 } from './paths.ts';
 /** Why a path given by the user cannot be used (a usage error, exit 2). */
 export class PathArgumentError extends Error {}
 
+/** Files whose presence makes a directory a bundle (the first is the one that must be there). */
+export const BUNDLE_MARKERS = ['manifest.json', 'plan.json', 'ledger.jsonl', 'attempts.jsonl'] as const;
+
 /**
  * Bundle directories for one user-given path: the path itself when it holds
- * manifest.json, else every outermost bundle below it, sorted; a directory
- * with no bundle below it is returned as a bundle of its own (it then reports
- * its missing manifest rather than passing silently).
+ * any bundle marker file, else every outermost bundle below it (dot
+ * directories included; node_modules and .git skipped), sorted by byte order.
+ * A directory with no bundle below it is returned as a bundle of its own, so
+ * it reports its missing manifest (no_verdict) instead of passing silently.
  */
 export async function discoverBundles(path: string): Promise<string[]> {
   let stats;
@@ -26,15 +32,16 @@ export async function discoverBundles(path: string): Promise<string[]> {
     throw new PathArgumentError(`no such file or directory: ${path}`);
   }
   if (!stats.isDirectory()) throw new PathArgumentError(`not a directory: ${path}`);
-  if (await isEntry(join(path, 'manifest.json'))) return [path];
-  const manifests = await fg('**/manifest.json', {
+  for (const marker of BUNDLE_MARKERS) if (await isEntry(join(path, marker))) return [path];
+  const markers = await fg(`**/{${BUNDLE_MARKERS.join(',')}}`, {
     cwd: path,
     onlyFiles: false,
     followSymbolicLinks: false,
-    dot: false,
+    dot: true,
     unique: true,
+    ignore: ['**/node_modules/**', '**/.git/**'],
   });
-  const dirs = manifests.map((m) => posix.dirname(m)).sort(compareUtf8);
+  const dirs = [...new Set(markers.map((m) => posix.dirname(m)))].sort(compareUtf8);
   const outermost: string[] = [];
   for (const dir of dirs) {
     if (outermost.some((outer) => dir.startsWith(`${outer}/`))) continue;

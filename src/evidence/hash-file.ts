@@ -2,13 +2,17 @@
  * Streaming SHA-256 of a file already opened by the reader: reads of at most
  * 1 MiB, so memory stays flat whatever the file's size. When the bytes are
  * also kept (small structured files), they are read straight into one buffer
- * sized from fstat, hashed chunk by chunk, and never copied.
+ * sized from fstat, hashed chunk by chunk, and never copied (a file that grew
+ * after fstat is the one case that copies).
  */
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 
 /** Read size for hashing (1 MiB). */
 export const HASH_CHUNK_BYTES = 1 << 20;
+
+/** Size of the read that checks a kept file ended where fstat said. */
+const PROBE_BYTES = 64 << 10;
 
 /**
  * Digest and size of a file, read by streaming; with `keep`, also its bytes.
@@ -25,10 +29,18 @@ export async function hashHandle(
   let total = 0;
   for (;;) {
     if (keep && total === buffer.length) {
-      // The file grew after fstat: make room (rare).
-      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      // Full: either the file ends here (the usual case, as fstat said) or it grew after fstat (rare).
+      // Probe with a small read first, so the usual case never doubles and copies the buffer.
+      const probe = Buffer.allocUnsafe(PROBE_BYTES);
+      const { bytesRead } = await handle.read(probe, 0, probe.length, null);
+      if (bytesRead === 0) break;
+      const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, total + bytesRead));
       buffer.copy(bigger, 0, 0, total);
+      probe.copy(bigger, total, 0, bytesRead);
+      hash.update(probe.subarray(0, bytesRead));
+      total += bytesRead;
       buffer = bigger;
+      continue;
     }
     const offset = keep ? total : 0;
     const length = Math.min(HASH_CHUNK_BYTES, buffer.length - offset);

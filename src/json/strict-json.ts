@@ -23,6 +23,8 @@ export interface JsonSyntaxError {
   message: string;
   line: number;
   column: number;
+  /** Set when the only problem is a number whose value a double cannot hold (e.g. 1e400). */
+  kind?: 'number-out-of-range';
 }
 
 /** A number token that is not an integer token with |n| <= 2^53 - 1. */
@@ -39,12 +41,14 @@ export type StrictParseResult =
 
 /** Options of the strict parser. */
 export interface StrictJsonOptions {
-  /** Deepest allowed container nesting; the top-level container is depth 1. Default 64. */
+  /** Deepest allowed value: the top-level value is depth 1, a member or element one more than its container. Default 64. */
   maxDepth?: number;
 }
 
 /** The nesting limit of FORMAT.md section 2. */
 export const DEFAULT_MAX_DEPTH = 64;
+
+import { isAscii, isUtf8 } from 'node:buffer';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -53,6 +57,7 @@ class ParseFailure {
   constructor(
     readonly offset: number,
     readonly message: string,
+    readonly kind?: 'number-out-of-range',
   ) {}
 }
 
@@ -69,6 +74,17 @@ export function parseStrictJson(bytes: Uint8Array, options: StrictJsonOptions = 
  * for bytes.
  */
 export function parseStrictText(text: string, options: StrictJsonOptions = {}): StrictParseResult {
+  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  if (fast !== undefined) return fast;
+  return parseStrictTextCarefully(text, options);
+}
+
+/**
+ * {@link parseStrictText} without the JSON.parse fast path: the reference
+ * parser, which every input the fast path declines goes to (and which the
+ * tests compare the fast path against).
+ */
+export function parseStrictTextCarefully(text: string, options: StrictJsonOptions = {}): StrictParseResult {
   const parser = new Parser(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   try {
     const value = parser.parseDocument();
@@ -77,7 +93,7 @@ export function parseStrictText(text: string, options: StrictJsonOptions = {}): 
     return { ok: true, value, nonIntegerTokens };
   } catch (error) {
     if (error instanceof ParseFailure) {
-      return { ok: false, error: { message: error.message, ...position(text, error.offset) } };
+      return { ok: false, error: { message: error.message, ...position(text, error.offset), ...(error.kind ? { kind: error.kind } : {}) } };
     }
     if (error instanceof RangeError) {
       // Call stack exhausted: only reachable with a huge maxDepth option.
@@ -92,6 +108,11 @@ export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { ok: false, error: { message: 'starts with a UTF-8 byte-order mark', line: 1, column: 1 } };
   }
+  // Fast path: validate natively (simdutf), then decode without a second check. The same strings as
+  // the fatal decoder gives for valid input (ignoreBOM: a BOM after the start is kept as U+FEFF).
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(buffer)) return { ok: true, text: buffer.latin1Slice(0, buffer.length) };
+  if (isUtf8(buffer)) return { ok: true, text: buffer.utf8Slice(0, buffer.length) };
   try {
     return { ok: true, text: fatalDecoder.decode(bytes) };
   } catch {
@@ -211,7 +232,7 @@ class Parser {
   parseDocument(): JsonValue {
     this.skipWhitespace();
     if (this.i >= this.s.length) throw new ParseFailure(this.i, 'empty document: expected a JSON value');
-    const value = this.parseValue(0);
+    const value = this.parseValue(1);
     this.skipWhitespace();
     if (this.i < this.s.length) throw new ParseFailure(this.i, 'unexpected data after the JSON value');
     return value;
@@ -228,13 +249,15 @@ class Parser {
     this.i = i;
   }
 
+  /** Parses the value at the cursor, whose depth is `depth` (the top-level value is 1). */
   private parseValue(depth: number): JsonValue {
+    if (depth > this.maxDepth) throw new ParseFailure(this.i, `nesting deeper than ${this.maxDepth} (a value at depth ${depth})`);
     const c = this.s.charCodeAt(this.i);
     switch (c) {
       case 123: // {
-        return this.parseObject(depth + 1);
+        return this.parseObject(depth);
       case 91: // [
-        return this.parseArray(depth + 1);
+        return this.parseArray(depth);
       case 34: // "
         return this.parseString();
       case 116: // t
@@ -250,14 +273,7 @@ class Parser {
     }
   }
 
-  private enter(depth: number): void {
-    if (depth > this.maxDepth) {
-      throw new ParseFailure(this.i, `nesting deeper than ${this.maxDepth}`);
-    }
-  }
-
   private parseObject(depth: number): JsonObject {
-    this.enter(depth);
     const s = this.s;
     const object: JsonObject = {};
     this.i++;
@@ -278,7 +294,7 @@ class Parser {
       if (s.charCodeAt(this.i) !== 58) throw this.expected("':' after a member name");
       this.i++;
       this.skipWhitespace();
-      const value = this.parseValue(depth);
+      const value = this.parseValue(depth + 1);
       if (key === '__proto__') {
         // A plain assignment would set the prototype; keep it an own data member like JSON.parse.
         Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
@@ -300,7 +316,6 @@ class Parser {
   }
 
   private parseArray(depth: number): JsonValue[] {
-    this.enter(depth);
     const s = this.s;
     const array: JsonValue[] = [];
     this.i++;
@@ -310,7 +325,7 @@ class Parser {
       return array;
     }
     for (;;) {
-      array.push(this.parseValue(depth));
+      array.push(this.parseValue(depth + 1));
       this.skipWhitespace();
       const c = s.charCodeAt(this.i);
       if (c === 44) {
@@ -368,7 +383,7 @@ class Parser {
     }
     const token = s.slice(start, i);
     const value = Number(token);
-    if (!Number.isFinite(value)) throw new ParseFailure(start, `number ${token} is out of range`);
+    if (!Number.isFinite(value)) throw new ParseFailure(start, `number ${token} is out of range`, 'number-out-of-range');
     if (!integer || Math.abs(value) > MAX_SAFE) this.nonInteger.push({ token, offset: start });
     this.i = i;
     // RFC 8785 has no negative zero; keep the value JSON.parse would give otherwise.
@@ -524,4 +539,103 @@ function describeChar(s: string, i: number): string {
   if (cp === undefined) return 'end of input';
   if (cp < 0x20 || cp === 0x7f || cp > 0x7e) return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   return JSON.stringify(String.fromCodePoint(cp));
+}
+
+/*
+ * The fast path. JSON.parse implements exactly the JSON grammar this parser
+ * accepts (RFC 8259: same literals, numbers, strings, whitespace) and gives
+ * the same values (Number() of the same token, own data members, a
+ * "__proto__" member included, in the same order); what it does not do is
+ * the I-JSON rules. So it is used only on text where those rules can be
+ * checked cheaply around it, and any text where they cannot goes to the
+ * careful parser above:
+ * - no backslash and no code unit from U+D800 up (so no escape, surrogate or
+ *   noncharacter; a string runs to the next quote);
+ * - container nesting well inside the depth limit (checked before parsing);
+ * - no duplicate member name: the members in the text (colons outside
+ *   strings) must all be in the parsed objects;
+ * - every number finite (an out-of-range number is the careful parser's to
+ *   report);
+ * - JSON.parse accepts the text (a syntax error is reported by the careful
+ *   parser, with its own message and position).
+ * Non-integer number tokens are found by the same scan, in document order.
+ */
+
+/** Code units the fast path leaves to the careful parser: any backslash, and U+D800 and above. */
+const NOT_FAST = /[\\\ud800-\uffff]/;
+
+/** Deepest container nesting the fast path takes, whatever the limit (its checks recurse). */
+const FAST_MAX_NESTING = 32;
+
+function parseWithJsonParse(text: string, maxDepth: number): StrictParseResult | undefined {
+  if (NOT_FAST.test(text)) return undefined;
+  let depth = 0;
+  let deepest = 0;
+  let members = 0;
+  let nonInteger: { token: string; offset: number }[] | null = null;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const end = text.indexOf('"', i + 1);
+      if (end === -1) return undefined;
+      i = end;
+    } else if (c === 58) {
+      members++;
+    } else if (c === 123 || c === 91) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) {
+      depth--;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      // A number token (in text JSON.parse accepts): it runs over digits, '.', 'e', 'E', '+', '-'.
+      let end = i + 1;
+      let integer = true;
+      for (; end < n; end++) {
+        const d = text.charCodeAt(end);
+        if (d >= 48 && d <= 57) continue;
+        if (d === 46 || d === 101 || d === 69) integer = false;
+        else if (d !== 43 && d !== 45) break;
+      }
+      // Up to 15 digits an integer token is always within 2^53 - 1.
+      if (!integer || end - i > 15) {
+        const token = text.slice(i, end);
+        if (!integer || Math.abs(Number(token)) > MAX_SAFE) (nonInteger ??= []).push({ token, offset: i });
+      }
+      i = end - 1;
+    }
+  }
+  // The careful parser counts a scalar inside the deepest container one deeper than it; stay clear of the limit.
+  if (deepest > FAST_MAX_NESTING || deepest + 1 > maxDepth) return undefined;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  if (countMembers(value) !== members) return undefined;
+  if (nonInteger === null) return { ok: true, value, nonIntegerTokens: [] };
+  const where = positions(text, nonInteger.map((t) => t.offset));
+  return { ok: true, value, nonIntegerTokens: nonInteger.map(({ token }, i) => ({ token, ...where[i]! })) };
+}
+
+/** Members of every object in a parsed value, or -1 when it holds a number that is not finite. */
+function countMembers(value: JsonValue): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? 0 : -1;
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const inner = countMembers(value[i]!);
+      if (inner < 0) return -1;
+      count += inner;
+    }
+    return count;
+  }
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
+    const inner = countMembers(value[key]!);
+    if (inner < 0) return -1;
+    count += inner + 1;
+  }
+  return count;
 }

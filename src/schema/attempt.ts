@@ -25,7 +25,8 @@ export const Attempt = z.strictObject({
   task_id: Name,
   model: Name,
   agent: Agent,
-  index: z.int().min(1),
+  /** 1..attempts; an index outside the matrix is UNPLANNED_ATTEMPT, not a schema problem. */
+  index: z.int(),
   observed_model: z.string(),
   outcome: Outcome,
   started_at: Timestamp,

@@ -15,8 +15,8 @@ export const Timestamp = z
   .regex(TIMESTAMP_PATTERN, 'expected an RFC 3339 UTC timestamp YYYY-MM-DDTHH:MM:SS[.fraction]Z')
   .refine(isValidTimestamp, 'expected a real calendar date and time');
 
-/** A non-empty string (identities, names, versions). */
-export const Name = z.string().min(1, 'expected a non-empty string');
+/** A name, identity or version: any string (FORMAT.md sets no length rule; an empty one is shown as such). */
+export const Name = z.string();
 
 /** An integer >= 0 (safe integer range). */
 export const Count = z.int().min(0);

@@ -6,13 +6,13 @@ import { Count, Digest, Name, Timestamp } from './common.ts';
 export const Grader = z.strictObject({ id: Name, version: Name, executable: Digest });
 export type Grader = z.infer<typeof Grader>;
 
-/** One result. input / output / receipt follow the rule of `patch`: null, or a listed file's digest. */
+/** One result. input / output / receipt are required digests of listed files (FORMAT.md 5.3; not nullable). */
 export const GradeResult = z.strictObject({
   attempt_id: Name,
   verdict: z.enum(['pass', 'fail', 'error']),
-  input: Digest.nullable(),
-  output: Digest.nullable(),
-  receipt: Digest.nullable(),
+  input: Digest,
+  output: Digest,
+  receipt: Digest,
 });
 export type GradeResult = z.infer<typeof GradeResult>;
 

@@ -16,7 +16,7 @@ export const Budget = z.strictObject({
   currency: Name,
   aggregate_micros: Count,
   per_attempt_micros: Count,
-  timeout_seconds: z.int().min(1),
+  timeout_seconds: Count,
 });
 export type Budget = z.infer<typeof Budget>;
 

@@ -42,6 +42,8 @@ function toInstant(timestamp: string): Instant | null {
   const minute = digits(timestamp, 14, 2);
   const second = digits(timestamp, 17, 2);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
+  // A leap second is only ever 23:59:60 UTC (RFC 3339 section 5.7).
+  if (second === 60 && (hour !== 23 || minute !== 59)) return null;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const maxDay = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
   if (day > maxDay) return null;

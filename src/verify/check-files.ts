@@ -2,7 +2,7 @@
  * Steps over the bundle's files: non-regular entries, the manifest (its
  * schema, id, list rules and paths), and listed files against disk.
  */
-import { selfId } from '../json/canonical.ts';
+import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
 import { compareUtf8, quotePath, unsafePathReason } from '../evidence/paths.ts';
 import { Manifest } from '../schema/index.ts';
 import { contentOf, report, type VerifyContext } from './context.ts';
@@ -54,10 +54,11 @@ export function readManifest(ctx: VerifyContext): void {
   const raw = parsed.raw;
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
     if (typeof raw.bundle_id === 'string') ctx.bundleIdRead = raw.bundle_id;
-    if (parsed.data) {
+    // The id re-derives from the bytes whatever the schema says of them.
+    if (ctx.bundleIdRead !== undefined && DIGEST_PATTERN.test(ctx.bundleIdRead) && parsed.nonIntegerTokens === 0) {
       const derived = selfId(raw, 'bundle_id');
-      if (derived !== parsed.data.bundle_id) {
-        report(ctx, 'BUNDLE_ID_MISMATCH', 'manifest.json', `bundle_id is ${parsed.data.bundle_id} but the manifest re-derives to ${derived}`);
+      if (derived !== ctx.bundleIdRead) {
+        report(ctx, 'BUNDLE_ID_MISMATCH', 'manifest.json', `bundle_id is ${ctx.bundleIdRead} but the manifest re-derives to ${derived}`);
       }
     }
   }
@@ -83,6 +84,8 @@ export function checkManifestList(ctx: VerifyContext): void {
     const unsafe = unsafePathReason(path);
     if (unsafe !== null) {
       report(ctx, 'UNSAFE_PATH', 'manifest.json', `files[${i}]: ${quotePath(path)}: ${unsafe}`);
+      // Never used; remembered only so a file on disk under that exact name is not also UNLISTED_FILE.
+      ctx.unsafeListed.add(path);
       continue;
     }
     if (path !== 'manifest.json' && !ctx.listed.has(path)) ctx.listed.set(path, files[i]!);
@@ -103,17 +106,17 @@ export function checkFiles(ctx: VerifyContext): void {
       report(ctx, 'MISSING_FILE', path, `${quotePath(path)} ${entry.unreadable ?? 'cannot be read'}`);
       continue;
     }
+    // The file is there: references to its listed digest have a file (wrong bytes are FILE_DIGEST_MISMATCH, not also MISSING_ARTIFACT).
+    ctx.presentDigests.add(listed.sha256);
     if (entry.bytes !== listed.bytes) {
       report(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} is ${entry.bytes} bytes; the manifest says ${listed.bytes}`);
     } else if (entry.sha256 !== listed.sha256) {
       report(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} hashes to ${entry.sha256}; the manifest says ${listed.sha256}`);
-    } else {
-      ctx.presentDigests.add(listed.sha256);
     }
   }
   if (haveManifest) {
     for (const entry of ctx.snapshot.entries) {
-      if (entry.kind !== 'file' || entry.badName || entry.path === 'manifest.json' || ctx.listed.has(entry.path)) continue;
+      if (entry.kind !== 'file' || entry.badName || entry.path === 'manifest.json' || ctx.listed.has(entry.path) || ctx.unsafeListed.has(entry.path)) continue;
       report(ctx, 'UNLISTED_FILE', entry.path, `${quotePath(entry.path)} is on disk but not listed in the manifest`);
     }
   }

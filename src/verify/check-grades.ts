@@ -68,7 +68,7 @@ export function checkGrades(ctx: VerifyContext): void {
       if (!ctx.manifest) return;
       for (const member of ['input', 'output', 'receipt'] as const) {
         const digest = result[member];
-        if (digest !== null && !ctx.presentDigests.has(digest)) {
+        if (!ctx.presentDigests.has(digest)) {
           report(ctx, 'MISSING_ARTIFACT', path, `${label}: ${member} ${digest} has no file: no listed file of the bundle with these bytes is present`);
         }
       }

@@ -1,5 +1,5 @@
 /** Steps over plan.json: schema, plan id, subjects, wiki paths and the money arithmetic (FORMAT.md section 3). */
-import { selfId } from '../json/canonical.ts';
+import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
 import { quotePath, unsafePathReason } from '../evidence/paths.ts';
 import { Plan } from '../schema/index.ts';
 import { contentOf, report, subjectKey, type VerifyContext } from './context.ts';
@@ -16,10 +16,11 @@ export function readPlan(ctx: VerifyContext): void {
   if (typeof raw.plan_id === 'string') ctx.planIdRead = raw.plan_id;
   ctx.planRaw = raw;
   ctx.plan = parsed.data;
-  if (parsed.data) {
+  // The id re-derives from the bytes whatever the schema says of them.
+  if (ctx.planIdRead !== undefined && DIGEST_PATTERN.test(ctx.planIdRead) && parsed.nonIntegerTokens === 0) {
     const derived = selfId(raw, 'plan_id');
-    if (derived !== parsed.data.plan_id) {
-      report(ctx, 'PLAN_ID_MISMATCH', 'plan.json', `plan_id is ${parsed.data.plan_id} but the plan re-derives to ${derived}`);
+    if (derived !== ctx.planIdRead) {
+      report(ctx, 'PLAN_ID_MISMATCH', 'plan.json', `plan_id is ${ctx.planIdRead} but the plan re-derives to ${derived}`);
     }
   }
   const named = ctx.manifest?.plan_id;
@@ -49,7 +50,8 @@ export function checkSubjects(ctx: VerifyContext): void {
   });
   plan.environment.wiki.forEach((page, i) => {
     const unsafe = unsafePathReason(page.path);
-    if (unsafe !== null) report(ctx, 'UNSAFE_PATH', 'plan.json', `environment.wiki[${i}].path ${quotePath(page.path)}: ${unsafe}`);
+    // UNSAFE_PATH is for manifest paths; a plan member breaking the path rules is a schema violation.
+    if (unsafe !== null) report(ctx, 'SCHEMA_VIOLATION', 'plan.json', `environment.wiki[${i}].path ${quotePath(page.path)}: ${unsafe}`);
   });
 }
 
@@ -68,7 +70,8 @@ export function checkMoney(ctx: VerifyContext): void {
   if (share < 1n) {
     ctx.ceilingBroken = true;
     report(ctx, 'ZERO_SHARE', 'plan.json', `budget.aggregate_micros ${aggregate} over ${dispatches} dispatches gives less than one micro per dispatch`);
-  } else if (BigInt(perAttempt) !== share) {
+  }
+  if (BigInt(perAttempt) !== share) {
     ctx.ceilingBroken = true;
     report(
       ctx,

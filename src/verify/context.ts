@@ -32,7 +32,9 @@ export interface VerifyContext {
   bundleIdRead?: string;
   /** Listed entries by path (safe paths only). */
   listed: Map<string, ManifestEntry>;
-  /** Digests of listed files whose bytes on disk hash to their entry: artifacts that exist. */
+  /** Listed paths that broke the path rules (reported; never used). */
+  unsafeListed: Set<string>;
+  /** Digests of listed files present on disk: artifacts that exist (their bytes are checked by FILE_DIGEST_MISMATCH). */
   presentDigests: Set<string>;
   plan?: Plan;
   planRaw?: JsonObject;

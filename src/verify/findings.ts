@@ -43,7 +43,7 @@ export const FINDING_CODES = {
   },
   UNSAFE_PATH: {
     severity: 'error',
-    when: 'A manifest path (or a plan wiki path) is absolute, empty, has an empty, "." or ".." segment, a backslash or NUL, or is over 255 bytes.',
+    when: 'A manifest path is absolute, empty, has an empty, "." or ".." segment, a backslash or NUL, or is over 255 bytes.',
     fix: 'Use relative "/"-separated paths inside the bundle.',
   },
   NOT_REGULAR_FILE: {

@@ -4,7 +4,7 @@
  * line, column and JSON path in the message); the typed value is returned
  * only when the content is usable for later checks.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseStrictJsonl } from '../json/jsonl.ts';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../json/strict-json.ts';
 import { report, type VerifyContext } from './context.ts';
@@ -13,6 +13,8 @@ import { report, type VerifyContext } from './context.ts';
 export interface ParsedFile<T> {
   raw: JsonValue;
   data: T | undefined;
+  /** How many number tokens were not safe integer tokens (ids are not re-derived over such numbers). */
+  nonIntegerTokens: number;
 }
 
 /**
@@ -29,8 +31,10 @@ export function parseJsonFile<T>(
 ): ParsedFile<T> | undefined {
   const parsed = parseStrictJson(bytes);
   if (!parsed.ok) {
-    const { message, line, column } = parsed.error;
-    report(ctx, 'BAD_JSON', path, `line ${line}, column ${column}: ${message}`, line);
+    const { message, line, column, kind } = parsed.error;
+    // In plan.json and manifest.json any number that is not a safe integer token is SCHEMA_VIOLATION (FORMAT.md 1).
+    const code = integerTokens && kind === 'number-out-of-range' ? 'SCHEMA_VIOLATION' : 'BAD_JSON';
+    report(ctx, code, path, `line ${line}, column ${column}: ${message}`, line);
     return undefined;
   }
   if (integerTokens) {
@@ -44,7 +48,7 @@ export function parseJsonFile<T>(
       );
     }
   }
-  return { raw: parsed.value, data: checkSchema(ctx, path, parsed.value, schema) };
+  return { raw: parsed.value, data: checkSchema(ctx, path, parsed.value, schema), nonIntegerTokens: parsed.nonIntegerTokens.length };
 }
 
 /** Parses JSONL strictly, line by line; returns the valid typed lines and whether every line was valid. */
@@ -82,7 +86,8 @@ export function checkSchema<T>(
   schema: z.ZodType<T>,
   line?: number,
 ): T | undefined {
-  const result = schema.safeParse(value);
+  const fast = compiled(schema);
+  const result = fast.safeParse(value);
   if (result.success) return result.data;
   let onlyUnknown = true;
   const prefix = line === undefined ? '' : `line ${line}: `;
@@ -98,8 +103,26 @@ export function checkSchema<T>(
   }
   if (!onlyUnknown) return undefined;
   const stripped = stripMembers(value, result.error.issues);
-  const retry = schema.safeParse(stripped);
+  const retry = fast.safeParse(stripped);
   return retry.success ? retry.data : undefined;
+}
+
+const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The schema compiled by zod itself (`z.compile`): the same schema, run
+ * through generated code on the happy path; any input the fast path rejects
+ * is parsed again by zod's runtime parser, so issues and messages are zod's
+ * own. A schema zod cannot compile is returned as it is. Compiled once per
+ * schema (attempts are checked by the million).
+ */
+export function compiled<T>(schema: z.ZodType<T>): z.ZodType<T> {
+  let fast = compiledSchemas.get(schema) as z.ZodType<T> | undefined;
+  if (fast === undefined) {
+    fast = z.compile(schema);
+    compiledSchemas.set(schema, fast);
+  }
+  return fast;
 }
 
 /** `budget.per_attempt_micros`, `files[3].sha256`, `(root)`; odd member names are JSON-quoted. */

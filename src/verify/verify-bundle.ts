@@ -70,6 +70,7 @@ export function verifyBundle(snapshot: BundleSnapshot): BundleVerification {
     disk: new Map(snapshot.entries.map((e) => [e.path, e])),
     findings: [],
     listed: new Map(),
+    unsafeListed: new Set(),
     presentDigests: new Set(),
     ceilingBroken: false,
     ledgerComplete: false,
@@ -80,7 +81,8 @@ export function verifyBundle(snapshot: BundleSnapshot): BundleVerification {
   const notes = ctx.disk.get('NOTES.md');
   return {
     bundle_id: readId(ctx.bundleIdRead),
-    plan_id: readId(ctx.planIdRead) ?? readId(ctx.manifest?.plan_id),
+    // As read from plan.json; null when plan.json could not be read (FORMAT.md 6), even if the manifest names one.
+    plan_id: readId(ctx.planIdRead),
     status: statusOf(ctx.findings),
     findings: ctx.findings,
     evidence: {

@@ -178,32 +178,42 @@ describe('strictness beyond JSON.parse', () => {
   });
 });
 
+// FORMAT.md 2: "nesting deeper than 64 (the top-level value is depth 1)". Every value has a depth:
+// the top-level value is 1 and a member or element is one more than its container, scalars included.
 describe('depth', () => {
   const nest = (depth: number, open: string, close: string, inner = '0'): string => open.repeat(depth) + inner + close.repeat(depth);
 
-  it('[strict-json: depth] 64 nested arrays are accepted, 65 are BAD_JSON', () => {
+  it('[strict-json: depth] 64 nested empty arrays are accepted, 65 are BAD_JSON', () => {
     expect(DEFAULT_MAX_DEPTH).toBe(64);
-    expect(parse(nest(64, '[', ']')).ok).toBe(true);
-    expect(parse(nest(65, '[', ']')).ok).toBe(false);
+    expect(parse(nest(64, '[', ']', '')).ok).toBe(true);
+    expect(parse(nest(65, '[', ']', '')).ok).toBe(false);
   });
 
-  it('objects count as arrays do; scalars add nothing', () => {
-    expect(parse(nest(64, '{"a":', '}')).ok).toBe(true);
-    expect(parse(nest(65, '{"a":', '}')).ok).toBe(false);
-    expect(parse(nest(32, '[{"a":', '}]')).ok).toBe(true);
-    expect(parse(`${nest(32, '[{"a":', '}]', '[0]')}`).ok).toBe(false);
+  it('a scalar counts: 63 arrays around a number are depth 64, 64 arrays around one are depth 65', () => {
+    expect(parse(nest(63, '[', ']')).ok).toBe(true);
+    expect(parse(nest(64, '[', ']')).ok).toBe(false);
+    expect(parse('"top-level scalar: depth 1"', { maxDepth: 1 }).ok).toBe(true);
+  });
+
+  it('objects count as arrays do', () => {
+    expect(parse(nest(63, '{"a":', '}')).ok).toBe(true);
+    expect(parse(nest(64, '{"a":', '}')).ok).toBe(false);
+    expect(parse(nest(64, '{"a":', '}', '{}').replace(/^\{"a":/, '[').replace(/\}$/, ']')).ok).toBe(false);
+    expect(parse(nest(31, '[{"a":', '}]')).ok).toBe(true);
+    expect(parse(nest(32, '[{"a":', '}]')).ok).toBe(false);
   });
 
   it('the limit is per path, not per document', () => {
-    const deep = nest(63, '[', ']');
-    expect(parse(`[${deep},${deep},{"a":${nest(62, '[', ']')}}]`).ok).toBe(true);
+    const deep = nest(62, '[', ']');
+    expect(parse(`[${deep},${deep},{"a":${nest(61, '[', ']')}}]`).ok).toBe(true);
     expect(parse(`[${deep},${deep},{"a":${deep}}]`).ok).toBe(false);
   });
 
   it('a custom maxDepth', () => {
-    expect(parse('[[0]]', { maxDepth: 2 }).ok).toBe(true);
-    expect(parse('[[[0]]]', { maxDepth: 2 }).ok).toBe(false);
-    expect(parse('7', { maxDepth: 0 }).ok).toBe(true);
+    expect(parse('[[0]]', { maxDepth: 3 }).ok).toBe(true);
+    expect(parse('[[0]]', { maxDepth: 2 }).ok).toBe(false);
+    expect(parse('[[]]', { maxDepth: 2 }).ok).toBe(true);
+    expect(parse('7', { maxDepth: 0 }).ok).toBe(false);
   });
 
   it('100,000 levels fail fast without exhausting the stack', () => {

@@ -212,12 +212,9 @@ const CASES = {
       status: 'no_verdict',
     },
     {
-      name: 'an artifact whose bytes changed after sealing is not present either',
+      name: 'an artifact whose bytes changed after sealing is FILE_DIGEST_MISMATCH; its references still have a file',
       run: tampered(() => ({ after: { 'artifacts/patches/a-000002.diff': 'rewritten patch\n' } })),
-      expect: [
-        { code: 'FILE_DIGEST_MISMATCH', file: 'artifacts/patches/a-000002.diff', count: 1 },
-        { code: 'MISSING_ARTIFACT', file: 'attempts.jsonl', line: 2, count: 1 },
-      ],
+      expect: [{ code: 'FILE_DIGEST_MISMATCH', file: 'artifacts/patches/a-000002.diff', count: 1 }],
       status: 'invalid',
     },
   ],
@@ -245,11 +242,11 @@ const CASES = {
       status: 'invalid',
     })),
     {
-      name: 'a plan wiki path with a dot-dot segment',
+      name: 'a plan wiki path with a dot-dot segment is SCHEMA_VIOLATION (UNSAFE_PATH is for manifest paths)',
       run: tampered((m) => {
         m.plan.environment.wiki[0]!.path = '../../etc/passwd';
       }),
-      expect: [{ code: 'UNSAFE_PATH', file: 'plan.json', count: 1 }],
+      expect: [{ code: 'SCHEMA_VIOLATION', file: 'plan.json', count: 1 }],
       status: 'invalid',
     },
     {
@@ -475,9 +472,9 @@ const CASES = {
           status: 'invalid',
         },
         {
-          name: 'plan.json: a number that overflows a double',
+          name: 'plan.json: a number that overflows a double is not an integer token: SCHEMA_VIOLATION',
           run: rawPlan(replaceOnce(plan, '"seed": 7', '"seed": 1e400')),
-          expect: [{ code: 'BAD_JSON', file: 'plan.json', line: seedLine, count: 1 }],
+          expect: [{ code: 'SCHEMA_VIOLATION', file: 'plan.json', line: seedLine, count: 1 }],
           status: 'invalid',
         },
         {
@@ -1070,21 +1067,28 @@ const CASES = {
   ],
   ZERO_SHARE: [
     {
-      name: 'an aggregate of 5 micros over 6 dispatches, ceiling 0 (only ZERO_SHARE, no OVER_CEILING)',
+      name: 'an aggregate of 5 micros over 6 dispatches, ceiling 0 (the floor): ZERO_SHARE; the sum is still held to the aggregate',
       run: tampered((m) => {
         m.plan.budget!.aggregate_micros = 5;
         m.plan.budget!.per_attempt_micros = 0;
       }),
-      expect: [{ code: 'ZERO_SHARE', file: 'plan.json', count: 1 }],
+      expect: [
+        { code: 'ZERO_SHARE', file: 'plan.json', count: 1 },
+        { code: 'OVER_CEILING', file: 'attempts.jsonl', count: 1 },
+      ],
       status: 'invalid',
     },
     {
-      name: 'an aggregate of 5 micros over 6 dispatches, ceiling 1: ZERO_SHARE, not CEILING_ARITHMETIC',
+      name: 'an aggregate of 5 micros over 6 dispatches, ceiling 1: both MUSTs fail, ZERO_SHARE and CEILING_ARITHMETIC',
       run: tampered((m) => {
         m.plan.budget!.aggregate_micros = 5;
         m.plan.budget!.per_attempt_micros = 1;
       }),
-      expect: [{ code: 'ZERO_SHARE', file: 'plan.json', count: 1 }],
+      expect: [
+        { code: 'ZERO_SHARE', file: 'plan.json', count: 1 },
+        { code: 'CEILING_ARITHMETIC', file: 'plan.json', count: 1 },
+        { code: 'OVER_CEILING', file: 'attempts.jsonl', count: 1 },
+      ],
       status: 'invalid',
     },
     {
@@ -1093,7 +1097,10 @@ const CASES = {
         m.plan.budget!.aggregate_micros = 0;
         m.plan.budget!.per_attempt_micros = 0;
       }),
-      expect: [{ code: 'ZERO_SHARE', file: 'plan.json', count: 1 }],
+      expect: [
+        { code: 'ZERO_SHARE', file: 'plan.json', count: 1 },
+        { code: 'OVER_CEILING', file: 'attempts.jsonl', count: 1 },
+      ],
       status: 'invalid',
     },
   ],
@@ -1458,21 +1465,37 @@ describe('FORMAT.md rules beyond single codes', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it('OVER_CEILING is not evaluated when CEILING_ARITHMETIC fires', async () => {
+  // FORMAT.md 3.2: "OVER_CEILING is not evaluated against the broken ceiling": the per-attempt
+  // ceiling is broken, the aggregate is not, so only the sum is still held to it.
+  it('OVER_CEILING is not evaluated against a broken per-attempt ceiling (CEILING_ARITHMETIC); the sum still is', async () => {
     const model = validBundle();
     model.plan.budget!.per_attempt_micros = 1;
     for (const a of model.attempts) a.cost = { state: 'complete', micros: 5_000_000 };
     const result = await verifyModel(model);
-    expect(result.findings.map((f) => f.code)).toEqual(['CEILING_ARITHMETIC']);
+    expect(result.findings.map((f) => [f.code, f.line])).toEqual([
+      ['CEILING_ARITHMETIC', undefined],
+      ['OVER_CEILING', undefined],
+    ]);
   });
 
-  it('OVER_CEILING is not evaluated when ZERO_SHARE fires', async () => {
+  it('OVER_CEILING is not evaluated against a broken per-attempt ceiling (ZERO_SHARE); the sum still is', async () => {
     const model = validBundle();
     model.plan.budget!.aggregate_micros = 1;
     model.plan.budget!.per_attempt_micros = 0;
     for (const a of model.attempts) a.cost = { state: 'complete', micros: 5_000_000 };
     const result = await verifyModel(model);
-    expect(result.findings.map((f) => f.code)).toEqual(['ZERO_SHARE']);
+    expect(result.findings.map((f) => [f.code, f.line])).toEqual([
+      ['ZERO_SHARE', undefined],
+      ['OVER_CEILING', undefined],
+    ]);
+  });
+
+  it('within the aggregate, a broken per-attempt ceiling gives no OVER_CEILING at all', async () => {
+    const model = validBundle();
+    model.plan.budget!.per_attempt_micros = 1;
+    for (const a of model.attempts) if (a.cost.micros !== null) a.cost = { state: 'complete', micros: 100 };
+    const result = await verifyModel(model);
+    expect(result.findings.map((f) => f.code)).toEqual(['CEILING_ARITHMETIC']);
   });
 
   it('unavailable costs are never summed; consistent states give no finding', async () => {
@@ -1566,11 +1589,12 @@ describe('FORMAT.md rules beyond single codes', () => {
       expect([...codes].sort()).toEqual(['ATTEMPT_BEFORE_FREEZE', 'LABELLED_AFTER_FREEZE', 'OVER_CEILING']);
     });
 
-    it('an attempt that ends before it starts is still a contradiction', async () => {
+    // FORMAT.md 9: "ATTEMPT_BEFORE_FREEZE [is] not evaluated" for imported evidence, in both of its senses.
+    it('ATTEMPT_BEFORE_FREEZE is not evaluated at all, even for an attempt that ends before it starts', async () => {
       const model = imported();
       model.attempts[2]!.ended_at = '2026-09-15T08:00:00Z';
       const result = await verifyModel(model);
-      expect(result.findings.map((f) => [f.code, f.line])).toEqual([['ATTEMPT_BEFORE_FREEZE', 3]]);
+      expect(result.findings).toEqual([]);
     });
 
     it('a grant for a plan without a budget is GRANT_MISMATCH', async () => {
