@@ -1,0 +1,94 @@
+/**
+ * Child process of the scale benchmark: runs the pipeline of `ledgerboard
+ * report` over one directory of bundles (verifyPaths, then buildReport with
+ * the default config; then the canonical JSON the CLI prints with --json) and
+ * prints one JSON line with the time of each stage, every bundle's status,
+ * the report's id and process.resourceUsage().maxRSS: the peak RSS of the
+ * whole pipeline, this process's alone. `--idle` loads the same modules and
+ * does nothing: the baseline RSS of a tsx process.
+ *
+ * Like hash-child.ts it must be started through `sh -c '"$@"; exit $?'`: on
+ * Linux ru_maxrss survives fork + execve, so a child spawned directly by the
+ * (big) benchmark process would report the parent's RSS.
+ *
+ *   node --import tsx scripts/bench/scale-child.ts [--idle] DIR
+ */
+import { readFile } from 'node:fs/promises';
+import { Config } from '../../src/config/config.ts';
+import { canonicalJson } from '../../src/json/canonical.ts';
+import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
+import { buildReport } from '../../src/report/build-report.ts';
+
+/** What the child prints. */
+export interface ScaleChildReport {
+  idle: boolean;
+  verifyMs: number;
+  analysisMs: number;
+  jsonMs: number;
+  /** User + system CPU time of verify + analysis (all threads of the process), ms. */
+  cpuMs: number;
+  statuses: string[];
+  attempts: number;
+  findings: number;
+  counted: number;
+  cohorts: number;
+  boards: number;
+  reportId: string | null;
+  reportBytes: number;
+  maxRssKiB: number;
+  vmHwmKiB: number | null;
+}
+
+const args = process.argv.slice(2);
+const idle = args[0] === '--idle';
+const dir = idle ? args[1] : args[0];
+if (dir === undefined) {
+  console.error('usage: scale-child.ts [--idle] DIR');
+  process.exit(2);
+}
+const out: ScaleChildReport = {
+  idle,
+  verifyMs: 0,
+  analysisMs: 0,
+  jsonMs: 0,
+  cpuMs: 0,
+  statuses: [],
+  attempts: 0,
+  findings: 0,
+  counted: 0,
+  cohorts: 0,
+  boards: 0,
+  reportId: null,
+  reportBytes: 0,
+  maxRssKiB: 0,
+  vmHwmKiB: null,
+};
+if (!idle) {
+  const config = Config.parse({});
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const results = await verifyPaths([dir]);
+  const t1 = performance.now();
+  const report = buildReport(results, config);
+  const t2 = performance.now();
+  const used = process.cpuUsage(cpu);
+  const json = canonicalJson(report);
+  const t3 = performance.now();
+  out.verifyMs = t1 - t0;
+  out.analysisMs = t2 - t1;
+  out.jsonMs = t3 - t2;
+  out.cpuMs = (used.user + used.system) / 1000;
+  out.statuses = results.map((r) => r.verification.status);
+  out.attempts = results.reduce((n, r) => n + r.verification.evidence.attempts.length, 0);
+  out.findings = results.reduce((n, r) => n + r.verification.findings.length, 0);
+  out.counted = report.bundles.filter((b) => b.counted).length;
+  out.cohorts = report.cohorts.length;
+  out.boards = report.boards.length;
+  out.reportId = report.report_id;
+  out.reportBytes = Buffer.byteLength(json);
+}
+out.maxRssKiB = process.resourceUsage().maxRSS;
+const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+const hwm = /^VmHWM:\s*(\d+)\s*kB/m.exec(status)?.[1];
+out.vmHwmKiB = hwm === undefined ? null : Number(hwm);
+console.log(JSON.stringify(out));
