@@ -11,6 +11,8 @@
  * recursive-descent parser whose recursion is bounded by `maxDepth`.
  */
 
+import { isAscii, isUtf8 } from 'node:buffer';
+
 /** A parsed JSON value. Objects are plain objects with own enumerable members. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 /** A parsed JSON object. */
@@ -47,8 +49,6 @@ export interface StrictJsonOptions {
 
 /** The nesting limit of FORMAT.md section 2. */
 export const DEFAULT_MAX_DEPTH = 64;
-
-import { isAscii, isUtf8 } from 'node:buffer';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -111,8 +111,8 @@ export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok
   // Fast path: validate natively (simdutf), then decode without a second check. The same strings as
   // the fatal decoder gives for valid input (ignoreBOM: a BOM after the start is kept as U+FEFF).
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer)) return { ok: true, text: buffer.latin1Slice(0, buffer.length) };
-  if (isUtf8(buffer)) return { ok: true, text: buffer.utf8Slice(0, buffer.length) };
+  if (isAscii(buffer)) return { ok: true, text: buffer.toString('latin1') };
+  if (isUtf8(buffer)) return { ok: true, text: buffer.toString('utf8') };
   try {
     return { ok: true, text: fatalDecoder.decode(bytes) };
   } catch {
