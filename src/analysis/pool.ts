@@ -7,7 +7,7 @@
  */
 import type { GradingPin } from '../config/config.ts';
 import { subjectKey } from '../verify/context.ts';
-import type { Attempt, LedgerRecord, Plan } from '../schema/index.ts';
+import type { Attempt, Grader, LedgerRecord, Plan } from '../schema/index.ts';
 import type { BundleEvidence } from '../verify/verify-bundle.ts';
 import { gradingLayer, terminalClass, type GraderReason, type TerminalClass } from './grading.ts';
 import { boardKeyOf, cohortKeyOf, keyId, type BoardKey, type CohortKey } from './keys.ts';
@@ -93,7 +93,11 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin): void {
   const gradeOf = gradingLayer(plan, input.evidence.grades, pin);
   const roles = new Map(plan.subjects.map((s) => [subjectKey(s.model, s.agent), s]));
   // One cohort id per (subject, grader): computing a key digest per attempt would dominate at scale.
-  const cohortCache = new Map<string, CohortPool>();
+  // Keyed by the subject key and the grader object the layer hands out (one per generation), so a
+  // lookup builds no string; another object with the same grader finds the same cohort by its id.
+  const cohortCache = new Map<string, Map<Grader, CohortPool>>();
+  // Boards this plan puts attempts on: every subject of the plan contributes to each of them.
+  const touched = new Map<string, BoardKey>();
   let excluded = 0;
   for (const { attempt } of input.evidence.attempts) {
     const grade = gradeOf(attempt.attempt_id);
@@ -102,30 +106,18 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin): void {
       continue;
     }
     const subject = subjectKey(attempt.model, attempt.agent);
-    const cacheKey = `${subject}\u0000${grade.grader.id}\u0000${grade.grader.version}\u0000${grade.grader.executable}`;
-    let pool = cohortCache.get(cacheKey);
+    let bySubject = cohortCache.get(subject);
+    if (!bySubject) {
+      bySubject = new Map();
+      cohortCache.set(subject, bySubject);
+    }
+    let pool = bySubject.get(grade.grader);
     if (!pool) {
       const boardKey = boardKeyOf(plan, grade.grader);
       const board_id = keyId(boardKey);
-      pools.boards.set(board_id, boardKey);
-      const key = cohortKeyOf(boardKey, { model: attempt.model, agent: attempt.agent });
-      const cohort_id = keyId(key);
-      pool = pools.cohorts.get(cohort_id);
-      if (!pool) {
-        pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), attempts: [] };
-        pools.cohorts.set(cohort_id, pool);
-      }
-      const planSubject = roles.get(subject)!;
-      pool.roles.add(planSubject.role);
-      pool.selectors.add(planSubject.selector);
-      pool.plans.set(input.plan_id, {
-        plan_id: input.plan_id,
-        bundle_id: input.bundle_id,
-        title: plan.title,
-        created_at: plan.created_at,
-        attempts_per_task: plan.attempts,
-      });
-      cohortCache.set(cacheKey, pool);
+      touched.set(board_id, boardKey);
+      pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!);
+      bySubject.set(grade.grader, pool);
     }
     const { klass, reason } = terminalClass(attempt.outcome, grade.verdict);
     pool.attempts.push({
@@ -143,4 +135,32 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin): void {
     });
   }
   if (excluded > 0) pools.excludedByPin.push({ bundle_id: input.bundle_id, attempts: excluded });
+  // A subject of the plan with no attempt on a board the plan uses still contributes that plan there,
+  // so its empty slots make its tasks incomplete (FORMAT.md 7.4; a missing decision is never a pass).
+  for (const [board_id, boardKey] of touched) {
+    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject);
+  }
+}
+
+/** The cohort of a plan subject on a board (created when new), with the plan recorded as contributing. */
+function joinCohort(pools: Pools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number]): CohortPool {
+  const plan = input.evidence.plan as Plan;
+  pools.boards.set(board_id, boardKey);
+  const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
+  const cohort_id = keyId(key);
+  let pool = pools.cohorts.get(cohort_id);
+  if (!pool) {
+    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), attempts: [] };
+    pools.cohorts.set(cohort_id, pool);
+  }
+  pool.roles.add(subject.role);
+  pool.selectors.add(subject.selector);
+  pool.plans.set(input.plan_id, {
+    plan_id: input.plan_id,
+    bundle_id: input.bundle_id,
+    title: plan.title,
+    created_at: plan.created_at,
+    attempts_per_task: plan.attempts,
+  });
+  return pool;
 }

@@ -140,7 +140,6 @@ export function cohortFigures(
   const tokens: TokenFigures = { input: 0, output: 0, total: 0, complete: true, unknown: 0 };
   const cost: CostFigures = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
   const walls: number[] = [];
-  let wallSum = 0;
   let retries = 0;
   const replicateMap = new Map<number, Replicate>();
   for (const a of attempts) {
@@ -151,7 +150,6 @@ export function cohortFigures(
       tokens.input += a.tokens.input;
       tokens.output += a.tokens.output;
     }
-    wallSum += a.wall_seconds;
     walls.push(a.wall_seconds);
     retries += a.retries;
     switch (a.cost.state) {
@@ -197,7 +195,7 @@ export function cohortFigures(
     terminal_classes: classes,
     grader_failure_reasons: reasons,
     tokens,
-    wall_seconds: { sum: wallSum, median: median(walls) },
+    wall_seconds: { sum: orderFreeSum(walls), median: median(walls) },
     retries,
     cost,
     pass_at_k: meanPassAtK(headlineTasks.map((t) => ({ n: t.attempts, c: t.resolved }))),
@@ -210,4 +208,16 @@ export function cohortFigures(
       }),
     },
   };
+}
+
+/**
+ * A floating-point sum that does not depend on the order of the values:
+ * they are added in ascending order (the same multiset always gives the same
+ * bits, whichever bundle or line they came from). Sorts its argument.
+ */
+export function orderFreeSum(values: number[]): number {
+  values.sort((a, b) => a - b);
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum;
 }
