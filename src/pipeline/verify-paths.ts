@@ -4,7 +4,7 @@
  * stages; the only stage here that touches the disk is the reading.
  */
 import { discoverBundles } from '../evidence/discover.ts';
-import { readBundle, type BundleSnapshot } from '../evidence/read-bundle.ts';
+import { readBundle, type BundleSnapshot, type SnapshotEntry } from '../evidence/read-bundle.ts';
 import { digestCanonical } from '../json/canonical.ts';
 import { finding } from '../verify/findings.ts';
 import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
@@ -15,6 +15,17 @@ export interface VerifiedBundle {
   verification: BundleVerification;
   /** Digest of the sorted (path, kind, sha256) entries: identifies a bundle by content, never by location. */
   content_digest: string;
+  /** Every entry as read (without contents): what the site publishes byte for byte. */
+  entries: BundleEntry[];
+}
+
+/** An entry of a bundle as read: path, kind, and for a readable regular file its size and digest. */
+export interface BundleEntry {
+  path: string;
+  kind: SnapshotEntry['kind'];
+  sha256: string | null;
+  bytes: number | null;
+  badName: boolean;
 }
 
 /** Progress callback: bundles done so far and the total. */
@@ -33,7 +44,7 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
 }
 
 /** Reads and verifies one bundle directory; a root that cannot be listed is a no_verdict bundle, not a crash. */
-export async function verifyDirectory(dir: string): Promise<{ verification: BundleVerification; content_digest: string }> {
+export async function verifyDirectory(dir: string): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
   let snapshot: BundleSnapshot;
   try {
     snapshot = await readBundle(dir);
@@ -41,6 +52,7 @@ export async function verifyDirectory(dir: string): Promise<{ verification: Bund
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') throw error;
     return {
+      entries: [],
       content_digest: contentDigest({ entries: [] }),
       verification: {
         bundle_id: null,
@@ -51,7 +63,8 @@ export async function verifyDirectory(dir: string): Promise<{ verification: Bund
       },
     };
   }
-  return { verification: verifyBundle(snapshot), content_digest: contentDigest(snapshot) };
+  const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
+  return { verification: verifyBundle(snapshot), content_digest: contentDigest(snapshot), entries };
 }
 
 /** The digest of a snapshot's sorted (path, kind, sha256) entries. */
