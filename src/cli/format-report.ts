@@ -1,31 +1,8 @@
 /** The readable form of a report: one table per board, then what was not counted and why. */
 import { shortDigest } from '../json/canonical.ts';
+import { interval, moneyText, percent, points } from '../site/format.ts';
 import type { Report } from '../report/schema.ts';
 import { terminalSafe, type Paint } from './terminal.ts';
-
-/** Percent with one decimal, or "-". */
-function percent(rate: number | null): string {
-  return rate === null ? '-' : `${(rate * 100).toFixed(1)}%`;
-}
-
-/** "[39.2, 73.4]" in percent, or "-". */
-function interval(bounds: [number, number] | null): string {
-  return bounds === null ? '-' : `[${(bounds[0] * 100).toFixed(1)}, ${(bounds[1] * 100).toFixed(1)}]`;
-}
-
-/**
- * Money in the currency's units with 2 decimals. A lower bound reads
- * ">= USD 12.40 (3 unavailable)"; a cohort with no known cost at all reads
- * "unavailable (72)" or "not applicable", never 0.
- */
-export function moneyText(cost: Report['cohorts'][number]['cost'], attempts: number): string {
-  const known = attempts - cost.unavailable - cost.not_applicable;
-  if (known === 0) return cost.unavailable > 0 ? `unavailable (${cost.unavailable})` : 'not applicable';
-  const amount = `${cost.currency ?? ''} ${(cost.micros / 1e6).toFixed(2)}`.trim();
-  if (cost.complete) return amount;
-  const missing = [cost.unavailable ? `${cost.unavailable} unavailable` : '', cost.partial ? `${cost.partial} partial` : ''].filter(Boolean).join(', ');
-  return `>= ${amount} (${missing})`;
-}
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -56,7 +33,7 @@ export function reportText(report: Report, paint: Paint): string {
         c.subject.role,
         `${percent(c.headline.rate)} (${c.headline.resolved}/${c.headline.graded})`,
         interval(c.headline.wilson),
-        c.delta === null || c.delta.rate === null ? '-' : `${c.delta.rate >= 0 ? '+' : ''}${(c.delta.rate * 100).toFixed(1)}`,
+        points(c.delta?.rate ?? null),
         interval(c.delta?.interval ?? null),
         c.classes ? `${c.classes.improved}/${c.classes.regressed}` : '-',
         c.verdict ?? '-',

@@ -1,0 +1,178 @@
+/**
+ * The site build: the pipeline runs once (read, verify, analyse), then Astro
+ * renders the model into a temporary directory, the raw evidence and the
+ * machine-readable files are written beside the pages, and the directory is
+ * renamed into place. A failed build leaves the previous output untouched.
+ */
+import { constants } from 'node:fs';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config/config.ts';
+import { canonicalJson } from '../json/canonical.ts';
+import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
+import type { Report } from '../report/schema.ts';
+import { hexOf, moneyText } from './format.ts';
+import { absolute, buildSiteModel, type SiteModel } from './model.ts';
+import { setSiteModel } from './current.ts';
+
+/** The repository root (where astro.config.mjs and src/pages are). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** What a build did. */
+export interface SiteBuildResult {
+  outDir: string;
+  pages: number;
+  files: number;
+}
+
+/** Builds the site for a report into `outDir` (replaced atomically). */
+export async function buildSite(
+  report: Report,
+  results: readonly VerifiedBundle[],
+  config: Config,
+  outDir: string,
+  log: (line: string) => void,
+): Promise<SiteBuildResult> {
+  const model = await buildSiteModel(report, results, config);
+  const target = resolve(outDir);
+  const staging = `${target}.staging`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(dirname(target), { recursive: true });
+  try {
+    log('rendering pages');
+    setSiteModel(model);
+    const { build } = await import('astro');
+    await build({ root: PROJECT_ROOT, outDir: staging, logLevel: 'error', mode: 'production' });
+    log('writing raw evidence and data files');
+    const files = await writeDataFiles(model, staging);
+    const pages = await countPages(model);
+    await swapInto(staging, target);
+    return { outDir: target, pages, files };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  } finally {
+    setSiteModel(null);
+  }
+}
+
+/** Replaces `target` with `staging`: rename the old one aside, rename the new one in, remove the old. */
+async function swapInto(staging: string, target: string): Promise<void> {
+  const old = `${target}.previous`;
+  await rm(old, { recursive: true, force: true });
+  await rename(target, old).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await rename(staging, target);
+  await rm(old, { recursive: true, force: true });
+}
+
+async function countPages(model: SiteModel): Promise<number> {
+  return 5 + model.boards.length + model.cohorts.size + model.plans.size;
+}
+
+/** report.json, cohorts/<hex>.json, every raw bundle file, leaderboard.csv, sitemap.xml. */
+async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
+  let count = 0;
+  const put = async (path: string, bytes: string | Uint8Array) => {
+    const file = join(dir, ...path.split('/').filter(Boolean));
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, bytes);
+    count++;
+  };
+  await put('/report.json', model.reportText);
+  for (const cohort of model.report.cohorts) await put(`/cohorts/${hexOf(cohort.cohort_id)}.json`, canonicalJson(cohort));
+  for (const bundle of model.bundles) {
+    for (const file of bundle.files) {
+      await copyVerified(join(bundle.sourceDir, ...file.path.split('/')), join(dir, 'bundles', bundle.dirHex, ...file.path.split('/')), file.sha256);
+      count++;
+    }
+  }
+  await put('/leaderboard.csv', leaderboardCsv(model));
+  await put('/sitemap.xml', sitemap(model));
+  return count;
+}
+
+/**
+ * Copies one evidence file byte for byte, never following a link, and checks
+ * the copy hashes to what verification saw (evidence changing during the
+ * build is an error, not a silent republish).
+ */
+async function copyVerified(source: string, destination: string, sha256: string): Promise<void> {
+  await mkdir(dirname(destination), { recursive: true });
+  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const out = await open(destination, 'w');
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      await out.write(chunk);
+    }
+  } finally {
+    await out.close();
+    await handle.close();
+  }
+  const copied = `sha256:${hash.digest('hex')}`;
+  if (copied !== sha256) throw new Error(`evidence changed during the build: ${source} now hashes to ${copied}, verification saw ${sha256}`);
+}
+
+function csvField(value: string): string {
+  return /[",\n\r]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${value.replace(/"/g, '""').replace(/^([=+\-@\t])/, "'$1")}"` : value;
+}
+
+/** The leaderboard as CSV: one row per cohort, boards in report order (cells that could be formulas are neutralised). */
+export function leaderboardCsv(model: SiteModel): string {
+  const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts']];
+  for (const board of model.boards) {
+    for (const id of board.cohorts) {
+      const c = model.cohorts.get(id)!;
+      rows.push([
+        board.board_id,
+        String(c.rank),
+        c.cohort_id,
+        c.subject.model,
+        c.subject.agent.name,
+        c.subject.agent.version,
+        c.subject.role,
+        String(c.headline.resolved),
+        String(c.headline.graded),
+        c.headline.rate === null ? '' : String(c.headline.rate),
+        c.headline.wilson ? String(c.headline.wilson[0]) : '',
+        c.headline.wilson ? String(c.headline.wilson[1]) : '',
+        c.delta === null || c.delta.rate === null ? '' : String(c.delta.rate),
+        c.delta?.interval ? String(c.delta.interval[0]) : '',
+        c.delta?.interval ? String(c.delta.interval[1]) : '',
+        c.classes ? String(c.classes.improved) : '',
+        c.classes ? String(c.classes.regressed) : '',
+        c.verdict ?? '',
+        moneyText(c.cost, c.attempts),
+        String(c.attempts),
+      ]);
+    }
+  }
+  return `${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
+}
+
+function xmlEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Every page of the site. */
+export function sitePaths(model: SiteModel): string[] {
+  return [
+    '/',
+    ...model.boards.map((b) => `/boards/${hexOf(b.board_id)}/`),
+    ...[...model.cohorts.keys()].map((id) => `/cohorts/${hexOf(id)}/`),
+    ...[...model.plans.keys()].map((hex) => `/plans/${hex}/`),
+    '/incompatibilities/',
+    '/rejected/',
+    '/verify/',
+  ];
+}
+
+function sitemap(model: SiteModel): string {
+  const urls = sitePaths(model).map((p) => `  <url><loc>${xmlEscape(absolute(model, p))}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}

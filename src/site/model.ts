@@ -1,0 +1,171 @@
+/**
+ * The site model: everything the Astro pages render, computed once per build
+ * from the report and the bundles as read. Pages compute nothing; every URL
+ * here comes from a digest, never from text in a bundle (docs/site.md).
+ */
+import { codeToHtml } from 'shiki';
+import { canonicalJson } from '../json/canonical.ts';
+import { unsafePathReason } from '../evidence/paths.ts';
+import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
+import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
+import type { Manifest, Plan } from '../schema/index.ts';
+import type { Config } from '../config/config.ts';
+import { dispatchesOf } from '../verify/check-plan.ts';
+import { hexOf } from './format.ts';
+import { renderNotes } from './notes.ts';
+
+/** A file of a bundle as the site publishes it. */
+export interface SiteFile {
+  path: string;
+  url: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** The money arithmetic of a plan, shown on its page. */
+export interface SiteMoney {
+  currency: string;
+  aggregate_micros: number;
+  dispatches: string;
+  floor_micros: string;
+  per_attempt_micros: number;
+  spent_micros: number;
+  complete: boolean;
+  unavailable: number;
+  partial: number;
+  not_applicable: number;
+}
+
+/** A bundle on the site: its directory, files, findings and (when readable) its plan. */
+export interface SiteBundle {
+  dirHex: string;
+  url: string;
+  bundle_id: string | null;
+  plan_id: string | null;
+  content_digest: string;
+  status: 'verified' | 'invalid' | 'no_verdict';
+  counted: boolean;
+  findings: Report['bundles'][number]['findings'];
+  files: SiteFile[];
+  unpublished: string[];
+  plan: Plan | null;
+  planUrl: string | null;
+  planHtml: string | null;
+  planCanonical: string | null;
+  manifest: Manifest | null;
+  money: SiteMoney | null;
+  grant: 'echoes' | 'mismatch' | 'none';
+  notesHtml: string | null;
+  /** Where the bundle was read from; never published (a bundle is known by its id). */
+  sourceDir: string;
+}
+
+/** Everything the pages need. */
+export interface SiteModel {
+  title: string;
+  siteUrl: string;
+  report: Report;
+  reportText: string;
+  boards: ReportBoard[];
+  cohorts: Map<string, ReportCohort>;
+  bundles: SiteBundle[];
+  /** Bundles with a readable plan and a plan id, by plan hex (the first of several, by bundle order). */
+  plans: Map<string, SiteBundle>;
+}
+
+/** An absolute URL on the site for a path starting with "/". */
+export function absolute(model: Pick<SiteModel, 'siteUrl'>, path: string): string {
+  return new URL(path.replace(/^\//, ''), model.siteUrl).href;
+}
+
+/** The URL path of a bundle file: each segment percent-encoded. */
+export function fileUrl(dirHex: string, path: string): string {
+  return `/bundles/${dirHex}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** Builds the site model from the report and the bundles it was built from. */
+export async function buildSiteModel(report: Report, results: readonly VerifiedBundle[], config: Config): Promise<SiteModel> {
+  const siteUrl = config.site_url.endsWith('/') ? config.site_url : `${config.site_url}/`;
+  const byContent = new Map(results.map((r) => [r.content_digest, r]));
+  const bundles: SiteBundle[] = [];
+  for (const entry of report.bundles) {
+    const result = byContent.get(entry.content_digest)!;
+    bundles.push(await siteBundle(entry, result));
+  }
+  const plans = new Map<string, SiteBundle>();
+  for (const b of bundles) if (b.plan && b.plan_id && !plans.has(hexOf(b.plan_id))) plans.set(hexOf(b.plan_id), b);
+  return {
+    title: config.title,
+    siteUrl,
+    report,
+    reportText: `${canonicalJson(report)}\n`,
+    boards: report.boards,
+    cohorts: new Map(report.cohorts.map((c) => [c.cohort_id, c])),
+    bundles,
+    plans,
+  };
+}
+
+async function siteBundle(entry: Report['bundles'][number], result: VerifiedBundle): Promise<SiteBundle> {
+  const v = result.verification;
+  const dirHex = hexOf(entry.status === 'verified' && entry.bundle_id ? entry.bundle_id : entry.content_digest);
+  const files: SiteFile[] = [];
+  const unpublished: string[] = [];
+  for (const e of result.entries) {
+    if (e.kind === 'directory') continue;
+    if (e.kind !== 'file' || e.badName || e.sha256 === null || e.bytes === null || unsafePathReason(e.path) !== null) {
+      unpublished.push(e.path);
+      continue;
+    }
+    files.push({ path: e.path, url: fileUrl(dirHex, e.path), bytes: e.bytes, sha256: e.sha256 });
+  }
+  const plan = v.evidence.plan;
+  const planFile = files.find((f) => f.path === 'plan.json');
+  return {
+    dirHex,
+    url: `/bundles/${dirHex}/`,
+    bundle_id: entry.bundle_id,
+    plan_id: entry.plan_id,
+    content_digest: entry.content_digest,
+    status: entry.status,
+    counted: entry.counted,
+    findings: entry.findings,
+    files,
+    unpublished,
+    plan,
+    planUrl: planFile ? planFile.url : null,
+    planHtml: plan ? await codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }) : null,
+    planCanonical: plan ? canonicalJson(withoutId(plan)) : null,
+    manifest: v.evidence.manifest,
+    money: plan ? moneyOf(plan, v.evidence.attempts.map((a) => a.attempt)) : null,
+    grant: v.evidence.grant === null ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
+    notesHtml: v.evidence.notes ? await renderNotes(v.evidence.notes) : null,
+    sourceDir: result.path,
+  };
+}
+
+function withoutId(plan: Plan): Record<string, unknown> {
+  const { plan_id: _id, ...rest } = plan;
+  return rest;
+}
+
+function moneyOf(plan: Plan, attempts: readonly { cost: { state: string; micros: number | null } }[]): SiteMoney | null {
+  if (plan.budget === null) return null;
+  const dispatches = dispatchesOf(plan);
+  let spent = 0;
+  const counts = { unavailable: 0, partial: 0, not_applicable: 0 };
+  for (const { cost } of attempts) {
+    if (cost.state === 'complete' || cost.state === 'partial') spent += cost.micros ?? 0;
+    if (cost.state === 'unavailable' || cost.state === 'partial' || cost.state === 'not_applicable') counts[cost.state]++;
+  }
+  return {
+    currency: plan.budget.currency,
+    aggregate_micros: plan.budget.aggregate_micros,
+    dispatches: String(dispatches),
+    floor_micros: String(BigInt(plan.budget.aggregate_micros) / dispatches),
+    per_attempt_micros: plan.budget.per_attempt_micros,
+    spent_micros: spent,
+    complete: counts.unavailable === 0 && counts.partial === 0,
+    ...counts,
+  };
+}
