@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +100,16 @@ describe('ledgerboard build', () => {
     expect(html).toContain('<link rel="canonical" href="https://ledgerboard.example/">');
     expect(html).toMatch(/<meta name="citation_publication_date" content="2026\/11\/18">/);
     expect(html).toContain('Cite this');
+  });
+
+  it('`node dist/verify.mjs dist` re-derives everything: exit 0, and exit 1 after one published byte changes', async () => {
+    const run = (dir: string) => promisify(execFile)(process.execPath, [join(outA, 'verify.mjs'), dir], { maxBuffer: 1 << 24 }).then(() => 0, (e: { code: number }) => e.code);
+    expect(await run(outA)).toBe(0);
+    const file = join(outB, 'bundles', (await readdir(join(outB, 'bundles')))[0]!, 'attempts.jsonl');
+    const bytes = await readFile(file);
+    bytes[10] = bytes[10]! ^ 1;
+    await writeFile(file, bytes);
+    expect(await run(outB)).toBe(1);
   });
 
   it('the leaderboard page stays under 150 KB of HTML + CSS', async () => {

@@ -1,0 +1,323 @@
+#!/usr/bin/env node
+/* global fetch, TextDecoder */
+/**
+ * verify.mjs: re-derive every id of a published ledgerboard site, with no
+ * dependency beyond Node >= 18 itself (docs/site.md, "Re-deriving").
+ *
+ *   node verify.mjs https://example.org/board/     fetch the site over HTTP(S)
+ *   node verify.mjs ./dist                         read a copy on disk (URL path /x/y is DIR/x/y)
+ *   node verify.mjs --json ./dist                  the same results as JSON
+ *
+ * What a clean run proves, for the bytes the site serves right now:
+ * - /report.json is RFC 8785 canonical JSON plus a newline, and its report_id
+ *   is the SHA-256 of its RFC 8785 form without report_id;
+ * - every board_id is the digest of the board's key, every cohort_id the
+ *   digest of that key plus { subject: { model, agent: { name, version } } },
+ *   and /cohorts/<hex>.json is byte for byte the report's cohort entry;
+ * - for every counted bundle, /bundles/<bundle_id hex>/manifest.json re-derives
+ *   the report's bundle_id, every file it lists is served with that size and
+ *   SHA-256, and plan.json re-derives the plan_id the report and manifest name.
+ * Bundles that are not counted are re-hashed and reported as information only:
+ * they were rejected, so they are expected to disagree.
+ *
+ * Exit status: 0 every check matches, 1 any mismatch, 2 usage error or the
+ * site (its /report.json) cannot be reached.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// ---- RFC 8785 (JSON Canonicalization Scheme) --------------------------------
+
+const LONE_SURROGATE = /\p{Cs}/u; // with the u flag only unpaired surrogates match
+
+/** The RFC 8785 text of a JSON value; throws on what I-JSON cannot hold. */
+export function canonicalize(value) {
+  if (value === null || value === true || value === false) return String(value);
+  if (typeof value === 'number') {
+    // ES6 Number-to-String, which JSON.stringify uses for every finite number (-0 gives "0").
+    if (!Number.isFinite(value)) throw new TypeError('RFC 8785: a number must be finite');
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'string') {
+    // JSON.stringify escapes exactly as RFC 8785 section 3.2.2.2 asks.
+    if (LONE_SURROGATE.test(value)) throw new TypeError('RFC 8785: a string holds a lone surrogate');
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(canonicalize).join(',')}]`;
+  if (typeof value === 'object') {
+    // Array.prototype.sort without a comparator orders strings by UTF-16 code units.
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${canonicalize(k)}:${canonicalize(value[k])}`).join(',')}}`;
+  }
+  throw new TypeError(`RFC 8785: a ${typeof value} has no JSON form`);
+}
+
+/** JSON.parse, refusing a member name twice in one object (JSON.parse silently keeps the last). */
+export function parseJson(text) {
+  const value = JSON.parse(text); // syntax first: the scan below may then assume valid JSON
+  const open = []; // per open container: a Set of member names (object) or null (array)
+  let name = false; // the next string is a member name
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      open.push(c === '{' ? new Set() : null);
+      name = c === '{';
+    } else if (c === '}' || c === ']') {
+      open.pop();
+      name = false;
+    } else if (c === ',') {
+      name = open.at(-1) instanceof Set;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (name) {
+        const member = JSON.parse(text.slice(i, j + 1)); // compared after unescaping
+        if (open.at(-1).has(member)) throw new SyntaxError(`duplicate member name ${JSON.stringify(member)}`);
+        open.at(-1).add(member);
+        name = false;
+      }
+      i = j;
+    }
+  }
+  return value;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // a BOM stays, and JSON.parse refuses it
+
+/** Strictly parsed JSON from UTF-8 bytes. */
+export function parseJsonBytes(bytes) {
+  return parseJson(UTF8.decode(bytes));
+}
+
+export const sha256 = (bytes) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The id of a self-identifying object: the digest of its RFC 8785 form without the id member. */
+export function selfId(object, member) {
+  if (!isObject(object)) throw new TypeError('not a JSON object');
+  return sha256(canonicalize(Object.fromEntries(Object.entries(object).filter(([k]) => k !== member))));
+}
+
+// ---- Reading the site --------------------------------------------------------
+
+/** A reader for a site directory: URL path -> bytes, or null when there is no such file. */
+export function directorySource(dir) {
+  const root = resolve(dir);
+  let realRoot;
+  return async (urlPath) => {
+    let segments;
+    try {
+      segments = urlPath.replace(/^\//, '').split('/').map(decodeURIComponent);
+    } catch {
+      throw new Error(`refusing ${urlPath}: bad percent-encoding`);
+    }
+    if (segments.some((s) => s === '' || s === '.' || s === '..' || /[/\\\0]/.test(s))) throw new Error(`refusing ${urlPath}: unsafe path`);
+    const file = resolve(root, ...segments);
+    try {
+      const real = await realpath(file);
+      realRoot ??= await realpath(root);
+      if (!real.startsWith(realRoot + sep)) throw new Error(`refusing ${urlPath}: it leaves the site directory`);
+      return new Uint8Array(await readFile(real));
+    } catch (error) {
+      if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes(error?.code)) return null;
+      throw error;
+    }
+  };
+}
+
+/** A reader for a site URL: URL path -> bytes, or null on 404/410. */
+export function urlSource(base) {
+  const root = new URL(base).href.replace(/[?#].*$/, '').replace(/\/?$/, '/');
+  return async (urlPath) => {
+    const response = await fetch(root + urlPath.replace(/^\//, ''));
+    if (response.status === 404 || response.status === 410) return null;
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${urlPath}`);
+    return new Uint8Array(await response.arrayBuffer());
+  };
+}
+
+/** FORMAT.md 2.1 path rules; a path that breaks them is never requested. */
+const safePath = (p) =>
+  typeof p === 'string' && p !== '' && !p.startsWith('/') && !/[\\\0]/.test(p) && Buffer.byteLength(p) <= 255 && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+const fileUrl = (dirHex, path) => `/bundles/${dirHex}/${path.split('/').map(encodeURIComponent).join('/')}`;
+const hexOf = (digest) => (typeof digest === 'string' && DIGEST.test(digest) ? digest.slice(7) : null);
+
+/** Re-hashes the files a manifest lists: [matching, listed, problems]. */
+async function checkFiles(get, dirHex, files) {
+  const problems = [];
+  let matching = 0;
+  const list = Array.isArray(files) ? files : [];
+  for (let start = 0; start < list.length; start += 8) {
+    const batch = list.slice(start, start + 8).map(async (entry) => {
+      const path = entry?.path;
+      if (!safePath(path)) return `${JSON.stringify(path)}: not a safe bundle path`;
+      let bytes;
+      try {
+        bytes = await get(fileUrl(dirHex, path));
+      } catch (error) {
+        return `${JSON.stringify(path)}: ${error.message}`;
+      }
+      if (bytes === null) return `${JSON.stringify(path)}: not found`;
+      if (bytes.length !== entry.bytes) return `${JSON.stringify(path)}: ${bytes.length} bytes, listed ${entry.bytes}`;
+      const digest = sha256(bytes);
+      if (digest !== entry.sha256) return `${JSON.stringify(path)}: ${digest}, listed ${entry.sha256}`;
+      return null;
+    });
+    for (const problem of await Promise.all(batch)) {
+      if (problem === null) matching++;
+      else problems.push(problem);
+    }
+  }
+  return [matching, list.length, problems];
+}
+
+// ---- The checks ----------------------------------------------------------------
+
+/**
+ * Runs every check against a reader and returns the results in report order:
+ * { status: 'ok' | 'MISMATCH' | 'info', check, subject, detail, count, failed, problems }.
+ */
+export async function verifySite(get, reportBytes) {
+  const results = [];
+  const record = (ok, check, subject, detail = '', problems = [], count = 1, failed = ok ? 0 : 1) =>
+    results.push({ status: ok ? 'ok' : 'MISMATCH', check, subject, detail, count, failed, problems });
+  const compare = (check, stated, derived, also = []) => {
+    const wrong = [['derived', derived], ...also].filter(([, v]) => v !== stated);
+    record(wrong.length === 0, check, String(stated), wrong.map(([what, v]) => `${what} ${v}`).join(', '));
+  };
+  /** Runs one group; a thrown error (bad JSON, a missing member) is that group's mismatch. */
+  const group = async (check, subject, fn) => {
+    try {
+      await fn();
+    } catch (error) {
+      record(false, check, subject, error.message);
+    }
+  };
+  const json = async (urlPath) => {
+    const bytes = await get(urlPath);
+    if (bytes === null) throw new Error(`${urlPath} not found`);
+    return { bytes, value: parseJsonBytes(bytes) };
+  };
+
+  let report;
+  try {
+    report = parseJsonBytes(reportBytes);
+    if (!isObject(report)) throw new Error('not a JSON object');
+  } catch (error) {
+    record(false, 'report.json', '/report.json', `not strict JSON: ${error.message}`);
+    return results;
+  }
+  await group('report.json', '/report.json', () => {
+    const canonical = Buffer.from(`${canonicalize(report)}\n`);
+    record(canonical.equals(Buffer.from(reportBytes)), 'report.json', '/report.json', 'is RFC 8785 plus a newline');
+  });
+  await group('report_id', String(report.report_id), () => compare('report_id', report.report_id, selfId(report, 'report_id')));
+
+  const boards = new Map();
+  for (const board of Array.isArray(report.boards) ? report.boards : []) {
+    await group('board_id', String(board?.board_id), () => {
+      boards.set(board.board_id, board);
+      compare('board_id', board.board_id, sha256(canonicalize(board.key)));
+    });
+  }
+  for (const cohort of Array.isArray(report.cohorts) ? report.cohorts : []) {
+    await group('cohort_id', String(cohort?.cohort_id), () => {
+      const board = boards.get(cohort.board_id);
+      if (board === undefined) throw new Error(`board ${cohort.board_id} is not in the report`);
+      const { model, agent } = cohort.subject;
+      compare('cohort_id', cohort.cohort_id, sha256(canonicalize({ ...board.key, subject: { model, agent: { name: agent.name, version: agent.version } } })));
+    });
+    const hex = hexOf(cohort?.cohort_id);
+    const url = `/cohorts/${hex}.json`;
+    await group('cohort json', url, async () => {
+      if (hex === null) throw new Error('cohort_id is not a digest');
+      const bytes = await get(url);
+      if (bytes === null) throw new Error('not found');
+      record(Buffer.from(canonicalize(cohort)).equals(Buffer.from(bytes)), 'cohort json', url, 'is the RFC 8785 form of the report entry');
+    });
+  }
+
+  for (const bundle of Array.isArray(report.bundles) ? report.bundles : []) {
+    if (bundle?.counted === true) {
+      const hex = hexOf(bundle.bundle_id);
+      let manifest;
+      await group('bundle_id', String(bundle.bundle_id), async () => {
+        if (hex === null) throw new Error('bundle_id is not a digest');
+        manifest = (await json(`/bundles/${hex}/manifest.json`)).value;
+        compare('bundle_id', bundle.bundle_id, selfId(manifest, 'bundle_id'), [['manifest.json states', manifest.bundle_id]]);
+      });
+      if (manifest === undefined) continue;
+      await group('files', String(bundle.bundle_id), async () => {
+        if (!Array.isArray(manifest.files)) throw new Error('manifest.json has no files list');
+        const [matching, listed, problems] = await checkFiles(get, hex, manifest.files);
+        record(problems.length === 0, 'files', bundle.bundle_id, `${matching} of ${listed} listed files match`, problems, listed, problems.length);
+      });
+      await group('plan_id', String(bundle.plan_id), async () => {
+        const plan = (await json(`/bundles/${hex}/plan.json`)).value;
+        compare('plan_id', bundle.plan_id, selfId(plan, 'plan_id'), [['plan.json states', plan.plan_id], ['manifest.json names', manifest.plan_id]]);
+      });
+    } else {
+      const dirHex = hexOf(bundle?.status === 'verified' ? bundle.bundle_id : bundle?.content_digest);
+      const info = (detail) => results.push({ status: 'info', check: 'bundle', subject: `/bundles/${dirHex}/`, detail, count: 0, failed: 0, problems: [] });
+      try {
+        const bytes = dirHex === null ? null : await get(`/bundles/${dirHex}/manifest.json`);
+        if (bytes === null) info(`(${bundle?.status}, not counted): no manifest.json published`);
+        else {
+          const [matching, listed] = await checkFiles(get, dirHex, parseJsonBytes(bytes)?.files);
+          info(`(${bundle.status}, not counted): ${matching} of ${listed} listed files match`);
+        }
+      } catch (error) {
+        info(`(${bundle?.status}, not counted): ${error.message}`);
+      }
+    }
+  }
+  return results;
+}
+
+// ---- Command line ----------------------------------------------------------------
+
+const HELP = `usage: node verify.mjs [--json] <site-url-or-dir>
+
+Re-derives every id of a ledgerboard site: report_id, board and cohort ids,
+the cohort JSON files, and for every counted bundle its bundle_id, the size
+and SHA-256 of every file its manifest lists, and its plan_id.
+Exit status: 0 all match, 1 any mismatch, 2 usage error or unreachable site.`;
+
+/** Runs the command line; returns the exit status. */
+export async function main(args, out = console.log, err = console.error) {
+  if (args.includes('--help') || args.includes('-h')) return (out(HELP), 0);
+  const asJson = args.includes('--json');
+  const targets = args.filter((a) => a !== '--json');
+  if (targets.length !== 1 || targets[0].startsWith('-')) return (err(HELP), 2);
+  const site = targets[0];
+  let get;
+  let reportBytes;
+  try {
+    if (/^https?:\/\//i.test(site)) get = urlSource(site);
+    else if ((await stat(site).catch(() => null))?.isDirectory()) get = directorySource(site);
+    else return (err(`verify.mjs: ${site} is neither an http(s) URL nor a directory`), 2);
+    reportBytes = await get('/report.json');
+    if (reportBytes === null) return (err(`verify.mjs: ${site} has no /report.json`), 2);
+  } catch (error) {
+    return (err(`verify.mjs: cannot read /report.json of ${site}: ${error.cause?.message ?? error.message}`), 2);
+  }
+  const results = await verifySite(get, reportBytes);
+  const checks = results.reduce((n, r) => n + r.count, 0);
+  const mismatches = results.reduce((n, r) => n + r.failed, 0);
+  if (asJson) out(JSON.stringify({ site, checks, mismatches, results }, null, 2));
+  else {
+    for (const r of results) {
+      out(`${r.status === 'MISMATCH' ? 'MISMATCH ' : `${r.status}  `}${r.check} ${r.subject}${r.detail ? ` ${r.detail}` : ''}`);
+      for (const problem of r.problems) out(`    ${problem}`);
+    }
+    out(`${checks} checks, ${mismatches} mismatches`);
+  }
+  return mismatches === 0 ? 0 : 1;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

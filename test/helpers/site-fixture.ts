@@ -1,0 +1,92 @@
+/**
+ * Test helper: a small published site on disk, in the docs/site.md layout
+ * that public/verify.mjs reads: /report.json, /cohorts/<hex>.json and
+ * /bundles/<dir-hex>/<path> (each file byte for byte, under its own name: a
+ * static server maps the percent-encoded URL segments back to it).
+ *
+ * Bundles: two valid ones on two boards (the second with another harness
+ * version), the first carrying a listed file whose name needs
+ * percent-encoding, and one tampered bundle that is not verified (published
+ * under its content_digest, re-hashed by verify.mjs as information only).
+ */
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { Config } from '../../src/config/config.ts';
+import { canonicalJson, digestHex } from '../../src/json/canonical.ts';
+import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
+import { buildReport } from '../../src/report/build-report.ts';
+import type { Report } from '../../src/report/schema.ts';
+import { makeTempDir, validBundle, verifyDir, writeModel } from './bundle-builder.ts';
+
+/** A listed file whose name holds a space, '#', '%', '?' and a non-ASCII letter. */
+export const ODD_PATH = 'logs/run 1 #a%b?é.txt';
+
+/** A published bundle: where it sits in the site and what it holds. */
+export interface PublishedBundle {
+  bundle_id: string | null;
+  status: string;
+  counted: boolean;
+  /** The hex of its directory under /bundles/. */
+  dirHex: string;
+  /** Its directory on disk, inside the site. */
+  dir: string;
+  /** Bundle-relative paths of every published file, manifest.json included, sorted. */
+  files: string[];
+}
+
+/** The site: its directory, the report it publishes, and its bundles in report order. */
+export interface SiteFixture {
+  dir: string;
+  report: Report;
+  bundles: PublishedBundle[];
+}
+
+/** Every regular file under a directory, as `/`-separated relative paths, sorted. */
+async function regularFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
+/** Builds the bundles, verifies them, builds the report and writes the site; returns its directory and contents. */
+export async function buildSiteFixture(): Promise<SiteFixture> {
+  const first = validBundle();
+  first.extra.set(ODD_PATH, new TextEncoder().encode('a log line\n'));
+  const second = validBundle();
+  second.plan.title = 'widget-bugs bake-off, September (harness rc.8)';
+  second.plan.harness.version = '0.1.0-rc.8';
+  const sources = [
+    await writeModel(first),
+    await writeModel(second),
+    await writeModel(validBundle(), { after: { 'NOTES.md': 'edited after sealing\n' } }),
+  ];
+  for (const source of sources.slice(0, 2)) {
+    const verification = await verifyDir(source);
+    if (verification.status !== 'verified') throw new Error(`fixture bundle ${source} is ${verification.status}`);
+  }
+
+  const results = await verifyPaths(sources);
+  const report = buildReport(results, Config.parse({}));
+  const site = await makeTempDir('ledgerboard-site-');
+  await writeFile(join(site, 'report.json'), `${canonicalJson(report)}\n`);
+  await mkdir(join(site, 'cohorts'));
+  for (const cohort of report.cohorts) await writeFile(join(site, 'cohorts', `${digestHex(cohort.cohort_id)}.json`), canonicalJson(cohort));
+
+  const bundles: PublishedBundle[] = [];
+  for (const entry of report.bundles) {
+    const result = results.find((r) => r.verification.bundle_id === entry.bundle_id && r.content_digest === entry.content_digest);
+    if (result === undefined) throw new Error(`no source for report bundle ${entry.content_digest}`);
+    const dirHex = digestHex(entry.status === 'verified' ? entry.bundle_id! : entry.content_digest);
+    const dir = join(site, 'bundles', dirHex);
+    const files = await regularFiles(result.path);
+    for (const path of files) {
+      const target = join(dir, ...path.split('/'));
+      await mkdir(dirname(target), { recursive: true });
+      await copyFile(join(result.path, ...path.split('/')), target);
+    }
+    bundles.push({ bundle_id: entry.bundle_id, status: entry.status, counted: entry.counted, dirHex, dir, files });
+  }
+  return { dir: site, report, bundles };
+}
