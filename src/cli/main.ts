@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./verify-command.ts')).verifyCommand,
   report: async () => (await import('./report-command.ts')).reportCommand,
   build: async () => (await import('./build-command.ts')).buildCommand,
+  retain: async () => (await import('./retain-command.ts')).retainCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -42,7 +43,8 @@ Usage: ledgerboard <command> [options]
 Commands:
   verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
   report [--json] <bundles-dir>       analyse verified bundles: cohorts, score vectors, verdicts
-  build [--bundles DIR] [--strict]     verify and analyse the bundles for the site (rendering: not yet)
+  build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
+  retain                               keep the current report in the append-only history
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)

@@ -16,6 +16,7 @@ import type { Report } from '../report/schema.ts';
 import { hexOf, moneyText } from './format.ts';
 import { absolute, buildSiteModel, type SiteModel } from './model.ts';
 import { setSiteModel } from './current.ts';
+import { readRetained } from './retained.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,7 +36,7 @@ export async function buildSite(
   outDir: string,
   log: (line: string) => void,
 ): Promise<SiteBuildResult> {
-  const model = await buildSiteModel(report, results, config);
+  const model = await buildSiteModel(report, results, config, await readRetained(config.retained_reports_dir));
   const target = resolve(outDir);
   const staging = `${target}.staging`;
   await rm(staging, { recursive: true, force: true });
@@ -70,7 +71,7 @@ async function swapInto(staging: string, target: string): Promise<void> {
 }
 
 async function countPages(model: SiteModel): Promise<number> {
-  return 5 + model.boards.length + model.cohorts.size + model.plans.size;
+  return sitePaths(model).length;
 }
 
 /** report.json, cohorts/<hex>.json, every raw bundle file, leaderboard.csv, sitemap.xml. */
@@ -90,6 +91,8 @@ async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
       count++;
     }
   }
+  for (const retained of model.retained) await put(`/reports/${retained.hex}.json`, retained.bytes);
+  await put('/feed.xml', atomFeed(model));
   await put('/leaderboard.csv', leaderboardCsv(model));
   await put('/sitemap.xml', sitemap(model));
   return count;
@@ -169,7 +172,41 @@ export function sitePaths(model: SiteModel): string[] {
     '/incompatibilities/',
     '/rejected/',
     '/verify/',
+    '/reports/',
+    ...model.retained.map((r) => `/reports/${r.hex}/`),
   ];
+}
+
+/** Atom feed: one entry per retained report, dated by its evidence, never by the build clock. */
+export function atomFeed(model: SiteModel): string {
+  const dated = model.retained.filter((r) => r.report !== null);
+  const updated = dated.at(-1)?.report?.evidence_date ?? model.report.evidence_date ?? '1970-01-01T00:00:00Z';
+  const entries = [...dated].reverse().map((r) => {
+    const report = r.report!;
+    const url = absolute(model, `/reports/${r.hex}/`);
+    return [
+      '  <entry>',
+      `    <id>urn:sha256:${r.hex}</id>`,
+      `    <title>${xmlEscape(`${report.config.title}: report ${r.hex.slice(0, 12)}`)}</title>`,
+      `    <updated>${xmlEscape(report.evidence_date ?? updated)}</updated>`,
+      `    <link href="${xmlEscape(url)}"/>`,
+      `    <summary>${xmlEscape(`${report.boards.length} boards, ${report.cohorts.length} cohorts, evidence up to ${report.evidence_date ?? 'n/a'}${r.problems.length ? '; the retained file does not re-derive' : ''}`)}</summary>`,
+      '  </entry>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <title>${xmlEscape(model.title)}</title>`,
+    `  <id>${xmlEscape(model.siteUrl)}</id>`,
+    `  <updated>${xmlEscape(updated)}</updated>`,
+    `  <link rel="self" href="${xmlEscape(absolute(model, '/feed.xml'))}"/>`,
+    `  <link href="${xmlEscape(model.siteUrl)}"/>`,
+    `  <author><name>${xmlEscape(model.title)}</name></author>`,
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
 }
 
 function sitemap(model: SiteModel): string {

@@ -13,6 +13,7 @@ import type { Config } from '../config/config.ts';
 import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
 import { renderNotes } from './notes.ts';
+import type { RetainedReport } from './retained.ts';
 
 /** A file of a bundle as the site publishes it. */
 export interface SiteFile {
@@ -71,6 +72,10 @@ export interface SiteModel {
   bundles: SiteBundle[];
   /** Bundles with a readable plan and a plan id, by plan hex (the first of several, by bundle order). */
   plans: Map<string, SiteBundle>;
+  /** Retained reports, oldest evidence first, each with its re-derived id checked. */
+  retained: RetainedReport[];
+  /** Files in the retained directory that are not <hex>.json (listed, never published). */
+  retainedIgnored: string[];
 }
 
 /** An absolute URL on the site for a path starting with "/". */
@@ -84,7 +89,12 @@ export function fileUrl(dirHex: string, path: string): string {
 }
 
 /** Builds the site model from the report and the bundles it was built from. */
-export async function buildSiteModel(report: Report, results: readonly VerifiedBundle[], config: Config): Promise<SiteModel> {
+export async function buildSiteModel(
+  report: Report,
+  results: readonly VerifiedBundle[],
+  config: Config,
+  retained: { reports: RetainedReport[]; ignored: string[] } = { reports: [], ignored: [] },
+): Promise<SiteModel> {
   const siteUrl = config.site_url.endsWith('/') ? config.site_url : `${config.site_url}/`;
   const byContent = new Map(results.map((r) => [r.content_digest, r]));
   const bundles: SiteBundle[] = [];
@@ -103,6 +113,8 @@ export async function buildSiteModel(report: Report, results: readonly VerifiedB
     cohorts: new Map(report.cohorts.map((c) => [c.cohort_id, c])),
     bundles,
     plans,
+    retained: retained.reports,
+    retainedIgnored: retained.ignored,
   };
 }
 

@@ -65,6 +65,8 @@ describe('ledgerboard build', () => {
       'verify/index.html',
       'leaderboard.csv',
       'sitemap.xml',
+      'feed.xml',
+      'reports/index.html',
       'schema/report.json',
       'schema/plan.json',
       ...report.boards.map((b) => `boards/${hex(b.board_id)}/index.html`),
