@@ -14,6 +14,7 @@ import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
 import { renderNotes } from './notes.ts';
 import type { RetainedReport } from './retained.ts';
+import { costChart, rateChart, type Chart } from './charts.ts';
 
 /** A file of a bundle as the site publishes it. */
 export interface SiteFile {
@@ -72,6 +73,8 @@ export interface SiteModel {
   bundles: SiteBundle[];
   /** Bundles with a readable plan and a plan id, by plan hex (the first of several, by bundle order). */
   plans: Map<string, SiteBundle>;
+  /** Charts per board id, rendered to inline SVG at build time, each with its text alternative. */
+  charts: Map<string, { rate: Chart; cost: Chart | null }>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: RetainedReport[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
@@ -102,6 +105,7 @@ export async function buildSiteModel(
     const result = byContent.get(entry.content_digest)!;
     bundles.push(await siteBundle(entry, result));
   }
+  const cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
   const plans = new Map<string, SiteBundle>();
   for (const b of bundles) if (b.plan && b.plan_id && !plans.has(hexOf(b.plan_id))) plans.set(hexOf(b.plan_id), b);
   return {
@@ -110,9 +114,10 @@ export async function buildSiteModel(
     report,
     reportText: `${canonicalJson(report)}\n`,
     boards: report.boards,
-    cohorts: new Map(report.cohorts.map((c) => [c.cohort_id, c])),
+    cohorts,
     bundles,
     plans,
+    charts: new Map(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts) }])),
     retained: retained.reports,
     retainedIgnored: retained.ignored,
   };
