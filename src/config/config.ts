@@ -26,7 +26,9 @@ export type GradingPin = z.infer<typeof GradingPin>;
 export const Config = z.strictObject({
   title: z.string().min(1).default('ledgerboard'),
   site_url: z
-    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://example.org/board/"' })
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://board.example.org/"' })
+    // Pages link root-relative (/boards/...): the site is served from the root of its origin.
+    .refine((url) => new URL(url).pathname === '/', 'the site is served from the root of its origin: expected a URL with no path, such as "https://board.example.org/"')
     .default('http://localhost:4321/'),
   bundles_dir: z.string().min(1).default('content/bundles'),
   retained_reports_dir: z.string().min(1).default('content/reports'),

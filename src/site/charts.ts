@@ -283,6 +283,14 @@ function render(className: string, options: Plot.PlotOptions, label: string): st
   if (node.tagName.toLowerCase() !== 'svg') throw new Error(`Plot returned <${node.tagName}>, not <svg>`);
   node.setAttribute('role', 'img');
   node.setAttribute('aria-label', label);
+  // The svg (role="img") names the whole chart; Plot's aria-label on inner <g> marks is prohibited there.
+  // Kept as data-mark (what the mark is, for tests and styling), never as ARIA.
+  for (const inner of node.querySelectorAll('[aria-label], [aria-description]')) {
+    const mark = inner.getAttribute('aria-label');
+    if (mark !== null) inner.setAttribute('data-mark', mark);
+    inner.removeAttribute('aria-label');
+    inner.removeAttribute('aria-description');
+  }
   stabilize(node, className);
   return node.outerHTML;
 }

@@ -216,7 +216,7 @@ describe('rateChart', () => {
     expect(dashed).toHaveLength(1);
     expect(num(dashed[0]!, 'x1')).toBeCloseTo(x(62.5), 1);
     // Interval bars: one per graded cohort, in rank order.
-    const bars = all(doc, 'g[aria-label="rule"]:not([stroke-dasharray]) line');
+    const bars = all(doc, 'g[data-mark="rule"]:not([stroke-dasharray]) line');
     const graded = rows.filter((c) => c.headline.wilson !== null);
     expect(bars).toHaveLength(graded.length);
     graded.forEach((c, i) => {
@@ -233,7 +233,7 @@ describe('rateChart', () => {
 
   it('labels rows "model · agent version" and lists every cohort in the alt text', () => {
     const { svg, alt } = rateChart(board, cohorts);
-    const ticks = all(parse(svg), 'g[aria-label="y-axis tick label"] text').map((t) => t.textContent);
+    const ticks = all(parse(svg), 'g[data-mark="y-axis tick label"] text').map((t) => t.textContent);
     expect(ticks[0]).toBe('acme/mini-2026-08-01 · loop 3.1.0');
     expect(ticks[1]).toBe('acme/big-2026-06-01 · loop 3.1.0 (baseline)');
     expect(ticks).toHaveLength(6);
@@ -283,7 +283,7 @@ describe('costChart', () => {
   it('draws only cohorts with a known cost and a rate; lists the others in the alt text', () => {
     const { svg, alt } = costChart(board, cohorts)!;
     const doc = parse(svg);
-    const marks = [...all(doc, 'circle'), ...all(doc, 'g[aria-label="dot"] path')];
+    const marks = [...all(doc, 'circle'), ...all(doc, 'g[data-mark="dot"] path')];
     const drawn = marks.map(titleOf);
     expect(drawn).toHaveLength(3);
     expect(drawn.some((t) => t.startsWith('acme/mini'))).toBe(true);
@@ -310,7 +310,7 @@ describe('costChart', () => {
     expect(fillOf(hostile[0]!)).toBe('none');
     const full = all(doc, 'circle').filter((c) => titleOf(c).startsWith('acme/mini'));
     expect(fillOf(full[0]!)).toBe('currentColor');
-    const labels = all(doc, 'g[aria-label="text"] text').map((t) => t.textContent ?? '');
+    const labels = all(doc, 'g[data-mark="text"] text').map((t) => t.textContent ?? '');
     expect(labels.filter((t) => t.startsWith('≥ '))).toHaveLength(1);
     expect(labels.some((t) => t.startsWith('≥ <script>'))).toBe(true);
     const ray = all(doc, 'g[stroke-dasharray] line');
@@ -358,14 +358,14 @@ describe('costChart', () => {
     expect(svg).toContain('euro');
     expect(svg).not.toContain('dollar');
     expect(alt).toContain('1. dollar · loop 3.1.0 (baseline): cost USD 0.25, in another currency than EUR');
-    const ticks = all(parse(svg), 'g[aria-label="x-axis tick label"] text').map((t) => t.textContent);
+    const ticks = all(parse(svg), 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
     expect(ticks).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
   });
 
   it('gives an all-zero cost a unit axis, drawing the points at a true 0', () => {
     const { board: b, cohorts: c } = boardOf([{ id: 1, model: 'free', resolved: 1, graded: 2, cost: { micros: 0, zero: 16 } }]);
     const { svg } = costChart(b, c)!;
-    const ticks = all(parse(svg), 'g[aria-label="x-axis tick label"] text').map((t) => t.textContent);
+    const ticks = all(parse(svg), 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
     expect(ticks).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
     expect(num(all(parse(svg), 'circle')[0]!, 'cx')).toBe(50);
   });
