@@ -31,7 +31,7 @@ const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 /** The only script the site's templates emit (src/pages/plans/[hex].astro, src/pages/verify.astro); no inline script at all. */
 const SITE_SCRIPT = '/verify-browser.js';
-const pagesWithScript = (path: string): boolean => path === '/verify/' || /^\/plans\/[0-9a-f]{64}\/$/.test(path);
+const pagesWithScript = (path: string): boolean => path === '/verify/' || /^\/(plans|reports)\/[0-9a-f]{64}\/$/.test(path);
 
 interface Site {
   out: string;
