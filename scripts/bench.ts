@@ -6,7 +6,7 @@
  *   (c) the strict JSONL parser against JSON.parse,
  *   (d) hashHandle against openssl on a big file, with the peak RSS of hashing,
  *   (e) the CLI over the demo bundles, when content/bundles exists,
- *   (f) scale: verify + analysis (the `report` pipeline) over 10^4 to 10^6
+ *   (h) scale: verify + analysis (the `report` pipeline) over 10^4 to 10^6
  *       attempts split across 10 bundles, with the peak RSS of a child process.
  *
  *   npx tsx scripts/bench.ts [--quick] [--sizes 1e4,1e5] [--hash-gib 1] [--runs 5]
@@ -40,9 +40,9 @@ const USAGE = `Usage: npx tsx scripts/bench.ts [options]
   --seed N         PRNG seed of the synthetic evidence (default 20261129)
   --demo PATH      demo bundles to time the CLI on (default content/bundles, if present)
   --no-demo        do not time the demo
-  --scale LIST     (f) total attempts per scale run, comma-separated (default 1e4,1e5,1e6)
-  --no-scale       skip (f)
-  --only-scale     run (f) alone (skip a-e)
+  --scale LIST     (h) total attempts per scale run, comma-separated (default 1e4,1e5,1e6)
+  --no-scale       skip (h)
+  --only-scale     run (h) alone (skip a-e)
   --scale-runs N   timed child runs per scale size after a check run
                    (default: --runs below 1e6 attempts, at most 3 from 1e6)
   --scale-bundles N  bundles the scale evidence is split across (default 10)

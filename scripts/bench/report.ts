@@ -139,10 +139,10 @@ function formatSuites(r: BenchResults, out: string[]): void {
   }
 }
 
-/** (f). */
+/** (h). */
 function formatScale(r: BenchResults, out: string[]): void {
   if (r.scale.length > 0) {
-    out.push('', `(f) scale: verifyPaths + buildReport in a child process, evidence split across ${r.options.scaleBundles} bundles (target at 10^6: under 15 s, under 2 GiB peak RSS)`);
+    out.push('', `(h) scale: verifyPaths + buildReport in a child process, evidence split across ${r.options.scaleBundles} bundles (target at 10^6: under 15 s, under 2 GiB peak RSS)`);
     out.push(
       table(
         ['attempts', 'tasks', 'MB', 'runs', 'verify ms', 'analysis ms', 'total ms', 'CPU ms', 'us/attempt', 'growth', 'peak RSS MiB', 'status'],

@@ -27,6 +27,8 @@ export interface ScaleChildReport {
   jsonMs: number;
   /** User + system CPU time of verify + analysis (all threads of the process), ms. */
   cpuMs: number;
+  /** When verify started, when analysis started and ended (ms since the process started, as --trace-gc counts). */
+  marks: number[];
   statuses: string[];
   attempts: number;
   findings: number;
@@ -52,6 +54,7 @@ const out: ScaleChildReport = {
   analysisMs: 0,
   jsonMs: 0,
   cpuMs: 0,
+  marks: [],
   statuses: [],
   attempts: 0,
   findings: 0,
@@ -78,6 +81,7 @@ if (!idle) {
   out.analysisMs = t2 - t1;
   out.jsonMs = t3 - t2;
   out.cpuMs = (used.user + used.system) / 1000;
+  out.marks = [t0, t1, t2];
   out.statuses = results.map((r) => r.verification.status);
   out.attempts = results.reduce((n, r) => n + r.verification.evidence.attempts.length, 0);
   out.findings = results.reduce((n, r) => n + r.verification.findings.length, 0);

@@ -1,5 +1,5 @@
 /**
- * (f) The scale suite: verify + analysis over 10^4 to 10^6 attempts split
+ * (h) The scale suite: verify + analysis over 10^4 to 10^6 attempts split
  * across several bundles (scale-generate.ts), each run in a fresh child
  * process (scale-child.ts) that reports the time of each stage and the peak
  * RSS of the whole pipeline. Targets (issue "Scale"): 10^6 attempts verified

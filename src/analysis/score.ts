@@ -216,8 +216,14 @@ export function cohortFigures(
  * bits, whichever bundle or line they came from). Sorts its argument.
  */
 export function orderFreeSum(values: number[]): number {
-  values.sort((a, b) => a - b);
+  // A typed array sorts numbers natively, far faster than a comparator (hundreds of thousands per cohort).
+  // Only -0 and 0 may come out in another relative order than with (a, b) => a - b, and that changes no sum.
+  const sorted = Float64Array.from(values).sort();
   let sum = 0;
-  for (const v of values) sum += v;
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i]!;
+    values[i] = v;
+    sum += v;
+  }
   return sum;
 }

@@ -17,15 +17,19 @@ const PROBE_BYTES = 64 << 10;
 /**
  * Digest and size of a file, read by streaming; with `keep`, also its bytes.
  * `expectedBytes` (from fstat) sizes the kept buffer; a file that grows while
- * being read is still read to its end.
+ * being read is still read to its end. `into`, when given, is the memory the
+ * kept bytes are read into (at least `expectedBytes` long, e.g. from a
+ * ContentArena) instead of a fresh buffer.
  */
 export async function hashHandle(
   handle: FileHandle,
   keep: boolean,
   expectedBytes = 0,
+  into?: Buffer,
 ): Promise<{ sha256: string; bytes: number; content: Buffer | null }> {
   const hash = createHash('sha256');
-  let buffer = Buffer.allocUnsafe(keep ? Math.max(expectedBytes, 1) : HASH_CHUNK_BYTES);
+  const keptBytes = Math.max(expectedBytes, 1);
+  let buffer = !keep ? Buffer.allocUnsafe(HASH_CHUNK_BYTES) : into !== undefined && into.length >= keptBytes ? into.subarray(0, keptBytes) : Buffer.allocUnsafe(keptBytes);
   let total = 0;
   for (;;) {
     if (keep && total === buffer.length) {

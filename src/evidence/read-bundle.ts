@@ -11,6 +11,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ContentArena } from './arena.ts';
 import { hashHandle } from './hash-file.ts';
 import { compareUtf8 } from './paths.ts';
 
@@ -56,12 +57,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const CONCURRENCY = 4;
 
-/** Walks and hashes a bundle directory. Throws only if the root itself cannot be listed. */
-export async function readBundle(root: string): Promise<BundleSnapshot> {
+/**
+ * Walks and hashes a bundle directory. Throws only if the root itself cannot
+ * be listed. With an arena, the structured files other than NOTES.md (whose
+ * bytes are handed on as they are) are read into the arena's reused memory:
+ * their `content` is then valid only until the arena reads the next bundle.
+ */
+export async function readBundle(root: string, arena?: ContentArena): Promise<BundleSnapshot> {
   const entries: SnapshotEntry[] = [];
   const files: { entry: SnapshotEntry; fsPath: string }[] = [];
   await walk(root, '', entries, files, true);
-  await runPool(files, CONCURRENCY, async ({ entry, fsPath }) => readRegularFile(entry, fsPath));
+  await runPool(files, CONCURRENCY, async ({ entry, fsPath }) => readRegularFile(entry, fsPath, arena));
   entries.sort((a, b) => compareUtf8(a.path, b.path));
   return { entries };
 }
@@ -128,7 +134,7 @@ async function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): Promise<
   return 'unknown';
 }
 
-async function readRegularFile(entry: SnapshotEntry, fsPath: string): Promise<void> {
+async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: ContentArena | undefined): Promise<void> {
   let handle;
   try {
     handle = await open(fsPath, OPEN_FLAGS);
@@ -143,7 +149,9 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string): Promise<vo
       entry.kind = 'unknown';
       return;
     }
-    const { sha256, bytes, content } = await hashHandle(handle, isStructuredPath(entry.path), stats.size);
+    const keep = isStructuredPath(entry.path);
+    const into = keep && arena !== undefined && entry.path !== 'NOTES.md' ? arena.take(entry.path, stats.size) : undefined;
+    const { sha256, bytes, content } = await hashHandle(handle, keep, stats.size, into);
     entry.sha256 = sha256;
     entry.bytes = bytes;
     if (content) entry.content = content;

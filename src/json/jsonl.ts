@@ -4,9 +4,10 @@
  * whose value is not an object is an error. Every line is parsed (a bad line
  * never hides the findings of the others).
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import {
   decodeUtf8,
-  parseStrictText,
+  parseStrictTextValue,
   type JsonObject,
   type JsonSyntaxError,
   type StrictJsonOptions,
@@ -19,34 +20,61 @@ export type JsonlLine =
 
 /** Splits and strictly parses JSONL bytes; returns one entry per line. */
 export function parseStrictJsonl(bytes: Uint8Array, options: StrictJsonOptions = {}): JsonlLine[] {
-  const texts = decodeLines(bytes);
   const result: JsonlLine[] = [];
-  for (let index = 0; index < texts.length; index++) {
-    const line = index + 1;
-    const text = texts[index]!;
-    if (typeof text !== 'string') {
-      result.push({ line, ok: false, error: { ...text, line } });
-      continue;
-    }
-    if (text.length === 0) {
-      result.push({ line, ok: false, error: { message: 'blank line', line, column: 1 } });
-      continue;
-    }
-    const cr = text.indexOf('\r');
-    if (cr !== -1) {
-      result.push({ line, ok: false, error: { message: 'line holds a carriage return (CR)', line, column: cr + 1 } });
-      continue;
-    }
-    const parsed = parseStrictText(text, options);
-    if (!parsed.ok) {
-      result.push({ line, ok: false, error: { ...parsed.error, line } });
-    } else if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-      result.push({ line, ok: false, error: { message: 'line is not a JSON object', line, column: 1 } });
-    } else {
-      result.push({ line, ok: true, value: parsed.value });
-    }
-  }
+  forEachStrictJsonlLine(bytes, (entry) => result.push(entry), options);
   return result;
+}
+
+/**
+ * {@link parseStrictJsonl} one line at a time, in order: each entry is handed
+ * to `visit` as soon as its line is parsed, so a caller that keeps only what
+ * it needs never holds every line's text and value at once. Returns the
+ * number of lines.
+ */
+export function forEachStrictJsonlLine(bytes: Uint8Array, visit: (entry: JsonlLine) => void, options: StrictJsonOptions = {}): number {
+  let line = 0;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Fast path: the whole file is valid UTF-8 without a BOM, so each line decodes on its own to the same
+  // text as its part of the whole file ('\n' is never inside a multi-byte sequence), one short string at a time.
+  const decode = startsWithBom(buffer) ? null : isAscii(buffer) ? latin1Slice : isUtf8(buffer) ? utf8Slice : null;
+  if (decode !== null) {
+    for (let start = 0; start < buffer.length; ) {
+      let end = buffer.indexOf(0x0a, start);
+      if (end === -1) end = buffer.length;
+      visit(parseLine(++line, decode.call(buffer, start, end), options));
+      start = end + 1;
+    }
+    return line;
+  }
+  for (const text of decodeLines(bytes)) visit(parseLine(++line, text, options));
+  return line;
+}
+
+function parseLine(line: number, text: string | JsonSyntaxError, options: StrictJsonOptions): JsonlLine {
+  if (typeof text !== 'string') return { line, ok: false, error: { ...text, line } };
+  if (text.length === 0) return { line, ok: false, error: { message: 'blank line', line, column: 1 } };
+  const cr = text.indexOf('\r');
+  if (cr !== -1) return { line, ok: false, error: { message: 'line holds a carriage return (CR)', line, column: cr + 1 } };
+  const parsed = parseStrictTextValue(text, options);
+  if (!parsed.ok) return { line, ok: false, error: { ...parsed.error, line } };
+  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+    return { line, ok: false, error: { message: 'line is not a JSON object', line, column: 1 } };
+  }
+  return { line, ok: true, value: parsed.value };
+}
+
+/**
+ * Buffer's own decoders, called directly: `toString(encoding, start, end)`
+ * checks and dispatches on every call, once per line. (Node has had them on
+ * Buffer.prototype all along; toString is the fallback.)
+ */
+type Slice = (this: Buffer, start: number, end: number) => string;
+const prototype = Buffer.prototype as unknown as { latin1Slice?: Slice; utf8Slice?: Slice };
+const latin1Slice: Slice = prototype.latin1Slice ?? function (this: Buffer, start, end) { return this.toString('latin1', start, end); };
+const utf8Slice: Slice = prototype.utf8Slice ?? function (this: Buffer, start, end) { return this.toString('utf8', start, end); };
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /** Counts the lines of a JSONL file as parseStrictJsonl does (a final newline ends the last line). */

@@ -8,7 +8,11 @@
  *
  * Bytes are decoded with a fatal UTF-8 decoder first (invalid UTF-8 and a
  * byte-order mark are errors); the decoded text is then parsed by a small
- * recursive-descent parser whose recursion is bounded by `maxDepth`.
+ * recursive-descent parser whose recursion is bounded by `maxDepth`. Text on
+ * which JSON.parse provably reads the same (no escape, no code unit from
+ * U+D800, no duplicate member, finite numbers, shallow nesting) takes a fast
+ * path through JSON.parse instead: see the end of this file, and
+ * test/json/fast-path.test.ts, which holds the two to the same results.
  */
 
 import { isAscii, isUtf8 } from 'node:buffer';
@@ -74,7 +78,18 @@ export function parseStrictJson(bytes: Uint8Array, options: StrictJsonOptions = 
  * for bytes.
  */
 export function parseStrictText(text: string, options: StrictJsonOptions = {}): StrictParseResult {
-  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, true);
+  if (fast !== undefined) return fast;
+  return parseStrictTextCarefully(text, options);
+}
+
+/**
+ * {@link parseStrictText} for a caller that never looks at `nonIntegerTokens`
+ * (a JSONL line): the same value or error, but number tokens are not
+ * collected on the fast path (the list is then empty).
+ */
+export function parseStrictTextValue(text: string, options: StrictJsonOptions = {}): StrictParseResult {
+  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, false);
   if (fast !== undefined) return fast;
   return parseStrictTextCarefully(text, options);
 }
@@ -561,18 +576,30 @@ function describeChar(s: string, i: number): string {
  * Non-integer number tokens are found by the same scan, in document order.
  */
 
+/**
+ * The fast path alone: the result the careful parser would give, or
+ * undefined when the text is not one the fast path takes (for tests and
+ * measurements; {@link parseStrictText} uses it).
+ */
+export function parseStrictTextFast(text: string, options: StrictJsonOptions = {}): StrictParseResult | undefined {
+  return parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, true);
+}
+
 /** Code units the fast path leaves to the careful parser: any backslash, and U+D800 and above. */
 const NOT_FAST = /[\\\ud800-\uffff]/;
 
 /** Deepest container nesting the fast path takes, whatever the limit (its checks recurse). */
 const FAST_MAX_NESTING = 32;
 
-function parseWithJsonParse(text: string, maxDepth: number): StrictParseResult | undefined {
+function parseWithJsonParse(text: string, maxDepth: number, collectNumbers: boolean): StrictParseResult | undefined {
   if (NOT_FAST.test(text)) return undefined;
   let depth = 0;
   let deepest = 0;
   let members = 0;
-  let nonInteger: { token: string; offset: number }[] | null = null;
+  let nonInteger: NonIntegerToken[] | null = null;
+  // Lines as the careful parser counts them (a valid text has no raw line feed inside a string).
+  let line = 1;
+  let lineStart = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -586,7 +613,10 @@ function parseWithJsonParse(text: string, maxDepth: number): StrictParseResult |
       if (++depth > deepest) deepest = depth;
     } else if (c === 125 || c === 93) {
       depth--;
-    } else if (c === 45 || (c >= 48 && c <= 57)) {
+    } else if (c === 10) {
+      line++;
+      lineStart = i + 1;
+    } else if (collectNumbers && (c === 45 || (c >= 48 && c <= 57))) {
       // A number token (in text JSON.parse accepts): it runs over digits, '.', 'e', 'E', '+', '-'.
       let end = i + 1;
       let integer = true;
@@ -599,7 +629,7 @@ function parseWithJsonParse(text: string, maxDepth: number): StrictParseResult |
       // Up to 15 digits an integer token is always within 2^53 - 1.
       if (!integer || end - i > 15) {
         const token = text.slice(i, end);
-        if (!integer || Math.abs(Number(token)) > MAX_SAFE) (nonInteger ??= []).push({ token, offset: i });
+        if (!integer || Math.abs(Number(token)) > MAX_SAFE) (nonInteger ??= []).push({ token, line, column: i - lineStart + 1 });
       }
       i = end - 1;
     }
@@ -613,9 +643,7 @@ function parseWithJsonParse(text: string, maxDepth: number): StrictParseResult |
     return undefined;
   }
   if (countMembers(value) !== members) return undefined;
-  if (nonInteger === null) return { ok: true, value, nonIntegerTokens: [] };
-  const where = positions(text, nonInteger.map((t) => t.offset));
-  return { ok: true, value, nonIntegerTokens: nonInteger.map(({ token }, i) => ({ token, ...where[i]! })) };
+  return { ok: true, value, nonIntegerTokens: nonInteger ?? [] };
 }
 
 /** Members of every object in a parsed value, or -1 when it holds a number that is not finite. */

@@ -3,6 +3,7 @@
  * read each from disk, verify it. Shared by `verify`, `build` and later
  * stages; the only stage here that touches the disk is the reading.
  */
+import { ContentArena } from '../evidence/arena.ts';
 import { discoverBundles } from '../evidence/discover.ts';
 import { readBundle, type BundleSnapshot, type SnapshotEntry } from '../evidence/read-bundle.ts';
 import { digestCanonical } from '../json/canonical.ts';
@@ -36,18 +37,27 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
   const dirs: string[] = [];
   for (const path of paths) dirs.push(...(await discoverBundles(path)));
   const results: VerifiedBundle[] = [];
+  // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
+  const arena = new ContentArena();
   for (const dir of dirs) {
-    results.push({ path: dir, ...(await verifyDirectory(dir)) });
+    results.push({ path: dir, ...(await verifyDirectory(dir, arena)) });
     onProgress?.(results.length, dirs.length);
   }
   return results;
 }
 
-/** Reads and verifies one bundle directory; a root that cannot be listed is a no_verdict bundle, not a crash. */
-export async function verifyDirectory(dir: string): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
+/**
+ * Reads and verifies one bundle directory; a root that cannot be listed is a
+ * no_verdict bundle, not a crash. With an arena (see readBundle) the bytes
+ * read are dropped once verified: nothing returned refers to them.
+ */
+export async function verifyDirectory(
+  dir: string,
+  arena?: ContentArena,
+): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
   let snapshot: BundleSnapshot;
   try {
-    snapshot = await readBundle(dir);
+    snapshot = await readBundle(dir, arena);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') throw error;

@@ -1,8 +1,8 @@
 /** Steps over attempts.jsonl: identities, the matrix, times, costs and artifacts (FORMAT.md sections 3.1, 3.2, 5.1). */
 import { Attempt } from '../schema/index.ts';
-import { compareTimestamps } from '../schema/timestamp.ts';
-import { contentOf, isImported, report, subjectKey, type VerifyContext } from './context.ts';
-import { parseJsonlFile } from './parse-evidence.ts';
+import { compareValidTimestamps } from '../schema/timestamp.ts';
+import { contentOf, isImported, report, sharedString, subjectKey, type VerifyContext } from './context.ts';
+import { parseJsonlRecords } from './parse-evidence.ts';
 
 const FILE = 'attempts.jsonl';
 
@@ -10,8 +10,17 @@ const FILE = 'attempts.jsonl';
 export function checkAttempts(ctx: VerifyContext): void {
   const bytes = contentOf(ctx, FILE);
   if (bytes === undefined) return;
-  const { lines, complete } = parseJsonlFile(ctx, FILE, bytes, Attempt);
-  ctx.attempts = lines.map(({ line, data }) => ({ line, attempt: data }));
+  const shared = new Map<string, string>();
+  const { records, complete } = parseJsonlRecords(ctx, FILE, bytes, Attempt, (line, attempt) => {
+    // Task, model and patch repeat from attempt to attempt: keep one copy of each (the parsed copies then
+    // die young instead of being kept, a million times over). The values are unchanged.
+    attempt.task_id = sharedString(shared, attempt.task_id);
+    attempt.model = sharedString(shared, attempt.model);
+    attempt.observed_model = sharedString(shared, attempt.observed_model);
+    if (attempt.patch !== null) attempt.patch = sharedString(shared, attempt.patch);
+    return { line, attempt };
+  });
+  ctx.attempts = records;
   ctx.attemptsComplete = complete;
 
   const plan = ctx.plan;
@@ -22,13 +31,13 @@ export function checkAttempts(ctx: VerifyContext): void {
   const slots: Slots = { lines: new Map(), perTask: new Map() };
 
   for (const { line, attempt: a } of ctx.attempts) {
-    const label = `line ${line}: attempt ${JSON.stringify(a.attempt_id)}`;
+    // The label of a finding is built only for a finding: most attempts have none, and there may be millions.
     const firstLine = ids.get(a.attempt_id);
-    if (firstLine !== undefined) report(ctx, 'DUPLICATE_ID', FILE, `${label} already appears on line ${firstLine}`, line);
+    if (firstLine !== undefined) report(ctx, 'DUPLICATE_ID', FILE, `${labelOf(line, a.attempt_id)} already appears on line ${firstLine}`, line);
     else ids.set(a.attempt_id, line);
 
     if (a.observed_model !== a.model) {
-      report(ctx, 'IDENTITY_MISMATCH', FILE, `${label} was planned for ${JSON.stringify(a.model)} but observed ${JSON.stringify(a.observed_model)}`, line);
+      report(ctx, 'IDENTITY_MISMATCH', FILE, `${labelOf(line, a.attempt_id)} was planned for ${JSON.stringify(a.model)} but observed ${JSON.stringify(a.observed_model)}`, line);
     }
 
     if (plan) {
@@ -39,24 +48,24 @@ export function checkAttempts(ctx: VerifyContext): void {
         outside.push(`subject ${JSON.stringify(a.model)} with agent ${JSON.stringify(`${a.agent.name}@${a.agent.version}`)} is not in the plan`);
       }
       if (a.index < 1 || a.index > plan.attempts) outside.push(`index ${a.index} is outside 1..${plan.attempts}`);
-      if (outside.length > 0) report(ctx, 'UNPLANNED_ATTEMPT', FILE, `${label}: ${outside.join('; ')}`, line);
-      else fillSlot(ctx, slots, a, label, line);
-      if (checkFreeze && compareTimestamps(a.started_at, plan.created_at) < 0) {
-        report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${label} started at ${a.started_at}, before the plan was frozen at ${plan.created_at}`, line);
+      if (outside.length > 0) report(ctx, 'UNPLANNED_ATTEMPT', FILE, `${labelOf(line, a.attempt_id)}: ${outside.join('; ')}`, line);
+      else fillSlot(ctx, slots, a, line);
+      if (checkFreeze && compareValidTimestamps(a.started_at, plan.created_at) < 0) {
+        report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${labelOf(line, a.attempt_id)} started at ${a.started_at}, before the plan was frozen at ${plan.created_at}`, line);
       }
     } else {
-      fillSlot(ctx, slots, a, label, line);
+      fillSlot(ctx, slots, a, line);
     }
     // For imported evidence ATTEMPT_BEFORE_FREEZE is not evaluated at all (FORMAT.md 9).
-    if (!isImported(plan) && compareTimestamps(a.ended_at, a.started_at) < 0) {
-      report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${label} ended at ${a.ended_at}, before it started at ${a.started_at}`, line);
+    if (!isImported(plan) && compareValidTimestamps(a.ended_at, a.started_at) < 0) {
+      report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${labelOf(line, a.attempt_id)} ended at ${a.ended_at}, before it started at ${a.started_at}`, line);
     }
 
     const inconsistent = costInconsistency(a.cost.state, a.cost.micros);
-    if (inconsistent) report(ctx, 'COST_STATE_INCONSISTENT', FILE, `${label}: ${inconsistent}`, line);
+    if (inconsistent) report(ctx, 'COST_STATE_INCONSISTENT', FILE, `${labelOf(line, a.attempt_id)}: ${inconsistent}`, line);
 
     if (a.patch !== null && ctx.manifest && !ctx.presentDigests.has(a.patch)) {
-      report(ctx, 'MISSING_ARTIFACT', FILE, `${label}: patch ${a.patch} has no file: no listed file of the bundle with these bytes is present`, line);
+      report(ctx, 'MISSING_ARTIFACT', FILE, `${labelOf(line, a.attempt_id)}: patch ${a.patch} has no file: no listed file of the bundle with these bytes is present`, line);
     }
   }
   // With a malformed attempts line its slot is unknown: empty slots are not guessed.
@@ -65,11 +74,21 @@ export function checkAttempts(ctx: VerifyContext): void {
 }
 
 /** Records the attempt's slot; a second attempt for one slot is DUPLICATE_SLOT (a redispatch). */
-function fillSlot(ctx: VerifyContext, slots: Slots, a: Attempt, label: string, line: number): void {
-  const slot = slotKey(a.task_id, a.model, a.agent, a.index);
-  const taken = slots.lines.get(slot);
+function fillSlot(ctx: VerifyContext, slots: Slots, a: Attempt, line: number): void {
+  let bySubject = slots.lines.get(a.task_id);
+  if (bySubject === undefined) {
+    bySubject = new Map();
+    slots.lines.set(a.task_id, bySubject);
+  }
+  const subject = subjectKey(a.model, a.agent);
+  let byIndex = bySubject.get(subject);
+  if (byIndex === undefined) {
+    byIndex = new Map();
+    bySubject.set(subject, byIndex);
+  }
+  const taken = byIndex.get(a.index);
   if (taken === undefined) {
-    slots.lines.set(slot, line);
+    byIndex.set(a.index, line);
     slots.perTask.set(a.task_id, (slots.perTask.get(a.task_id) ?? 0) + 1);
     return;
   }
@@ -77,20 +96,24 @@ function fillSlot(ctx: VerifyContext, slots: Slots, a: Attempt, label: string, l
     ctx,
     'DUPLICATE_SLOT',
     FILE,
-    `${label} fills the slot (task ${JSON.stringify(a.task_id)}, model ${JSON.stringify(a.model)}, index ${a.index}) already filled on line ${taken}: a redispatch`,
+    `${labelOf(line, a.attempt_id)} fills the slot (task ${JSON.stringify(a.task_id)}, model ${JSON.stringify(a.model)}, index ${a.index}) already filled on line ${taken}: a redispatch`,
     line,
   );
 }
 
-/** Filled slots: the line that filled each, and how many slots of each task are filled. */
+/**
+ * Filled slots: the line that filled each, by task id, subject key and index
+ * (nested maps: no key string is built per attempt, and no two slots can
+ * share a key); and how many slots of each task are filled.
+ */
 interface Slots {
-  lines: Map<string, number>;
+  lines: Map<string, Map<string, Map<number, number>>>;
   perTask: Map<string, number>;
 }
 
-/** The identity of a matrix slot. */
-export function slotKey(taskId: string, model: string, agent: { name: string; version: string }, index: number): string {
-  return JSON.stringify([taskId, model, agent.name, agent.version, index]);
+/** `line 12: attempt "a-000017"`, the start of a finding's message about one attempt. */
+function labelOf(line: number, attemptId: string): string {
+  return `line ${line}: attempt ${JSON.stringify(attemptId)}`;
 }
 
 /** Why a cost's micros contradict its state, or null. */
@@ -124,11 +147,15 @@ function checkSlots(ctx: VerifyContext, slots: Slots): void {
   let filled = 0;
   for (const taskId of tasks) filled += slots.perTask.get(taskId) ?? 0;
   const empty = BigInt(tasks.length) * BigInt(subjects.length) * BigInt(plan.attempts) - BigInt(filled);
+  // Every filled slot counted is a slot of this matrix, so none empty means nothing to list.
+  if (empty === 0n) return;
   let listed = 0;
   outer: for (const taskId of tasks) {
+    const bySubject = slots.lines.get(taskId);
     for (const subject of subjects) {
+      const byIndex = bySubject?.get(subjectKey(subject.model, subject.agent));
       for (let index = 1; index <= plan.attempts; index++) {
-        if (slots.lines.has(slotKey(taskId, subject.model, subject.agent, index))) continue;
+        if (byIndex?.has(index)) continue;
         if (listed === UNACCOUNTED_SLOTS_LISTED) break outer;
         listed++;
         report(ctx, 'UNACCOUNTED_SLOT', FILE, `no attempt for task ${JSON.stringify(taskId)}, subject ${JSON.stringify(subject.selector)}, index ${index}`);
@@ -144,10 +171,13 @@ function checkSlots(ctx: VerifyContext, slots: Slots): void {
 function checkCeiling(ctx: VerifyContext): void {
   const budget = ctx.plan?.budget;
   if (!budget || !ctx.attempts) return;
-  let sum = 0n;
+  // Summed as a number while that is exact (every micros is a safe integer), as a bigint past 2^53 - 1.
+  let sum = 0;
+  let big = 0n;
   for (const { line, attempt: a } of ctx.attempts) {
     if ((a.cost.state !== 'complete' && a.cost.state !== 'partial') || a.cost.micros === null) continue;
-    sum += BigInt(a.cost.micros);
+    if (sum + a.cost.micros <= Number.MAX_SAFE_INTEGER) sum += a.cost.micros;
+    else big += BigInt(a.cost.micros);
     // Never against a broken per-attempt ceiling (ZERO_SHARE / CEILING_ARITHMETIC); the aggregate still holds.
     if (!ctx.ceilingBroken && a.cost.micros > budget.per_attempt_micros) {
       report(
@@ -159,7 +189,8 @@ function checkCeiling(ctx: VerifyContext): void {
       );
     }
   }
-  if (sum > BigInt(budget.aggregate_micros)) {
-    report(ctx, 'OVER_CEILING', FILE, `complete and partial costs sum to ${sum} micros, above the aggregate ceiling of ${budget.aggregate_micros}`);
+  const total = BigInt(sum) + big;
+  if (total > BigInt(budget.aggregate_micros)) {
+    report(ctx, 'OVER_CEILING', FILE, `complete and partial costs sum to ${total} micros, above the aggregate ceiling of ${budget.aggregate_micros}`);
   }
 }

@@ -1,7 +1,7 @@
 /** Steps over grades/<n>.json, the grading generations (FORMAT.md section 5.3). */
 import { quotePath } from '../evidence/paths.ts';
 import { Grades } from '../schema/index.ts';
-import { contentOf, report, type VerifyContext } from './context.ts';
+import { contentOf, report, sharedString, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
 const GRADE_FILE = /^grades\/([1-9][0-9]*)\.json$/;
@@ -56,23 +56,34 @@ export function checkGrades(ctx: VerifyContext): void {
       }
     }
     const graded = new Set<string>();
+    // Artifact digests repeat from result to result: keep one copy of each (the values are unchanged).
+    const shared = new Map<string, string>();
     grades.results.forEach((result, i) => {
-      const label = `results[${i}] for attempt ${JSON.stringify(result.attempt_id)}`;
-      if (graded.has(result.attempt_id)) {
-        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${label}: the attempt is graded twice in generation ${n}`);
-      }
+      result.input = sharedString(shared, result.input);
+      result.output = sharedString(shared, result.output);
+      result.receipt = sharedString(shared, result.receipt);
+      // The label of a finding is built only for a finding (there may be a million results).
+      const before = graded.size;
       graded.add(result.attempt_id);
+      if (graded.size === before) {
+        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: the attempt is graded twice in generation ${n}`);
+      }
       if (attemptIds && !attemptIds.has(result.attempt_id)) {
-        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${label}: no such attempt in attempts.jsonl`);
+        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: no such attempt in attempts.jsonl`);
       }
       if (!ctx.manifest) return;
       for (const member of ['input', 'output', 'receipt'] as const) {
         const digest = result[member];
         if (!ctx.presentDigests.has(digest)) {
-          report(ctx, 'MISSING_ARTIFACT', path, `${label}: ${member} ${digest} has no file: no listed file of the bundle with these bytes is present`);
+          report(ctx, 'MISSING_ARTIFACT', path, `${resultLabel(i, result.attempt_id)}: ${member} ${digest} has no file: no listed file of the bundle with these bytes is present`);
         }
       }
     });
     ctx.grades.push({ path, grades });
   }
+}
+
+/** `results[3] for attempt "a-000017"`, the start of a finding's message about one grade result. */
+function resultLabel(i: number, attemptId: string): string {
+  return `results[${i}] for attempt ${JSON.stringify(attemptId)}`;
 }

@@ -1,6 +1,6 @@
 /** grant.json, the spend authorization grant (FORMAT.md section 3.3). */
 import { Grant } from '../schema/index.ts';
-import { compareTimestamps } from '../schema/timestamp.ts';
+import { compareValidTimestamps } from '../schema/timestamp.ts';
 import { contentOf, report, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
@@ -34,7 +34,7 @@ export function checkGrant(ctx: VerifyContext): void {
     for (const message of differs) report(ctx, 'GRANT_MISMATCH', FILE, `the grant does not echo the plan: ${message}`);
   }
   for (const { line, attempt } of ctx.attempts ?? []) {
-    if (compareTimestamps(attempt.started_at, grant.expires_at) >= 0) {
+    if (compareValidTimestamps(attempt.started_at, grant.expires_at) >= 0) {
       report(
         ctx,
         'GRANT_MISMATCH',

@@ -5,8 +5,8 @@
  * only when the content is usable for later checks.
  */
 import { z } from 'zod';
-import { parseStrictJsonl } from '../json/jsonl.ts';
-import { parseStrictJson, type JsonObject, type JsonValue } from '../json/strict-json.ts';
+import { forEachStrictJsonlLine } from '../json/jsonl.ts';
+import { parseStrictJson, type JsonValue } from '../json/strict-json.ts';
 import { report, type VerifyContext } from './context.ts';
 
 /** A parsed JSON file: the raw value (for id derivation) and the typed value (for checks). */
@@ -51,27 +51,44 @@ export function parseJsonFile<T>(
   return { raw: parsed.value, data: checkSchema(ctx, path, parsed.value, schema), nonIntegerTokens: parsed.nonIntegerTokens.length };
 }
 
-/** Parses JSONL strictly, line by line; returns the valid typed lines and whether every line was valid. */
+/**
+ * Parses JSONL strictly, line by line; returns the valid typed lines and
+ * whether every line was valid. Each line is parsed and checked before the
+ * next is read, and only its typed value is kept (for a line the schema
+ * accepts, the parsed object itself: see checkSchema), so a million-line file
+ * never holds two copies of every record.
+ */
 export function parseJsonlFile<T>(
   ctx: VerifyContext,
   path: string,
   bytes: Uint8Array,
   schema: z.ZodType<T>,
-): { lines: { line: number; raw: JsonObject; data: T }[]; complete: boolean; lineCount: number } {
-  const lines: { line: number; raw: JsonObject; data: T }[] = [];
+): { lines: { line: number; data: T }[]; complete: boolean; lineCount: number } {
+  const { records, complete, lineCount } = parseJsonlRecords(ctx, path, bytes, schema, (line, data) => ({ line, data }));
+  return { lines: records, complete, lineCount };
+}
+
+/** {@link parseJsonlFile}, keeping for each valid line only what `keep` makes of it (one object per record, not two). */
+export function parseJsonlRecords<T, R>(
+  ctx: VerifyContext,
+  path: string,
+  bytes: Uint8Array,
+  schema: z.ZodType<T>,
+  keep: (line: number, data: T) => R,
+): { records: R[]; complete: boolean; lineCount: number } {
+  const records: R[] = [];
   let complete = true;
-  const parsed = parseStrictJsonl(bytes);
-  for (const entry of parsed) {
+  const lineCount = forEachStrictJsonlLine(bytes, (entry) => {
     if (!entry.ok) {
       complete = false;
       report(ctx, 'BAD_JSON', path, `line ${entry.line}, column ${entry.error.column}: ${entry.error.message}`, entry.line);
-      continue;
+      return;
     }
     const data = checkSchema(ctx, path, entry.value, schema, entry.line);
     if (data === undefined) complete = false;
-    else lines.push({ line: entry.line, raw: entry.value, data });
-  }
-  return { lines, complete, lineCount: parsed.length };
+    else records.push(keep(entry.line, data));
+  });
+  return { records, complete, lineCount };
 }
 
 /**
@@ -87,6 +104,10 @@ export function checkSchema<T>(
   line?: number,
 ): T | undefined {
   const fast = compiled(schema);
+  // The evidence schemas only validate (no default, transform or catch: test/schema/no-copy.test.ts), so
+  // for a value they accept, parsing would only return a copy of it (members in the schema's order): the
+  // value itself is the typed value. Only a value they reject is parsed, for zod's issues.
+  if (fast.validate(value)) return value as T;
   const result = fast.safeParse(value);
   if (result.success) return result.data;
   let onlyUnknown = true;
