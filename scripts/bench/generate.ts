@@ -13,6 +13,7 @@
 import { digestBytes } from '../../src/json/canonical.ts';
 import { jsonlBytes, prettyJson, withSelfId, writeBundle } from '../../src/evidence/seal.ts';
 import { Prng } from './prng.ts';
+import { iso, pad, textArtifact } from './text.ts';
 
 /** What was generated. */
 export interface GeneratedBundle {
@@ -57,27 +58,6 @@ const VERDICTS = [
   ['fail', 40],
   ['error', 5],
 ] as const;
-
-/** RFC 3339 UTC without a zero millisecond fraction (toISOString of a fixed instant: no clock is read). */
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
-
-/** A text artifact of roughly `size` bytes (a unified diff, a grader log). */
-function textArtifact(prng: Prng, title: string, size: number): Buffer {
-  const lines = [`# ${title}`];
-  let length = lines[0]!.length;
-  while (length < size) {
-    const line = `${prng.pick(['+', '-', ' '])} value_${prng.hex(6)} = compute(${prng.int(1000)}, "${prng.hex(12)}")`;
-    lines.push(line);
-    length += line.length + 1;
-  }
-  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-}
 
 /** Writes one bundle with `attempts` attempt records into `dir`. */
 export async function generateBundle(dir: string, attempts: number, seed: number): Promise<GeneratedBundle> {

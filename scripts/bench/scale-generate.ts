@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { digestBytes } from '../../src/json/canonical.ts';
 import { jsonlBytes, prettyJson, withSelfId, writeBundle } from '../../src/evidence/seal.ts';
 import { Prng } from './prng.ts';
+import { iso, pad, textArtifact } from './text.ts';
 
 /** What was generated. */
 export interface ScaleEvidence {
@@ -85,25 +86,6 @@ const COST_STATES = [
   ['not_applicable', 3],
   ['zero', 3],
 ] as const;
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
-
-function textArtifact(prng: Prng, title: string, size: number): Buffer {
-  const lines = [`# ${title}`];
-  let length = lines[0]!.length;
-  while (length < size) {
-    const line = `${prng.pick(['+', '-', ' '])} value_${prng.hex(6)} = compute(${prng.int(1000)}, "${prng.hex(12)}")`;
-    lines.push(line);
-    length += line.length + 1;
-  }
-  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-}
 
 /** The number of tasks for N attempts over `bundles` bundles (at least 1). */
 export function scaleTasks(attempts: number, bundles: number): number {
