@@ -3,14 +3,25 @@
  * report), then the static site is rendered from the report into the output
  * directory, replaced atomically (a failed build leaves the old one).
  */
-import { loadConfig } from '../config/config.ts';
+import { configPath, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './main.ts';
 import { progressReporter } from './progress.ts';
+import { parseSourceDateEpoch, SourceDateError } from '../site/source-date.ts';
 import { painter, useColour } from './terminal.ts';
+
+/** SOURCE_DATE_EPOCH, checked before any work: a malformed value is a usage error. */
+function sourceDateOrUsage(value: string | undefined): string | null {
+  try {
+    return parseSourceDateEpoch(value);
+  } catch (error) {
+    if (error instanceof SourceDateError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 /** Default output directory. */
 export const DEFAULT_OUT_DIR = 'dist';
@@ -26,21 +37,33 @@ directory (replaced only when the whole build succeeded). Bundles that are
 not verified are published with their findings, never dropped, never counted.
 
 Options:
-  --bundles DIR   the bundles directory (default: the config's bundles_dir)
+  --bundles DIR   the bundles directory (default: the config's bundles_dir,
+                  relative to the config file's directory)
   --out DIR       the output directory (default ${DEFAULT_OUT_DIR})
   --config FILE   the config (default ./ledgerboard.config.json when present)
-  --strict        exit 1 if any bundle is not verified (the site is still built)`,
+  --strict        exit 1 if any bundle is not verified (the site is still built)
+
+Environment:
+  SOURCE_DATE_EPOCH   seconds since 1970: the site's date when no evidence is
+                      dated (the site never reads the clock); malformed: exit 2`,
   options: { bundles: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`build takes no positional arguments (got ${JSON.stringify(positionals[0])}); use --bundles DIR`);
-    const config = await loadConfig(typeof values.config === 'string' ? values.config : undefined);
-    const dir = typeof values.bundles === 'string' ? values.bundles : config.bundles_dir;
+    const sourceDate = sourceDateOrUsage(process.env.SOURCE_DATE_EPOCH);
+    const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
+    const { config } = loaded;
+    const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const results = await verifyPaths([dir], progressReporter(io.stderr, 'verified'));
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
     const report = buildReport(results, config);
     const { buildSite } = await import('../site/build-site.ts');
-    const site = await buildSite(report, results, config, out, (line) => io.stderr.write(`build: ${line}\n`));
+    const site = await buildSite(report, results, config, {
+      retainedDir: configPath(loaded, config.retained_reports_dir),
+      outDir: out,
+      sourceDate,
+      log: (line) => io.stderr.write(`build: ${line}\n`),
+    });
     io.stderr.write(
       `build: ${summaryLine(results)}; report ${shortDigest(report.report_id)}: ${report.boards.length} boards, ${report.cohorts.length} cohorts; ${site.pages} pages and ${site.files} files in ${out}\n`,
     );

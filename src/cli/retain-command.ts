@@ -1,5 +1,5 @@
 /** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only. */
-import { loadConfig } from '../config/config.ts';
+import { configPath, loadConfigFile } from '../config/config.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RetainError, retainReport } from '../site/retained.ts';
@@ -10,7 +10,8 @@ export const retainCommand: Command = {
   usage: `Usage: ledgerboard retain [--bundles DIR] [--config FILE]
 
 Builds the report from the bundles (the config's bundles_dir by default) and
-writes it to <retained_reports_dir>/<report-hex>.json as RFC 8785 JSON. A
+writes it to <retained_reports_dir>/<report-hex>.json as RFC 8785 JSON (the
+config's paths are relative to the config file's directory). A
 retained report is never overwritten: retaining the same report twice is a
 no-op; a different file under that name is an error. Every later build
 publishes each retained report at /reports/<hex>/ with its own numbers.
@@ -19,11 +20,12 @@ Exit: 0 retained (or already retained), 1 the name is taken by other bytes, 2 us
   options: { bundles: { type: 'string' }, config: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError('retain takes no positional arguments');
-    const config = await loadConfig(typeof values.config === 'string' ? values.config : undefined);
-    const dir = typeof values.bundles === 'string' ? values.bundles : config.bundles_dir;
+    const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
+    const { config } = loaded;
+    const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
     const report = buildReport(await verifyPaths([dir]), config);
     try {
-      const { path, outcome } = await retainReport(config.retained_reports_dir, report);
+      const { path, outcome } = await retainReport(configPath(loaded, config.retained_reports_dir), report);
       io.stdout.write(outcome === 'created' ? `retained ${report.report_id} as ${path}\n` : `already retained: ${path} (same bytes)\n`);
       return EXIT.ok;
     } catch (error) {

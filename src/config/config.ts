@@ -4,6 +4,7 @@
  * acceptance rule and the grading pin change what the numbers mean.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
@@ -62,18 +63,45 @@ export function parseConfig(bytes: Uint8Array, file: string): Config {
   return result.data;
 }
 
+/** A loaded config and the directory its relative paths resolve against. */
+export interface LoadedConfig {
+  config: Config;
+  /** The config file's directory (the working directory when no file was read). */
+  dir: string;
+}
+
 /**
  * Loads the config: the given file (it must exist), else ./ledgerboard.config.json
  * when present, else the defaults.
  */
 export async function loadConfig(file?: string): Promise<Config> {
+  return (await loadConfigFile(file)).config;
+}
+
+/**
+ * Loads the config like loadConfig and keeps the file's directory: relative
+ * paths in a config (bundles_dir, retained_reports_dir) mean relative to the
+ * config file, never to wherever the command happens to run.
+ */
+export async function loadConfigFile(file?: string): Promise<LoadedConfig> {
   const path = file ?? CONFIG_FILE;
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return Config.parse({});
+    if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return { config: Config.parse({}), dir: '.' };
     throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return parseConfig(bytes, path);
+  return { config: parseConfig(bytes, path), dir: dirname(path) };
+}
+
+/**
+ * A config path resolved against the config's directory, shown relative to
+ * the working directory when it lies below it (so messages stay short).
+ */
+export function configPath(loaded: LoadedConfig, path: string): string {
+  if (isAbsolute(path)) return path;
+  const absolute = resolve(loaded.dir, path);
+  const shown = relative(process.cwd(), absolute);
+  return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? absolute : join(shown);
 }

@@ -1,11 +1,12 @@
 /**
  * The site build: the pipeline runs once (read, verify, analyse), then Astro
- * renders the model into a temporary directory, the raw evidence and the
+ * renders the model into a staging directory, the raw evidence and the
  * machine-readable files are written beside the pages, and the directory is
- * renamed into place. A failed build leaves the previous output untouched.
+ * renamed into place (atomic.ts). A failed build leaves the previous output
+ * untouched.
  */
 import { constants } from 'node:fs';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { hexOf, moneyText } from './format.ts';
 import { absolute, buildSiteModel, type SiteModel } from './model.ts';
 import { setSiteModel } from './current.ts';
 import { readRetained } from './retained.ts';
+import { replaceDirectory } from './atomic.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -28,46 +30,49 @@ export interface SiteBuildResult {
   files: number;
 }
 
-/** Builds the site for a report into `outDir` (replaced atomically). */
-export async function buildSite(
-  report: Report,
-  results: readonly VerifiedBundle[],
-  config: Config,
-  outDir: string,
-  log: (line: string) => void,
-): Promise<SiteBuildResult> {
-  const model = await buildSiteModel(report, results, config, await readRetained(config.retained_reports_dir));
-  const target = resolve(outDir);
-  const staging = `${target}.staging`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(dirname(target), { recursive: true });
+/** Where a build reads retained reports and writes the site, and its progress log. */
+export interface SiteBuildOptions {
+  /** The retained reports directory (already resolved against the config's directory). */
+  retainedDir: string;
+  outDir: string;
+  /** SOURCE_DATE_EPOCH as RFC 3339 (see source-date.ts), used only when no evidence is dated. */
+  sourceDate?: string | null;
+  log: (line: string) => void;
+}
+
+/** Builds the site for a report into `outDir` (replaced atomically: see atomic.ts). */
+export async function buildSite(report: Report, results: readonly VerifiedBundle[], config: Config, options: SiteBuildOptions): Promise<SiteBuildResult> {
+  const model = await buildSiteModel(report, results, config, { retained: await readRetained(options.retainedDir), sourceDate: options.sourceDate ?? null });
+  await mkdir(dirname(resolve(options.outDir)), { recursive: true });
   try {
-    log('rendering pages');
-    setSiteModel(model);
-    const { build } = await import('astro');
-    await build({ root: PROJECT_ROOT, outDir: staging, logLevel: 'error', mode: 'production' });
-    log('writing raw evidence and data files');
-    const files = await writeDataFiles(model, staging);
-    const pages = await countPages(model);
-    await swapInto(staging, target);
-    return { outDir: target, pages, files };
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw error;
+    return await replaceDirectory(options.outDir, async (staging) => {
+      options.log('rendering pages');
+      setSiteModel(model);
+      await renderPages(staging);
+      options.log('writing raw evidence and data files');
+      const files = await writeDataFiles(model, staging);
+      return { outDir: resolve(options.outDir), pages: await countPages(model), files };
+    });
   } finally {
     setSiteModel(null);
   }
 }
 
-/** Replaces `target` with `staging`: rename the old one aside, rename the new one in, remove the old. */
-async function swapInto(staging: string, target: string): Promise<void> {
-  const old = `${target}.previous`;
-  await rm(old, { recursive: true, force: true });
-  await rename(target, old).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-  await rename(staging, target);
-  await rm(old, { recursive: true, force: true });
+/**
+ * Astro renders from the project root. It resolves the packages its server
+ * chunks import from the working directory, so a build started elsewhere
+ * (`ledgerboard build --config ../site/...`) would fail: the render runs with
+ * the project root as working directory, and the caller's is restored after.
+ */
+async function renderPages(staging: string): Promise<void> {
+  const { build } = await import('astro');
+  const cwd = process.cwd();
+  process.chdir(PROJECT_ROOT);
+  try {
+    await build({ root: PROJECT_ROOT, outDir: staging, logLevel: 'error', mode: 'production' });
+  } finally {
+    process.chdir(cwd);
+  }
 }
 
 async function countPages(model: SiteModel): Promise<number> {
@@ -180,7 +185,7 @@ export function sitePaths(model: SiteModel): string[] {
 /** Atom feed: one entry per retained report, dated by its evidence, never by the build clock. */
 export function atomFeed(model: SiteModel): string {
   const dated = model.retained.filter((r) => r.report !== null);
-  const updated = dated.at(-1)?.report?.evidence_date ?? model.report.evidence_date ?? '1970-01-01T00:00:00Z';
+  const updated = dated.at(-1)?.report?.evidence_date ?? model.date ?? '1970-01-01T00:00:00Z';
   const entries = [...dated].reverse().map((r) => {
     const report = r.report!;
     const url = absolute(model, `/reports/${r.hex}/`);

@@ -79,6 +79,18 @@ export interface SiteModel {
   retained: RetainedReport[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
   retainedIgnored: string[];
+  /**
+   * The site's date (citation, feed): the newest evidence's date, else
+   * SOURCE_DATE_EPOCH, else null. Never the build clock.
+   */
+  date: string | null;
+}
+
+/** What a site model is built from besides the report, the bundles and the config. */
+export interface SiteModelOptions {
+  retained?: { reports: RetainedReport[]; ignored: string[] };
+  /** SOURCE_DATE_EPOCH as RFC 3339, used only when no evidence is dated. */
+  sourceDate?: string | null;
 }
 
 /** An absolute URL on the site for a path starting with "/". */
@@ -96,8 +108,9 @@ export async function buildSiteModel(
   report: Report,
   results: readonly VerifiedBundle[],
   config: Config,
-  retained: { reports: RetainedReport[]; ignored: string[] } = { reports: [], ignored: [] },
+  options: SiteModelOptions = {},
 ): Promise<SiteModel> {
+  const retained = options.retained ?? { reports: [], ignored: [] };
   const siteUrl = config.site_url.endsWith('/') ? config.site_url : `${config.site_url}/`;
   const byContent = new Map(results.map((r) => [r.content_digest, r]));
   const bundles: SiteBundle[] = [];
@@ -120,6 +133,7 @@ export async function buildSiteModel(
     charts: new Map(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts) }])),
     retained: retained.reports,
     retainedIgnored: retained.ignored,
+    date: report.evidence_date ?? options.sourceDate ?? null,
   };
 }
 

@@ -1,11 +1,12 @@
 /**
  * The site build: every page of the URL contract exists, raw evidence is
  * published byte for byte, data files match the report, and two builds from
- * the same evidence are identical byte for byte (whatever the time zone).
+ * the same evidence are identical byte for byte (whatever the time zone,
+ * locale, umask, directory names and discovery order).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +15,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outA = join(tmpdir(), `lb-site-a-${process.pid}`);
-const outB = join(tmpdir(), `lb-site-b-${process.pid}`);
+const work = join(tmpdir(), `lb-site-work-${process.pid}`);
+const outB = join(work, 'elsewhere', 'out-b');
 
-async function build(out: string, tz: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ['bin/ledgerboard.mjs', 'build', '--out', out], {
+/** Build A: the repository as it is, from the repository root, UTC, the default umask. */
+async function buildA(): Promise<void> {
+  await promisify(execFile)(process.execPath, ['bin/ledgerboard.mjs', 'build', '--out', outA], {
     cwd: root,
-    env: { ...process.env, TZ: tz, LANG: 'de_DE.UTF-8', NO_COLOR: '1' },
+    env: { ...process.env, TZ: 'UTC', LANG: 'C', NO_COLOR: '1' },
+    maxBuffer: 1 << 26,
+  });
+}
+
+/**
+ * Build B: the same evidence and config, but every bundle directory renamed
+ * (so discovery meets them in the reverse order, one of them a level deeper),
+ * the config in another directory and the command run from a third, another
+ * time zone and locale, and umask 077.
+ */
+async function buildB(): Promise<void> {
+  const site = join(work, 'site');
+  const bundles = (await readdir(join(root, 'content', 'bundles'))).sort();
+  for (const [i, name] of bundles.entries()) {
+    const renamed = i === 0 ? join('nested', 'deeper', `zz-${name}`) : `${String.fromCharCode(0x7a - i)}-bundle`;
+    await cp(join(root, 'content', 'bundles', name), join(site, 'content', 'bundles', renamed), { recursive: true });
+  }
+  await cp(join(root, 'content', 'reports'), join(site, 'content', 'reports'), { recursive: true });
+  await cp(join(root, 'ledgerboard.config.json'), join(site, 'ledgerboard.config.json'));
+  await mkdir(join(work, 'elsewhere'), { recursive: true });
+  await promisify(execFile)('/bin/sh', ['-c', 'umask 077 && exec "$@"', 'sh', process.execPath, join(root, 'bin', 'ledgerboard.mjs'), 'build', '--config', '../site/ledgerboard.config.json', '--out', 'out-b'], {
+    cwd: join(work, 'elsewhere'),
+    env: { ...process.env, TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8', LC_ALL: 'tr_TR.UTF-8', NO_COLOR: '1' },
     maxBuffer: 1 << 26,
   });
 }
@@ -40,12 +66,12 @@ async function listFiles(dir: string): Promise<string[]> {
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(async () => {
-  await build(outA, 'UTC');
-  await build(outB, 'Pacific/Chatham');
-}, 180_000);
+  await buildA();
+  await buildB();
+}, 240_000);
 
 afterAll(async () => {
-  for (const dir of [outA, outB]) await rm(dir, { recursive: true, force: true });
+  for (const dir of [outA, work]) await rm(dir, { recursive: true, force: true });
 });
 
 describe('ledgerboard build', () => {
@@ -91,10 +117,15 @@ describe('ledgerboard build', () => {
     }
   });
 
-  it('is reproducible: two builds (different time zone, locale, output dir) are identical byte for byte', async () => {
+  it('is reproducible: renamed and reordered bundle directories, another config directory, working directory, time zone, locale and umask give the same bytes and modes', async () => {
     const a = await listFiles(outA);
+    expect(a.length).toBeGreaterThan(100);
     expect(await listFiles(outB)).toEqual(a);
-    for (const file of a) expect(sha(await readFile(join(outB, file))), file).toBe(sha(await readFile(join(outA, file))));
+    for (const file of a) {
+      expect(sha(await readFile(join(outB, file))), file).toBe(sha(await readFile(join(outA, file))));
+      expect((await stat(join(outB, file))).mode & 0o777, file).toBe(0o644);
+    }
+    expect((await stat(join(outB, 'bundles'))).mode & 0o777).toBe(0o755);
   });
 
   it('pages carry a canonical URL from the config and citation meta with the evidence date', async () => {
@@ -117,5 +148,45 @@ describe('ledgerboard build', () => {
   it('the leaderboard page stays under 150 KB of HTML + CSS', async () => {
     const bytes = (await readFile(join(outA, 'index.html'))).length + (await readFile(join(outA, 'site.css'))).length;
     expect(bytes).toBeLessThan(150 * 1024);
+  });
+});
+
+describe('a killed build', () => {
+  it('SIGKILL while the new site is being written leaves the previous output byte for byte', { timeout: 120_000 }, async () => {
+    const before = new Map<string, string>();
+    for (const file of await listFiles(outA)) before.set(file, sha(await readFile(join(outA, file))));
+    const child = spawn(process.execPath, ['bin/ledgerboard.mjs', 'build', '--out', outA], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+    // Wait until the build has started writing its staging directory, then kill it without warning.
+    const staging = `${outA}.staging`;
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
+      const entries = await readdir(staging).catch(() => [] as string[]);
+      if (entries.length > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await readdir(staging)).length, 'the build reached its staging directory').toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const after = await listFiles(outA);
+    expect(after).toEqual([...before.keys()]);
+    for (const file of after) expect(sha(await readFile(join(outA, file))), file).toBe(before.get(file));
+    await rm(staging, { recursive: true, force: true });
+  });
+});
+
+describe('SOURCE_DATE_EPOCH', () => {
+  it('a malformed value stops the build before any work: exit 2, the message names it, nothing written', async () => {
+    const out = join(work, 'never');
+    const result = await promisify(execFile)(process.execPath, ['bin/ledgerboard.mjs', 'build', '--out', out], {
+      cwd: root,
+      env: { ...process.env, SOURCE_DATE_EPOCH: '1.7e9' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('SOURCE_DATE_EPOCH must be a whole number of seconds');
+    await expect(stat(out)).rejects.toThrow();
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Atomic output: a build writes into `<target>.staging`, and only a build
+ * that finished is renamed into place. A build that fails or is killed leaves
+ * the previous `<target>` exactly as it was.
+ *
+ * The swap is two renames (the old directory aside to `<target>.previous`,
+ * the new one in); POSIX has no atomic exchange of two directories. If the
+ * process dies between the two, `<target>` is missing and `<target>.previous`
+ * holds the old site: the next build puts it back before doing anything else.
+ * Two builds into the same target at the same time are not supported.
+ */
+import { chmod, lstat, readdir, rename, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+/** Paths the swap uses beside a target. */
+export function stagingPaths(target: string): { target: string; staging: string; previous: string } {
+  const absolute = resolve(target);
+  return { target: absolute, staging: `${absolute}.staging`, previous: `${absolute}.previous` };
+}
+
+/**
+ * Runs `fill(staging)` and, when it resolves, replaces `target` with what it
+ * wrote (file modes normalised, so the umask does not reach the output).
+ * When it throws, the staging directory is removed and `target` is untouched.
+ */
+export async function replaceDirectory<T>(target: string, fill: (staging: string) => Promise<T>): Promise<T> {
+  const paths = stagingPaths(target);
+  await recoverInterruptedSwap(paths);
+  await rm(paths.staging, { recursive: true, force: true });
+  let result: T;
+  try {
+    result = await fill(paths.staging);
+    await normaliseModes(paths.staging);
+  } catch (error) {
+    await rm(paths.staging, { recursive: true, force: true });
+    throw error;
+  }
+  await rm(paths.previous, { recursive: true, force: true });
+  await rename(paths.target, paths.previous).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await rename(paths.staging, paths.target);
+  await rm(paths.previous, { recursive: true, force: true });
+  return result;
+}
+
+/** A previous build died between its two renames: put the old output back. */
+async function recoverInterruptedSwap(paths: ReturnType<typeof stagingPaths>): Promise<void> {
+  if ((await kind(paths.target)) === null && (await kind(paths.previous)) === 'directory') await rename(paths.previous, paths.target);
+}
+
+async function kind(path: string): Promise<'directory' | 'other' | null> {
+  try {
+    return (await lstat(path)).isDirectory() ? 'directory' : 'other';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Directories 0755, regular files 0644, whatever the umask was; anything else is an error. */
+export async function normaliseModes(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await normaliseModes(path);
+    else if (entry.isFile()) await chmod(path, 0o644);
+    else throw new Error(`the build wrote something that is not a file or directory: ${path}`);
+  }
+}

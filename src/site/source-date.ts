@@ -1,0 +1,27 @@
+/**
+ * SOURCE_DATE_EPOCH (reproducible-builds.org): the one date a build may use
+ * that does not come from the evidence. The site dates itself by its newest
+ * evidence; only a site with no dated evidence at all needs this, and never
+ * the clock. A value that is set but malformed is an error, not ignored.
+ */
+
+/** A SOURCE_DATE_EPOCH value that is not a plain count of seconds. */
+export class SourceDateError extends Error {}
+
+/** The largest accepted value: 9999-12-31T23:59:59Z. */
+const MAX_EPOCH = 253402300799;
+
+/**
+ * Parses SOURCE_DATE_EPOCH: unset or empty gives null; otherwise ASCII digits
+ * only (no sign, no fraction, no spaces), at most 9999-12-31T23:59:59Z.
+ * Returns the instant as RFC 3339 UTC with whole seconds.
+ */
+export function parseSourceDateEpoch(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^[0-9]{1,12}$/.test(value) || Number(value) > MAX_EPOCH) {
+    throw new SourceDateError(
+      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01T00:00:00Z (digits only, at most ${MAX_EPOCH}); got ${JSON.stringify(value.slice(0, 40))}`,
+    );
+  }
+  return new Date(Number(value) * 1000).toISOString().replace('.000Z', 'Z');
+}

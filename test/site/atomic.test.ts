@@ -1,0 +1,118 @@
+/**
+ * Atomic output (src/site/atomic.ts): a fill that fails midway leaves the
+ * previous directory byte for byte; a build killed between the two renames is
+ * recovered by the next one; modes never depend on the umask.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { replaceDirectory, stagingPaths } from '../../src/site/atomic.ts';
+
+let work: string;
+let target: string;
+
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'lb-atomic-'));
+  target = join(work, 'dist');
+  await mkdir(join(target, 'a'), { recursive: true });
+  await writeFile(join(target, 'index.html'), 'old index');
+  await writeFile(join(target, 'a', 'page.html'), 'old page');
+});
+
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string, prefix: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      if (e.isDirectory()) await walk(join(d, e.name), `${prefix}${e.name}/`);
+      else out[`${prefix}${e.name}`] = await readFile(join(d, e.name), 'utf8');
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+const OLD = { 'index.html': 'old index', 'a/page.html': 'old page' };
+
+describe('replaceDirectory', () => {
+  it('a fill that throws midway leaves the previous output untouched and no staging directory behind', async () => {
+    await expect(
+      replaceDirectory(target, async (staging) => {
+        await mkdir(staging, { recursive: true });
+        await writeFile(join(staging, 'index.html'), 'new index, half written');
+        throw new Error('disk full while writing the raw evidence');
+      }),
+    ).rejects.toThrow('disk full');
+    expect(await snapshot(target)).toEqual(OLD);
+    expect(await readdir(work)).toEqual(['dist']);
+  });
+
+  it('a fill that succeeds replaces the output completely (no stale file survives) and cleans up', async () => {
+    const result = await replaceDirectory(target, async (staging) => {
+      await mkdir(join(staging, 'b'), { recursive: true });
+      await writeFile(join(staging, 'index.html'), 'new index');
+      await writeFile(join(staging, 'b', 'other.html'), 'new page');
+      return 42;
+    });
+    expect(result).toBe(42);
+    expect(await snapshot(target)).toEqual({ 'index.html': 'new index', 'b/other.html': 'new page' });
+    expect(await readdir(work)).toEqual(['dist']);
+  });
+
+  it('creates the output when there was none', async () => {
+    await rm(target, { recursive: true });
+    await replaceDirectory(target, async (staging) => {
+      await mkdir(staging);
+      await writeFile(join(staging, 'x'), 'x');
+    });
+    expect(await snapshot(target)).toEqual({ x: 'x' });
+  });
+
+  it('a stale staging directory from a killed build is discarded, never published', async () => {
+    const { staging } = stagingPaths(target);
+    await mkdir(staging);
+    await writeFile(join(staging, 'stale.html'), 'from a build that was killed');
+    await replaceDirectory(target, async (dir) => {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'index.html'), 'new');
+    });
+    expect(await snapshot(target)).toEqual({ 'index.html': 'new' });
+  });
+
+  it('a build killed between the two renames: the next build restores the old output first, even if it fails', async () => {
+    const { previous } = stagingPaths(target);
+    await rm(previous, { recursive: true, force: true });
+    const { rename } = await import('node:fs/promises');
+    await rename(target, previous); // the state right after the first rename
+    await expect(replaceDirectory(target, async () => Promise.reject(new Error('fails')))).rejects.toThrow('fails');
+    expect(await snapshot(target)).toEqual(OLD);
+    expect(await readdir(work)).toEqual(['dist']);
+  });
+
+  it('normalises modes: directories 0755 and files 0644 whatever the umask gave', async () => {
+    await replaceDirectory(target, async (staging) => {
+      await mkdir(join(staging, 'd'), { recursive: true, mode: 0o700 });
+      await writeFile(join(staging, 'd', 'f'), 'f', { mode: 0o600 });
+      await writeFile(join(staging, 'g'), 'g', { mode: 0o666 });
+    });
+    expect((await stat(target)).mode & 0o777).toBe(0o755);
+    expect((await stat(join(target, 'd'))).mode & 0o777).toBe(0o755);
+    expect((await stat(join(target, 'd', 'f'))).mode & 0o777).toBe(0o644);
+    expect((await stat(join(target, 'g'))).mode & 0o777).toBe(0o644);
+  });
+
+  it('refuses to publish a symbolic link the fill left in the output', async () => {
+    const { symlink } = await import('node:fs/promises');
+    await expect(
+      replaceDirectory(target, async (staging) => {
+        await mkdir(staging);
+        await symlink('/etc/passwd', join(staging, 'link'));
+      }),
+    ).rejects.toThrow('not a file or directory');
+    expect(await snapshot(target)).toEqual(OLD);
+  });
+});
