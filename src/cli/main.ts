@@ -34,6 +34,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./report-command.ts')).reportCommand,
   build: async () => (await import('./build-command.ts')).buildCommand,
   retain: async () => (await import('./retain-command.ts')).retainCommand,
+  freeze: async () => (await import('./freeze-command.ts')).freezeCommand,
+  seal: async () => (await import('./seal-command.ts')).sealCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -45,6 +47,9 @@ Commands:
   report [--json] <bundles-dir>       analyse verified bundles: cohorts, score vectors, verdicts
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
   retain                               keep the current report in the append-only history
+  freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
+                                       freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
+  seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)

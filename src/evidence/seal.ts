@@ -1,8 +1,9 @@
 /**
- * Writing side of the format, for the demo generator and tests: give a
- * self-identifying object its id, and seal a set of files into a bundle with
- * a manifest. The manifest is written as its RFC 8785 canonical bytes, so that
- * every single byte of it is significant (no insignificant whitespace).
+ * Writing side of the format, for the demo generator, tests and
+ * `ledgerboard seal` / `freeze`: give a self-identifying object its id, and
+ * seal a set of files into a bundle with a manifest. The manifest is
+ * written as its RFC 8785 canonical bytes, so that every single byte of it
+ * is significant (no insignificant whitespace).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -21,15 +22,40 @@ export function withSelfId<T extends Record<string, unknown>>(object: T, idMembe
 /** Bundle files by bundle-relative path (manifest.json excluded). */
 export type BundleFiles = ReadonlyMap<string, Uint8Array>;
 
+/** One manifest entry: a bundle-relative path, its digest and size. */
+export interface ManifestFile {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
 /** The manifest object for a set of files, with its bundle_id. */
 export function buildManifest(files: BundleFiles, planId: string): Record<string, unknown> {
-  const entries = [...files.keys()].sort(compareUtf8).map((path) => {
+  return manifestOf(
+    [...files].map(([path, bytes]) => ({ path, sha256: digestBytes(bytes), bytes: bytes.length })),
+    planId,
+  );
+}
+
+/**
+ * The manifest object for files already hashed (by `ledgerboard seal`), with
+ * its bundle_id: entries sorted by UTF-8 byte order; an unsafe, reserved or
+ * repeated path is refused (thrown), never sealed.
+ */
+export function manifestOf(files: readonly ManifestFile[], planId: string): Record<string, unknown> {
+  const sorted = [...files].sort((a, b) => compareUtf8(a.path, b.path));
+  const entries = sorted.map(({ path, sha256, bytes }, i) => {
     const reason = unsafePathReason(path);
     if (reason !== null || path === 'manifest.json') throw new Error(`cannot seal ${JSON.stringify(path)}: ${reason ?? 'reserved name'}`);
-    const bytes = files.get(path)!;
-    return { path, sha256: digestBytes(bytes), bytes: bytes.length };
+    if (i > 0 && sorted[i - 1]!.path === path) throw new Error(`cannot seal ${JSON.stringify(path)}: listed twice`);
+    return { path, sha256, bytes };
   });
   return withSelfId({ schema: 'ledgerboard.manifest.v1', bundle_id: '', plan_id: planId, files: entries }, 'bundle_id');
+}
+
+/** Canonical manifest bytes for hashed files (RFC 8785, no final newline, as sealManifest). */
+export function manifestBytesOf(files: readonly ManifestFile[], planId: string): Buffer {
+  return Buffer.from(canonicalJson(manifestOf(files, planId)), 'utf8');
 }
 
 /** Canonical manifest bytes for a set of files. */
