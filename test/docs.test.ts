@@ -25,3 +25,18 @@ describe('the finding catalog', () => {
     }
   });
 });
+
+describe('finding codes found outside verifyBundle', () => {
+  const FIXTURES: Record<string, string> = {
+    LIMIT_EXCEEDED: 'evidence/limits.test.ts',
+    REWRITTEN_EVIDENCE: 'history/history.test.ts',
+    INTERNAL_ERROR: 'pipeline/internal-error.test.ts',
+  };
+  it('each has a fixture test that names it', async () => {
+    const staged = Object.entries(FINDING_CODES).filter(([, info]) => 'stage' in info).map(([code]) => code);
+    expect(staged.sort()).toEqual(Object.keys(FIXTURES).sort());
+    for (const [code, file] of Object.entries(FIXTURES)) {
+      expect(await readFile(new URL(file, import.meta.url), 'utf8'), file).toContain(`'${code}'`);
+    }
+  });
+});

@@ -1,12 +1,21 @@
 /** Renders docs/finding-codes.md from the finding catalog (the catalog is the one source). */
-import { FINDING_CODES, type FindingCode } from '../../src/verify/findings.ts';
+import { FINDING_CODES, NO_VERDICT_CODES, type CodeInfo, type FindingCode } from '../../src/verify/findings.ts';
 
-const NO_VERDICT: readonly FindingCode[] = ['MISSING_FILE', 'MISSING_ARTIFACT'];
+const STAGE_TEXT: Record<NonNullable<CodeInfo['stage']>, string> = {
+  read: 'reader limits (verify, report, build)',
+  history: 'history: report, build and retain (needs the retained reports)',
+  pipeline: 'around any bundle (verify, report, build)',
+};
+
+function stage(code: FindingCode): string {
+  const info: CodeInfo = FINDING_CODES[code];
+  return info.stage ? STAGE_TEXT[info.stage] : 'the bundle alone (FORMAT.md 6)';
+}
 
 function effect(code: FindingCode): string {
   const info = FINDING_CODES[code];
   if (info.severity === 'warning') return 'warning: status unchanged';
-  return NO_VERDICT.includes(code) ? 'error: no_verdict' : 'error: invalid';
+  return NO_VERDICT_CODES.has(code) ? 'error: no_verdict' : 'error: invalid';
 }
 
 /** The Markdown text of docs/finding-codes.md. */
@@ -23,18 +32,26 @@ export function findingCodesMarkdown(): string {
     'file, at which line and JSON path; tests assert codes, never wording.',
     '',
     "A bundle's status follows from its errors: `invalid` if any error other than",
-    '`MISSING_FILE` and `MISSING_ARTIFACT`; else `no_verdict` if either of those;',
+    `${[...NO_VERDICT_CODES].map((c) => `\`${c}\``).join(', ')}; else \`no_verdict\` if any of those;`,
     'else `verified`. Warnings never change the status; they travel to the pages',
     'they affect. Only `verified` bundles are counted; the others are published',
     'with their findings.',
     '',
-    '| code | effect | when it fires | how to fix it |',
-    '|---|---|---|---|',
-    ...codes.map((code) => `| \`${code}\` | ${effect(code)} | ${FINDING_CODES[code].when} | ${FINDING_CODES[code].fix} |`),
+    'Most codes are found in one bundle alone (FORMAT.md section 6). Three are',
+    "ledgerboard's own: `LIMIT_EXCEEDED` (the reader's configurable limits),",
+    '`REWRITTEN_EVIDENCE` (a comparison with the retained history, so only',
+    '`report`, `build` and `retain` see it) and `INTERNAL_ERROR` (a crash while',
+    'processing one bundle, isolated to it).',
+    '',
+    '| code | effect | found by | when it fires | how to fix it |',
+    '|---|---|---|---|---|',
+    ...codes.map((code) => `| \`${code}\` | ${effect(code)} | ${stage(code)} | ${FINDING_CODES[code].when} | ${FINDING_CODES[code].fix} |`),
     '',
     'Where FORMAT.md leaves a choice open, the choice ledgerboard made is in',
-    '[format-decisions.md](format-decisions.md). Every code has a tampered',
-    'fixture in `test/verify/finding-codes.test.ts`.',
+    '[format-decisions.md](format-decisions.md). Every code of the bundle alone',
+    'has a tampered fixture in `test/verify/finding-codes.test.ts`; the other',
+    'three have theirs in `test/history/`, `test/evidence/limits.test.ts` and',
+    '`test/pipeline/internal-error.test.ts`.',
     '',
   ];
   return lines.join('\n');

@@ -22,6 +22,13 @@ export interface CodeInfo {
   when: string;
   /** One line: what the publisher should do. */
   fix: string;
+  /**
+   * Where it is found: `bundle` by verifyBundle from one bundle's bytes (every
+   * FORMAT.md code); `read` by the reader's limits; `history` by comparing with
+   * the retained reports; `pipeline` around a bundle's processing. Only
+   * `bundle` codes can come from `ledgerboard verify` on a bundle alone.
+   */
+  stage?: 'read' | 'history' | 'pipeline';
 }
 
 /** Every finding code with its severity, trigger and fix. Order: as in FORMAT.md. */
@@ -181,18 +188,41 @@ export const FINDING_CODES = {
     when: "grant.json does not echo the plan's id, models, currency and budget, or an attempt started at or after the grant expired.",
     fix: 'Issue the grant from the frozen plan; attempts after expiry are not authorised.',
   },
+  LIMIT_EXCEEDED: {
+    severity: 'error',
+    stage: 'read',
+    when: 'A file, the file count, a JSONL file\'s line count or line length, a JSON nesting depth or NOTES.md is over a configured limit (the message names the limit and its value); the checks that need that input are skipped.',
+    fix: 'Split the evidence, or raise the limit in ledgerboard.config.json (`limits`) if the size is intended.',
+  },
+  REWRITTEN_EVIDENCE: {
+    severity: 'error',
+    stage: 'history',
+    when: 'A plan that a retained report counted reappears with another bundle_id, and a file of the retained bundle was removed, or its old bytes are no longer a prefix of the new file (an append keeps the old bytes as a prefix).',
+    fix: 'Publish the retained bytes again; new evidence goes into new files or is appended, never rewritten.',
+  },
+  INTERNAL_ERROR: {
+    severity: 'error',
+    stage: 'pipeline',
+    when: 'ledgerboard failed unexpectedly while processing this bundle (a bug, not a property of the evidence); the bundle gets no verdict and the others are processed as usual.',
+    fix: 'Report the bug with the message; the evidence may be fine.',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 /** A finding code. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
-/** Codes whose errors make a bundle no_verdict rather than invalid. */
-const NO_VERDICT_CODES: ReadonlySet<FindingCode> = new Set(['MISSING_FILE', 'MISSING_ARTIFACT']);
+/**
+ * Codes whose errors make a bundle no_verdict rather than invalid: an input
+ * that could not be read (FORMAT.md 6), and the two cases where ledgerboard
+ * declined or failed to judge the evidence (a limit, a crash): neither says
+ * the evidence is malformed, and neither is ever a pass.
+ */
+export const NO_VERDICT_CODES: ReadonlySet<FindingCode> = new Set(['MISSING_FILE', 'MISSING_ARTIFACT', 'LIMIT_EXCEEDED', 'INTERNAL_ERROR']);
 
 /** A bundle's status (FORMAT.md section 6). */
 export type BundleStatus = 'verified' | 'invalid' | 'no_verdict';
 
-/** The status rule: invalid on any error other than MISSING_FILE / MISSING_ARTIFACT; else no_verdict on those; else verified. */
+/** The status rule: invalid on any error other than the no-verdict codes above; else no_verdict on those; else verified. */
 export function statusOf(findings: readonly Finding[]): BundleStatus {
   let missing = false;
   for (const finding of findings) {

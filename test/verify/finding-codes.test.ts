@@ -1426,7 +1426,8 @@ describe('the valid bundle', () => {
 });
 
 describe('one tampered bundle per finding code', () => {
-  const codes = Object.keys(FINDING_CODES) as FindingCode[];
+  // Codes of one bundle alone; LIMIT_EXCEEDED, REWRITTEN_EVIDENCE and INTERNAL_ERROR (a `stage`) have fixtures of their own (test/docs.test.ts checks).
+  const codes = (Object.keys(FINDING_CODES) as FindingCode[]).filter((code) => !('stage' in FINDING_CODES[code]));
   const cases: Partial<Record<string, Case[]>> = CASES;
 
   it('every code of the catalog has a case', () => {
