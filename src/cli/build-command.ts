@@ -10,6 +10,7 @@ import { buildReport } from '../report/build-report.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './main.ts';
 import { progressReporter } from './progress.ts';
+import { checkHistoryIn } from '../history/compare.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../site/source-date.ts';
 import { painter, useColour } from './terminal.ts';
 
@@ -54,12 +55,15 @@ Environment:
     const { config } = loaded;
     const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
-    const results = await verifyPaths([dir], progressReporter(io.stderr, 'verified'));
+    const retainedDir = configPath(loaded, config.retained_reports_dir);
+    const history = await checkHistoryIn(await verifyPaths([dir], progressReporter(io.stderr, 'verified')), retainedDir);
+    const { results } = history;
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
     const report = buildReport(results, config);
     const { buildSite } = await import('../site/build-site.ts');
     const site = await buildSite(report, results, config, {
-      retainedDir: configPath(loaded, config.retained_reports_dir),
+      retainedDir,
+      history,
       outDir: out,
       sourceDate,
       log: (line) => io.stderr.write(`build: ${line}\n`),

@@ -1,5 +1,6 @@
 /** `ledgerboard report [--json] [--config FILE] <bundles-dir>` (FORMAT.md section 8). */
-import { loadConfig } from '../config/config.ts';
+import { configPath, loadConfigFile } from '../config/config.ts';
+import { checkHistoryIn } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -15,7 +16,9 @@ export const reportCommand: Command = {
 Verifies every bundle under the directory and analyses the verified ones:
 cohorts, score vectors, per-task classes and verdicts against the baseline,
 drift, incompatibilities. Bundles that are not verified are listed with
-their findings and never counted.
+their findings and never counted. A plan that a retained report counted
+under another bundle, with files removed or rewritten since, is
+REWRITTEN_EVIDENCE (the retained reports directory of the config).
 
 Options:
   --json          print the report (schema ledgerboard.report.v1) as RFC 8785 canonical JSON
@@ -25,8 +28,10 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
   options: { json: { type: 'boolean' }, config: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw new UsageError('report needs exactly one bundles directory');
-    const config = await loadConfig(typeof values.config === 'string' ? values.config : undefined);
-    const results = await verifyPaths(positionals, progressReporter(io.stderr, 'verified'));
+    const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
+    const { config } = loaded;
+    const verified = await verifyPaths(positionals, progressReporter(io.stderr, 'verified'));
+    const { results } = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
     const report = buildReport(results, config);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));
     return EXIT.ok;

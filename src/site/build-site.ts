@@ -19,6 +19,7 @@ import { absolute, buildSiteModel, type SiteModel } from './model.ts';
 import { setSiteModel } from './current.ts';
 import { readRetained } from './retained.ts';
 import { replaceDirectory } from './atomic.ts';
+import type { HistoryCheck } from '../history/compare.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,12 +38,18 @@ export interface SiteBuildOptions {
   outDir: string;
   /** SOURCE_DATE_EPOCH as RFC 3339 (see source-date.ts), used only when no evidence is dated. */
   sourceDate?: string | null;
+  /** The append-only check against the retained manifests. */
+  history?: HistoryCheck;
   log: (line: string) => void;
 }
 
 /** Builds the site for a report into `outDir` (replaced atomically: see atomic.ts). */
 export async function buildSite(report: Report, results: readonly VerifiedBundle[], config: Config, options: SiteBuildOptions): Promise<SiteBuildResult> {
-  const model = await buildSiteModel(report, results, config, { retained: await readRetained(options.retainedDir), sourceDate: options.sourceDate ?? null });
+  const model = await buildSiteModel(report, results, config, {
+    retained: await readRetained(options.retainedDir),
+    sourceDate: options.sourceDate ?? null,
+    ...(options.history ? { history: options.history } : {}),
+  });
   await mkdir(dirname(resolve(options.outDir)), { recursive: true });
   try {
     return await replaceDirectory(options.outDir, async (staging) => {

@@ -15,6 +15,7 @@ import { hexOf } from './format.ts';
 import { renderNotes } from './notes.ts';
 import type { RetainedReport } from './retained.ts';
 import { costChart, rateChart, type Chart } from './charts.ts';
+import type { HistoryCheck, PlanChange } from '../history/compare.ts';
 
 /** A file of a bundle as the site publishes it. */
 export interface SiteFile {
@@ -84,6 +85,20 @@ export interface SiteModel {
    * SOURCE_DATE_EPOCH, else null. Never the build clock.
    */
   date: string | null;
+  /** The append-only check against the retained manifests (empty without history). */
+  history: SiteHistory;
+}
+
+/** The history check as the pages show it. */
+export interface SiteHistory {
+  /** Re-published plans, by plan hex, each with how its files changed. */
+  byPlan: Map<string, PlanChange[]>;
+  /** Plans with removed or rewritten files (REWRITTEN_EVIDENCE), in plan order. */
+  rewritten: PlanChange[];
+  /** Retained bundles whose plan has no bundle at all any more. */
+  absent: HistoryCheck['absent'];
+  /** Files of the retained manifests directory that are not valid manifests. */
+  problems: HistoryCheck['problems'];
 }
 
 /** What a site model is built from besides the report, the bundles and the config. */
@@ -91,6 +106,8 @@ export interface SiteModelOptions {
   retained?: { reports: RetainedReport[]; ignored: string[] };
   /** SOURCE_DATE_EPOCH as RFC 3339, used only when no evidence is dated. */
   sourceDate?: string | null;
+  /** The append-only check (compare.ts), when the build read retained manifests. */
+  history?: HistoryCheck;
 }
 
 /** An absolute URL on the site for a path starting with "/". */
@@ -134,6 +151,21 @@ export async function buildSiteModel(
     retained: retained.reports,
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
+    history: siteHistory(options.history),
+  };
+}
+
+function siteHistory(history: HistoryCheck | undefined): SiteHistory {
+  const byPlan = new Map<string, PlanChange[]>();
+  for (const change of history?.changes ?? []) {
+    const hex = hexOf(change.plan_id);
+    byPlan.set(hex, [...(byPlan.get(hex) ?? []), change]);
+  }
+  return {
+    byPlan,
+    rewritten: (history?.changes ?? []).filter((c) => c.rewritten),
+    absent: history?.absent ?? [],
+    problems: history?.problems ?? [],
   };
 }
 
