@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   retain: async () => (await import('./retain-command.ts')).retainCommand,
   freeze: async () => (await import('./freeze-command.ts')).freezeCommand,
   seal: async () => (await import('./seal-command.ts')).sealCommand,
+  import: async () => (await import('./import-command.ts')).importCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -50,6 +51,7 @@ Commands:
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
   seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it
+  import inspect <log>... -o DIR       import Inspect AI eval logs (.eval, .json) as imported evidence bundles
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)

@@ -1,0 +1,110 @@
+/**
+ * Reads an Inspect AI eval log from its bytes, in either format:
+ *
+ * - `.json`: one JSON document, the whole EvalLog (samples inline);
+ * - `.eval`: a ZIP archive with `header.json` (eval spec, plan, results,
+ *   stats, status), one `samples/<id>_epoch_<n>.json` per sample and
+ *   summaries the importer does not need. An archive whose `header.json` was
+ *   never written (a run that did not finish) is read from
+ *   `_journal/start.json`, with status `started`.
+ *
+ * The format is recognised from the bytes (a ZIP signature, or a JSON
+ * object), never from the file name. Entry names only select what to read;
+ * a sample's identity comes from its own `id` and `epoch`.
+ */
+import type { z } from 'zod';
+import type { JsonValue } from '../../json/strict-json.ts';
+import { ImportError } from '../errors.ts';
+import { parseInspectJson } from './json.ts';
+import { describeIssue, InspectHeader, InspectSample, InspectStart, MAX_LOG_VERSION } from './schema.ts';
+import { DEFAULT_ZIP_LIMITS, readZipEntries, type ZipLimits } from './zip.ts';
+
+/** The two log formats, by their file extension. */
+export type InspectFormat = 'eval' | 'json';
+
+/** A log as read: its header, its samples (in log order) and what the reading noticed. */
+export interface InspectLog {
+  format: InspectFormat;
+  header: InspectHeader;
+  /** True when the header came from _journal/start.json (no header.json: the run did not finish). */
+  headerFromJournal: boolean;
+  samples: InspectSample[];
+  /** NaN / Infinity tokens read as null, over every document read. */
+  nonFinite: number;
+}
+
+const HEADER = 'header.json';
+const JOURNAL_START = '_journal/start.json';
+
+/** Recognises the format from the first bytes, or null when it is neither. */
+export function detectFormat(bytes: Uint8Array): InspectFormat | null {
+  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6)) return 'eval';
+  for (const byte of bytes) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    return byte === 0x7b /* { */ ? 'json' : null;
+  }
+  return null;
+}
+
+/** Reads a log; throws ImportError for anything that is not a readable Inspect log. */
+export async function readInspectLog(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<InspectLog> {
+  const format = detectFormat(bytes);
+  if (format === null) throw new ImportError('not an Inspect log: neither a .eval ZIP archive nor a JSON log');
+  return format === 'json' ? readJsonLog(bytes) : readEvalLog(bytes, limits);
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ImportError(`not an Inspect log: ${what}: ${describeIssue(result.error)}`);
+  return result.data;
+}
+
+function checkVersion(version: number): void {
+  if (version > MAX_LOG_VERSION) throw new ImportError(`the log is Inspect log format version ${version}; this importer reads versions up to ${MAX_LOG_VERSION}`);
+}
+
+function readJsonLog(bytes: Uint8Array): InspectLog {
+  const { value, nonFinite } = parseInspectJson(bytes, 'the log');
+  if (!isObject(value)) throw new ImportError('not an Inspect log: the JSON document is not an object');
+  const { samples: rawSamples, ...rest } = value;
+  const header = validate(InspectHeader, rest, 'the log');
+  checkVersion(header.version);
+  if (rawSamples !== undefined && rawSamples !== null && !Array.isArray(rawSamples)) throw new ImportError('not an Inspect log: samples: expected an array');
+  const samples = (rawSamples ?? []).map((s, i) => validate(InspectSample, s, `samples[${i}]`));
+  return { format: 'json', header, headerFromJournal: false, samples, nonFinite };
+}
+
+async function readEvalLog(bytes: Uint8Array, limits: ZipLimits): Promise<InspectLog> {
+  const isSample = (name: string) => name.startsWith('samples/') && name.endsWith('.json') && name.indexOf('/', 8) === -1;
+  const { entries, contents } = await readZipEntries(bytes, (name) => name === HEADER || name === JOURNAL_START || isSample(name), limits);
+  const nested = entries.find((e) => e.name.startsWith('samples/') && e.name.indexOf('/', 8) !== -1);
+  if (nested) {
+    throw new ImportError('the log uses the chunked per-sample layout (samples/<id>_epoch_<n>/...), which this importer does not read');
+  }
+  let nonFinite = 0;
+  const parse = (name: string): JsonValue => {
+    const parsed = parseInspectJson(contents.get(name)!, name);
+    nonFinite += parsed.nonFinite;
+    return parsed.value;
+  };
+  let header: InspectHeader;
+  let headerFromJournal = false;
+  if (contents.has(HEADER)) {
+    header = validate(InspectHeader, parse(HEADER), HEADER);
+  } else if (contents.has(JOURNAL_START)) {
+    const start = validate(InspectStart, parse(JOURNAL_START), JOURNAL_START);
+    header = { ...start, status: 'started' };
+    headerFromJournal = true;
+  } else {
+    throw new ImportError('not an Inspect log: the archive holds neither header.json nor _journal/start.json');
+  }
+  checkVersion(header.version);
+  // Samples in entry-name byte order (the order of reading does not matter: the mapper sorts by id and epoch).
+  const names = [...contents.keys()].filter(isSample).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const samples = names.map((name) => validate(InspectSample, parse(name), name));
+  return { format: 'eval', header, headerFromJournal, samples, nonFinite };
+}
+
+function isObject(value: JsonValue): value is { [member: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
