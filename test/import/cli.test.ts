@@ -1,0 +1,104 @@
+/**
+ * `ledgerboard import inspect`: exit codes, one line per log, create-only
+ * refusal, nothing written for a log that cannot be imported, usage errors.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { header, jsonLog, listTree, REAL_LOGS, sample, tempDirs } from './helpers.ts';
+
+const temp = tempDirs();
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const capture = () => {
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream & PassThrough;
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    Object.defineProperty(stream, 'isTTY', { value: false });
+    return { stream, text: () => text };
+  };
+  const out = capture();
+  const err = capture();
+  const code = await main(args, { stdout: out.stream, stderr: err.stream });
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+describe('ledgerboard import inspect', () => {
+  it('imports several logs, one line each, exit 0', async () => {
+    const out = await temp();
+    const logs = ['log_streaming.eval', 'retry-2-then-success.postfix.zstd.eval', 'log_formats.json'].map((f) => join(REAL_LOGS, f));
+    const r = await run(['import', 'inspect', ...logs, '-o', out, '--license', 'MIT']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^verified {3}bundle [0-9a-f]{12} {2}4 attempts \(2 tasks x 2 epochs\), log success {2}.*log-streaming-2904309c50fd$/m);
+    expect(r.stdout).toMatch(/^verified {3}bundle [0-9a-f]{12} {2}1 attempts \(1 tasks x 1 epochs\), log success {2}.*retry-2-then-success-postfix-zstd-e15bfd19d5b1$/m);
+    expect(r.stdout).toContain('  missing  the log records no scorer: no attempt has a grade (each fails closed as grader_failure)');
+    expect(r.stdout).toContain('3 logs: 3 imported and verified, 0 failed');
+    expect(r.stderr).toContain('importing 1/3: ');
+    expect(await listTree(out)).toEqual(expect.arrayContaining(['log-formats-b36b887e4470', 'log-streaming-2904309c50fd', 'retry-2-then-success-postfix-zstd-e15bfd19d5b1']));
+    expect((await listTree(out)).filter((p) => !p.includes('/'))).toHaveLength(3);
+  });
+
+  it('refuses to write into an existing bundle directory (create-only), exit 1, bytes untouched', async () => {
+    const out = await temp();
+    const log = join(REAL_LOGS, 'log_formats.json');
+    expect((await run(['import', 'inspect', log, '-o', out])).code).toBe(0);
+    const manifest = await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'));
+    const again = await run(['import', 'inspect', log, '-o', out]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/^failed {5}.*log_formats\.json: the destination .*log-formats-b36b887e4470 already exists and is not empty: import is create-only$/m);
+    expect(await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'))).toEqual(manifest);
+    expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual(['log-formats-b36b887e4470']);
+    // A stray file in the destination is refused the same way.
+    const other = await temp();
+    await mkdir(join(other, 'log-formats-b36b887e4470'));
+    await writeFile(join(other, 'log-formats-b36b887e4470', 'x'), 'x');
+    expect((await run(['import', 'inspect', log, '-o', other])).code).toBe(1);
+    expect(await listTree(other)).toEqual(['log-formats-b36b887e4470', 'log-formats-b36b887e4470/x']);
+  });
+
+  it('a log that cannot be imported writes nothing, the others still import, exit 1', async () => {
+    const dir = await temp();
+    const notInspect = join(dir, 'plan.json');
+    await writeFile(notInspect, '{"schema":"ledgerboard.plan.v1"}');
+    const noSamples = join(REAL_LOGS, '2025-05-12T20-28-13-04-00_no-samples.json');
+    const good = join(dir, 'good.json');
+    await writeFile(good, jsonLog([sample(1, 1), sample(2, 1)], header()));
+    const out = join(dir, 'out');
+    const r = await run(['import', 'inspect', notInspect, noSamples, good, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^failed {5}.*plan\.json: not an Inspect log: the log: /m);
+    expect(r.stdout).toMatch(/^failed {5}.*no-samples\.json: the log holds no samples \(status "cancelled"\)/m);
+    expect(r.stdout).toContain('3 logs: 1 imported and verified, 2 failed');
+    expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual([expect.stringMatching(/^good-[0-9a-f]{12}$/)]);
+  });
+
+  it('a missing file is a failed log, not a crash', async () => {
+    const out = await temp();
+    const r = await run(['import', 'inspect', join(out, 'nope.eval'), '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('nope.eval: cannot read the log file: ENOENT');
+  });
+
+  it('usage errors exit 2', async () => {
+    const out = await temp();
+    const log = join(REAL_LOGS, 'log_formats.json');
+    for (const args of [['import'], ['import', 'langsmith', log, '-o', out], ['import', 'inspect', '-o', out], ['import', 'inspect', log], ['import', 'inspect', log, '-o', out, '--pass-threshold', '0x1']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^ledgerboard: /);
+    }
+    expect(await listTree(out)).toEqual([]);
+  });
+
+  it('--help describes the command', async () => {
+    const r = await run(['import', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: ledgerboard import inspect <log>... -o <dir>');
+    expect(r.stdout).toContain('--pass-threshold N');
+    const top = await run(['--help']);
+    expect(top.stdout).toContain('import inspect <log>... -o DIR');
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * content/imported/bundles is exactly what `npm run import-demo` writes from
+ * content/imported/logs (a fresh import, compared byte for byte), and every
+ * committed bundle verifies.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importDemo } from '../../scripts/import-demo.ts';
+import { listTree, tempDirs, verifyDir } from './helpers.ts';
+
+const COMMITTED = new URL('../../content/imported/', import.meta.url).pathname;
+const temp = tempDirs();
+
+describe('the committed imported bundles', () => {
+  let out: string;
+  let lines: string[];
+  beforeAll(async () => {
+    out = await temp();
+    lines = await importDemo(out);
+  });
+
+  it('are what a fresh import writes, byte for byte', async () => {
+    const generated = await listTree(join(out, 'bundles'));
+    const committed = await listTree(join(COMMITTED, 'bundles'));
+    expect(committed).toEqual(generated);
+    const differing: string[] = [];
+    for (const path of generated.filter((p) => p.split('/').length > 1)) {
+      const a = await readFile(join(out, 'bundles', path)).catch(() => null);
+      if (a === null) continue; // a directory
+      if (!a.equals(await readFile(join(COMMITTED, 'bundles', path)))) differing.push(path);
+    }
+    expect(differing, 'run `npm run import-demo` after an intended change').toEqual([]);
+  });
+
+  it('hold 12 bundles that verify; the log without samples is not imported', async () => {
+    expect(lines.filter((l) => l.includes('not imported, as expected'))).toHaveLength(1);
+    const dirs = (await listTree(join(COMMITTED, 'bundles'))).filter((p) => !p.includes('/'));
+    expect(dirs).toHaveLength(12);
+    for (const dir of dirs) expect((await verifyDir(join(COMMITTED, 'bundles', dir))).status, dir).toBe('verified');
+  });
+});
