@@ -14,8 +14,8 @@
  * writeFrozenPlan writes plan.json and a byte-for-byte copy of the ledger,
  * create-only, and leaves nothing behind when it fails.
  */
-import { lstat, mkdir, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readFile, rmdir, unlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { digestBytes } from '../json/canonical.ts';
 import { forEachStrictJsonlLine } from '../json/jsonl.ts';
 import { LedgerRecord, Plan } from '../schema/index.ts';
@@ -210,12 +210,21 @@ export interface WrittenPlan {
  * call is removed again.
  */
 export async function writeFrozenPlan(dir: string, frozen: FrozenPlan): Promise<WrittenPlan> {
-  await mkdir(dir, { recursive: true });
+  const created = await mkdir(dir, { recursive: true });
+  try {
+    return await writeInto(dir, frozen);
+  } catch (error) {
+    // Nothing partially written: directories this call created are removed again (only while empty).
+    if (created !== undefined) await removeEmptyDirs(resolve(dir), resolve(created));
+    throw error;
+  }
+}
+
+async function writeInto(dir: string, frozen: FrozenPlan): Promise<WrittenPlan> {
   const planPath = join(dir, 'plan.json');
   const ledgerPath = join(dir, 'ledger.jsonl');
-  if (await exists(planPath)) {
-    throw new AlreadyExistsError(planPath, `${planPath} already exists: a frozen plan is never overwritten (freeze into a new directory)`);
-  }
+  const refusal = () => new AlreadyExistsError(planPath, `${planPath} already exists: a frozen plan is never overwritten (freeze into a new directory)`);
+  if (await exists(planPath)) throw refusal();
   let ledgerWritten = false;
   if (await exists(ledgerPath)) {
     const stats = await lstat(ledgerPath);
@@ -226,15 +235,24 @@ export async function writeFrozenPlan(dir: string, frozen: FrozenPlan): Promise<
     ledgerWritten = true;
   }
   try {
-    await writeCreateOnly(planPath, frozen.planBytes, `${planPath}`);
+    await writeCreateOnly(planPath, frozen.planBytes);
   } catch (error) {
     if (ledgerWritten) await unlink(ledgerPath).catch(() => undefined);
-    if (error instanceof AlreadyExistsError) {
-      throw new AlreadyExistsError(planPath, `${planPath} already exists: a frozen plan is never overwritten (freeze into a new directory)`);
-    }
-    throw error;
+    throw error instanceof AlreadyExistsError ? refusal() : error;
   }
   return { planPath, ledgerPath, ledgerWritten };
+}
+
+/** Removes `dir` and its parents up to and including `top`, stopping at the first that is not empty. */
+async function removeEmptyDirs(dir: string, top: string): Promise<void> {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return;
+    }
+    if (current === top || dirname(current) === current) return;
+  }
 }
 
 async function exists(path: string): Promise<boolean> {
