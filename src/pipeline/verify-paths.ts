@@ -33,17 +33,36 @@ export interface BundleEntry {
 export type Progress = (done: number, total: number) => void;
 
 /** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
-export async function verifyPaths(paths: readonly string[], onProgress?: Progress): Promise<VerifiedBundle[]> {
+export async function verifyPaths(paths: readonly string[], onProgress?: Progress, verify: VerifyFunction = verifyBundle): Promise<VerifiedBundle[]> {
   const dirs: string[] = [];
   for (const path of paths) dirs.push(...(await discoverBundles(path)));
   const results: VerifiedBundle[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();
   for (const dir of dirs) {
-    results.push({ path: dir, ...(await verifyDirectory(dir, arena)) });
+    results.push({ path: dir, ...(await verifyDirectory(dir, arena, verify)) });
     onProgress?.(results.length, dirs.length);
   }
   return results;
+}
+
+/** The verifier a pipeline runs on each snapshot: verifyBundle, or a replacement in tests of crash isolation. */
+export type VerifyFunction = (snapshot: BundleSnapshot) => BundleVerification;
+
+/**
+ * An unexpected error while processing one bundle (a bug in ledgerboard, not
+ * a property of the evidence) becomes an INTERNAL_ERROR finding on that
+ * bundle, which gets no verdict; the other bundles are processed as usual.
+ */
+function internalError(error: unknown, stage: 'reading' | 'verifying'): BundleVerification {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return {
+    bundle_id: null,
+    plan_id: null,
+    status: 'no_verdict',
+    findings: [finding('INTERNAL_ERROR', '.', `ledgerboard failed while ${stage} this bundle: ${message.slice(0, 500)}`)],
+    evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+  };
 }
 
 /**
@@ -54,13 +73,14 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
 export async function verifyDirectory(
   dir: string,
   arena?: ContentArena,
+  verify: VerifyFunction = verifyBundle,
 ): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
   let snapshot: BundleSnapshot;
   try {
     snapshot = await readBundle(dir, arena);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (typeof code !== 'string') throw error;
+    if (typeof code !== 'string') return { entries: [], content_digest: contentDigest({ entries: [] }), verification: internalError(error, 'reading') };
     return {
       entries: [],
       content_digest: contentDigest({ entries: [] }),
@@ -74,7 +94,13 @@ export async function verifyDirectory(
     };
   }
   const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
-  return { verification: verifyBundle(snapshot), content_digest: contentDigest(snapshot), entries };
+  let verification: BundleVerification;
+  try {
+    verification = verify(snapshot);
+  } catch (error) {
+    verification = internalError(error, 'verifying');
+  }
+  return { verification, content_digest: contentDigest(snapshot), entries };
 }
 
 /** The digest of a snapshot's sorted (path, kind, sha256) entries. */

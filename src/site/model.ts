@@ -61,6 +61,8 @@ export interface SiteBundle {
   notesHtml: string | null;
   /** Where the bundle was read from; never published (a bundle is known by its id). */
   sourceDir: string;
+  /** Parts of the page that failed to render (a bug, isolated to this bundle's page; shown there). */
+  renderProblems: string[];
 }
 
 /** Everything the pages need. */
@@ -183,6 +185,7 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
     files.push({ path: e.path, url: fileUrl(dirHex, e.path), bytes: e.bytes, sha256: e.sha256 });
   }
   const plan = v.evidence.plan;
+  const renderProblems: string[] = [];
   const planFile = files.find((f) => f.path === 'plan.json');
   return {
     dirHex,
@@ -197,14 +200,28 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
     unpublished,
     plan,
     planUrl: planFile ? planFile.url : null,
-    planHtml: plan ? await codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }) : null,
+    planHtml: plan ? await rendered(() => codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }), 'the highlighted plan', renderProblems) : null,
     planCanonical: plan ? canonicalJson(withoutId(plan)) : null,
     manifest: v.evidence.manifest,
     money: plan ? moneyOf(plan, v.evidence.attempts.map((a) => a.attempt)) : null,
     grant: v.evidence.grant === null ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
-    notesHtml: v.evidence.notes ? await renderNotes(v.evidence.notes) : null,
+    notesHtml: v.evidence.notes ? await rendered(() => renderNotes(v.evidence.notes!), 'NOTES.md', renderProblems) : null,
+    renderProblems,
     sourceDir: result.path,
   };
+}
+
+/**
+ * Renders one part of a bundle's page; an unexpected error (a bug) leaves that
+ * part out and is shown on the page, instead of failing the whole build.
+ */
+async function rendered(render: () => Promise<string>, what: string, problems: string[]): Promise<string | null> {
+  try {
+    return await render();
+  } catch (error) {
+    problems.push(`${what} could not be rendered (internal error: ${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  }
 }
 
 function withoutId(plan: Plan): Record<string, unknown> {
