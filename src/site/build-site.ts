@@ -133,8 +133,12 @@ async function copyVerified(source: string, destination: string, sha256: string)
   if (copied !== sha256) throw new Error(`evidence changed during the build: ${source} now hashes to ${copied}, verification saw ${sha256}`);
 }
 
+/** A plain decimal number (our own numbers, e.g. a negative delta): never a formula, left as it is. */
+const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$/;
+
 function csvField(value: string): string {
-  return /[",\n\r]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${value.replace(/"/g, '""').replace(/^([=+\-@\t])/, "'$1")}"` : value;
+  const formula = /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value);
+  return /[",\n\r]/.test(value) || formula ? `"${(formula ? `'${value}` : value).replace(/"/g, '""')}"` : value;
 }
 
 /** The leaderboard as CSV: one row per cohort, boards in report order (cells that could be formulas are neutralised). */
