@@ -6,8 +6,9 @@
  * model and agent name (kept consistent between the plan, every attempt's
  * model and observed_model, so the bundle stays verified), the ledger name,
  * task ids (ledger and attempts), failing_assertion, license, the harness
- * name, the isolation and session-topology texts, listed file names and
- * NOTES.md.
+ * name and version, the grader's profile, id and version (in the plan and in
+ * generation 1), the isolation and session-topology texts, listed file names
+ * and NOTES.md.
  */
 import { readFile } from 'node:fs/promises';
 import { validBundle, type BundleModel } from '../helpers/bundle-builder.ts';
@@ -104,6 +105,9 @@ export interface HostileSpec {
   baseline: { selector: string; model: string; agent: string };
   agentVersion: string;
   harnessName: string;
+  harnessVersion: string;
+  /** The plan's grader (generation 1 uses it too). */
+  grader: { profile: string; id: string; version: string };
   isolation: string;
   sessionTopology: string;
   failingAssertion: string;
@@ -120,6 +124,13 @@ export function hostileModel(spec: HostileSpec): BundleModel {
   plan.title = spec.title;
   plan.ledger.name = spec.ledgerName;
   plan.harness.name = spec.harnessName;
+  plan.harness.version = spec.harnessVersion;
+  const oldGrader = { ...plan.grader };
+  plan.grader = { ...plan.grader, ...spec.grader };
+  for (const generation of model.grades) {
+    const g = generation.value.grader;
+    if (g.id === oldGrader.id && g.version === oldGrader.version) generation.value.grader = { ...g, id: spec.grader.id, version: spec.grader.version };
+  }
   plan.environment.isolation = spec.isolation;
   plan.environment.session_topology = spec.sessionTopology;
 
@@ -200,6 +211,8 @@ export function hostileSpecs(corpora: HostileCorpora, count: number): HostileSpe
       baseline: { selector: b(2), model: `javascript:alert("baseline-${shared}")//${b(3)}`, agent: `"><img src=x onerror=alert("agent-${shared}")>` },
       agentVersion: b(4),
       harnessName: i === 1 ? `harness<iframe src=javascript:alert(1)>-${i}` : `harness<script>alert(${i})</script>`,
+      harnessVersion: `1.0<img src=x onerror=alert("harness-version-${shared}")>`,
+      grader: { profile: s(8), id: `oracle<script>alert("grader-${shared}")</script>`, version: b(9) },
       isolation: i === 1 ? `<object data="data:text/html,x">iso-${i}` : s(5),
       sessionTopology: b(5),
       failingAssertion: s(6),

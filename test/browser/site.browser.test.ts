@@ -511,10 +511,10 @@ describe('hostile site: publisher strings are data, never markup', () => {
         }
       }
 
-      // Board pages: task ids, harness name, isolation, session topology and ledger name.
+      // Board pages: task ids, harness name and version, grader id and version, isolation, session topology and ledger name.
       const boardText = where('/boards/').map(([, f]) => f.bodyText).join('\n');
       for (const spec of specs) {
-        for (const text of [...spec.tasks, spec.harnessName, spec.isolation, spec.sessionTopology, spec.ledgerName]) {
+        for (const text of [...spec.tasks, spec.harnessName, spec.harnessVersion, spec.grader.id, spec.grader.version, spec.isolation, spec.sessionTopology, spec.ledgerName]) {
           if (!boardText.includes(asText(text))) problems.push(`no board page shows ${JSON.stringify(text)}`);
         }
       }
