@@ -15,6 +15,9 @@ import { AlreadyExistsError } from './problems.ts';
 /** Errors of link(2) that mean "no hard links here", not "the name exists". */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
+/** The name of a temporary file writeCreateOnly uses (left behind only if the process dies mid-write). */
+export const TEMP_NAME = /^\..+\.[0-9]+\.[0-9a-f]{12}\.tmp$/;
+
 /** Writes a new file; throws AlreadyExistsError (naming `what`) when the path exists. */
 export async function writeCreateOnly(path: string, bytes: Uint8Array, what = path): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

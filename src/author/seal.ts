@@ -19,7 +19,7 @@ import { parseStrictJson } from '../json/strict-json.ts';
 import { hashHandle } from '../evidence/hash-file.ts';
 import { unsafePathReason } from '../evidence/paths.ts';
 import { manifestBytesOf, type ManifestFile } from '../evidence/seal.ts';
-import { writeCreateOnly } from './create-only.ts';
+import { TEMP_NAME, writeCreateOnly } from './create-only.ts';
 import { AlreadyExistsError, type InputProblem, refuse, refuseIfAny } from './problems.ts';
 
 /** What seal wrote. */
@@ -99,6 +99,10 @@ async function walk(fsDir: string, relDir: string, problems: InputProblem[], fou
     const kind = await kindOf(dirent, fsPath);
     if (kind === 'directory') {
       await walk(fsPath, path, problems, found);
+      continue;
+    }
+    if (kind === 'file' && TEMP_NAME.test(name) && relDir === '') {
+      problems.push({ file: path, message: 'is a temporary file left by an interrupted freeze or seal; remove it' });
       continue;
     }
     if (kind !== 'file') {

@@ -173,6 +173,15 @@ describe('ledgerboard seal', () => {
     await expect(lstat(join(bundle, 'manifest.json'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('refuses a temporary file an interrupted seal left behind', async () => {
+    const bundle = await filledBundle();
+    await writeFile(join(bundle, `.manifest.json.${process.pid}.0123456789ab.tmp`), '{"partial');
+    const result = await cli(['seal', bundle]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`  .manifest.json.${process.pid}.0123456789ab.tmp: is a temporary file left by an interrupted freeze or seal; remove it`);
+    await expect(lstat(join(bundle, 'manifest.json'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses a directory without a plan, or with a plan that names no id', async () => {
     const empty = await scratch.dir();
     await writeFile(join(empty, 'attempts.jsonl'), '');
