@@ -3,7 +3,7 @@
  * report), then the static site is rendered from the report into the output
  * directory, replaced atomically (a failed build leaves the old one).
  */
-import { configPath, loadConfigFile } from '../config/config.ts';
+import { configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -56,7 +56,7 @@ Environment:
     const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const history = await checkHistoryIn(await verifyPaths([dir], progressReporter(io.stderr, 'verified')), retainedDir);
+    const history = await checkHistoryIn(await verifyPaths([dir], progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) }), retainedDir);
     const { results } = history;
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
     const report = buildReport(results, config);

@@ -1,5 +1,5 @@
 /** `ledgerboard report [--json] [--config FILE] <bundles-dir>` (FORMAT.md section 8). */
-import { configPath, loadConfigFile } from '../config/config.ts';
+import { configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { checkHistoryIn } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
@@ -30,7 +30,7 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
     if (positionals.length !== 1) throw new UsageError('report needs exactly one bundles directory');
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
-    const verified = await verifyPaths(positionals, progressReporter(io.stderr, 'verified'));
+    const verified = await verifyPaths(positionals, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) });
     const { results } = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
     const report = buildReport(results, config);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));

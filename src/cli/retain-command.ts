@@ -1,5 +1,5 @@
 /** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only. */
-import { configPath, loadConfigFile } from '../config/config.ts';
+import { configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RetainError, retainReport } from '../site/retained.ts';
@@ -46,7 +46,7 @@ Exit: 0 retained (or already retained), 1 the name is taken by other bytes, 2 us
     const { config } = loaded;
     const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results } = await checkHistoryIn(await verifyPaths([dir]), retainedDir);
+    const { results } = await checkHistoryIn(await verifyPaths([dir], undefined, { limits: limitsOf(config) }), retainedDir);
     const report = buildReport(results, config);
     try {
       const { path, outcome } = await retainReport(retainedDir, report);

@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
+import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 
 /**
  * The verdict PASS rule: no regressed task (any regression is REGRESSION
@@ -23,6 +24,22 @@ export type AcceptanceRule = z.infer<typeof AcceptanceRule>;
 export const GradingPin = z.strictObject({ id: z.string().min(1), version: z.string().min(1) }).nullable();
 export type GradingPin = z.infer<typeof GradingPin>;
 
+/**
+ * Limits on what one bundle may make ledgerboard read (src/evidence/limits.ts).
+ * Absent: the defaults, and the report's config has no `limits` member (so a
+ * report made before limits existed keeps its id). Present: every limit, each
+ * given value or its default, in the report.
+ */
+export const LimitsConfig = z.strictObject({
+  files: z.int().min(1).default(LIMIT_DEFAULTS.files),
+  file_bytes: z.int().min(1).default(LIMIT_DEFAULTS.file_bytes),
+  structured_file_bytes: z.int().min(1).default(LIMIT_DEFAULTS.structured_file_bytes),
+  jsonl_lines: z.int().min(1).default(LIMIT_DEFAULTS.jsonl_lines),
+  line_bytes: z.int().min(1).default(LIMIT_DEFAULTS.line_bytes),
+  depth: z.int().min(1).max(64, 'FORMAT.md makes nesting deeper than 64 BAD_JSON: depth is at most 64').default(LIMIT_DEFAULTS.depth),
+  notes_bytes: z.int().min(1).default(LIMIT_DEFAULTS.notes_bytes),
+});
+
 /** The whole config; every member has a default, so `{}` is a valid config. */
 export const Config = z.strictObject({
   title: z.string().min(1).default('ledgerboard'),
@@ -35,8 +52,14 @@ export const Config = z.strictObject({
   retained_reports_dir: z.string().min(1).default('content/reports'),
   acceptance: AcceptanceRule.default({ min_improved: 1 }),
   grading_pin: GradingPin.default(null),
+  limits: LimitsConfig.optional(),
 });
 export type Config = z.infer<typeof Config>;
+
+/** The limits in force: the config's, else the defaults. */
+export function limitsOf(config: Config): Limits {
+  return { ...LIMIT_DEFAULTS, ...config.limits };
+}
 
 /** The config file name, at the repository root. */
 export const CONFIG_FILE = 'ledgerboard.config.json';

@@ -12,6 +12,7 @@ import { constants, type Dirent } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentArena } from './arena.ts';
+import { LIMIT_DEFAULTS, type LimitHit, type Limits } from './limits.ts';
 import { hashHandle } from './hash-file.ts';
 import { compareUtf8 } from './paths.ts';
 
@@ -32,12 +33,16 @@ export interface SnapshotEntry {
   unreadable?: string;
   /** True when the on-disk name is not valid UTF-8 (the path shows U+FFFD). */
   badName?: boolean;
+  /** The limit this file is over: it was not read (nor hashed), and `unreadable` says so. */
+  limit?: LimitHit;
 }
 
 /** Everything the verifier needs from disk; verification itself never touches the file system. */
 export interface BundleSnapshot {
   /** Every entry, sorted by UTF-8 byte order of path (directories included). */
   entries: SnapshotEntry[];
+  /** Set when the bundle has more entries than `limits.files`: the walk stopped there, and the bundle is not judged. */
+  tooManyEntries?: LimitHit;
 }
 
 /** Files whose bytes the verifier parses; all others are only hashed. */
@@ -63,11 +68,15 @@ const CONCURRENCY = 4;
  * bytes are handed on as they are) are read into the arena's reused memory:
  * their `content` is then valid only until the arena reads the next bundle.
  */
-export async function readBundle(root: string, arena?: ContentArena): Promise<BundleSnapshot> {
+export async function readBundle(root: string, arena?: ContentArena, limits: Limits = LIMIT_DEFAULTS): Promise<BundleSnapshot> {
   const entries: SnapshotEntry[] = [];
   const files: { entry: SnapshotEntry; fsPath: string }[] = [];
-  await walk(root, '', entries, files, true);
-  await runPool(files, CONCURRENCY, async ({ entry, fsPath }) => readRegularFile(entry, fsPath, arena));
+  await walk(root, '', entries, files, true, limits.files);
+  if (entries.length > limits.files) {
+    // Stopped at the limit: nothing is read, and the bundle gets no verdict.
+    return { entries: [], tooManyEntries: { path: '.', limit: 'files', value: limits.files, actual: 'more' } };
+  }
+  await runPool(files, CONCURRENCY, async ({ entry, fsPath }) => readRegularFile(entry, fsPath, arena, limits));
   entries.sort((a, b) => compareUtf8(a.path, b.path));
   return { entries };
 }
@@ -78,6 +87,7 @@ async function walk(
   entries: SnapshotEntry[],
   files: { entry: SnapshotEntry; fsPath: string }[],
   isRoot: boolean,
+  maxEntries: number,
 ): Promise<void> {
   let dirents: Dirent<Buffer>[];
   try {
@@ -89,6 +99,7 @@ async function walk(
     return;
   }
   for (const dirent of dirents) {
+    if (entries.length > maxEntries) return;
     let name: string;
     let badName = false;
     try {
@@ -105,7 +116,7 @@ async function walk(
     if (badName) entry.badName = true;
     entries.push(entry);
     if (typeof fsPath !== 'string') continue;
-    if (kind === 'directory') await walk(fsPath, path, entries, files, false);
+    if (kind === 'directory') await walk(fsPath, path, entries, files, false, maxEntries);
     else if (kind === 'file') files.push({ entry, fsPath });
   }
 }
@@ -134,7 +145,7 @@ async function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): Promise<
   return 'unknown';
 }
 
-async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: ContentArena | undefined): Promise<void> {
+async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: ContentArena | undefined, limits: Limits): Promise<void> {
   let handle;
   try {
     handle = await open(fsPath, OPEN_FLAGS);
@@ -150,6 +161,12 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: Cont
       return;
     }
     const keep = isStructuredPath(entry.path);
+    const hit = sizeLimitHit(entry.path, stats.size, keep, limits);
+    if (hit) {
+      entry.limit = hit;
+      entry.unreadable = `is over limits.${hit.limit} (${hit.value} bytes): not read`;
+      return;
+    }
     const into = keep && arena !== undefined && entry.path !== 'NOTES.md' ? arena.take(entry.path, stats.size) : undefined;
     const { sha256, bytes, content } = await hashHandle(handle, keep, stats.size, into);
     entry.sha256 = sha256;
@@ -160,6 +177,14 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: Cont
   } finally {
     await handle.close();
   }
+}
+
+/** The size limit a file is over, if any: any file, a structured (parsed) file, NOTES.md. */
+function sizeLimitHit(path: string, size: number, structured: boolean, limits: Limits): LimitHit | null {
+  if (size > limits.file_bytes) return { path, limit: 'file_bytes', value: limits.file_bytes, actual: size };
+  if (path === 'NOTES.md' && size > limits.notes_bytes) return { path, limit: 'notes_bytes', value: limits.notes_bytes, actual: size };
+  if (structured && path !== 'NOTES.md' && size > limits.structured_file_bytes) return { path, limit: 'structured_file_bytes', value: limits.structured_file_bytes, actual: size };
+  return null;
 }
 
 function describeError(error: unknown): string {

@@ -7,8 +7,10 @@ import { ContentArena } from '../evidence/arena.ts';
 import { discoverBundles } from '../evidence/discover.ts';
 import { readBundle, type BundleSnapshot, type SnapshotEntry } from '../evidence/read-bundle.ts';
 import { digestCanonical } from '../json/canonical.ts';
-import { finding } from '../verify/findings.ts';
+import { finding, statusOf } from '../verify/findings.ts';
+import { jsonlLimitHit, LIMIT_DEFAULTS, limitMessage, nestingOver, type LimitHit, type Limits } from '../evidence/limits.ts';
 import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
+import { verifyOnThreads, workersFor } from './threads.ts';
 
 /** One verified bundle, where it was found (as the user spelled the path), and its content digest. */
 export interface VerifiedBundle {
@@ -33,14 +35,28 @@ export interface BundleEntry {
 export type Progress = (done: number, total: number) => void;
 
 /** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
-export async function verifyPaths(paths: readonly string[], onProgress?: Progress, verify: VerifyFunction = verifyBundle): Promise<VerifiedBundle[]> {
+/** How verifyPaths reads and verifies: the limits in force (default LIMIT_DEFAULTS), and the verifier (tests replace it). */
+export interface VerifyOptions {
+  limits?: Limits;
+  verify?: VerifyFunction;
+  /**
+   * Worker threads verifying next to the main thread (threads.ts; only with the
+   * default limits and verifier). Default: chosen from the evidence size and the
+   * CPU cores. The results are the same either way.
+   */
+  workers?: number;
+}
+
+export async function verifyPaths(paths: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<VerifiedBundle[]> {
   const dirs: string[] = [];
   for (const path of paths) dirs.push(...(await discoverBundles(path)));
+  const workers = options.limits === undefined && options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
+  if (workers > 0) return verifyOnThreads(dirs, workers, onProgress);
   const results: VerifiedBundle[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();
   for (const dir of dirs) {
-    results.push({ path: dir, ...(await verifyDirectory(dir, arena, verify)) });
+    results.push({ path: dir, ...(await verifyDirectory(dir, arena, options)) });
     onProgress?.(results.length, dirs.length);
   }
   return results;
@@ -73,11 +89,11 @@ function internalError(error: unknown, stage: 'reading' | 'verifying'): BundleVe
 export async function verifyDirectory(
   dir: string,
   arena?: ContentArena,
-  verify: VerifyFunction = verifyBundle,
+  { limits = LIMIT_DEFAULTS, verify = verifyBundle }: VerifyOptions = {},
 ): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
   let snapshot: BundleSnapshot;
   try {
-    snapshot = await readBundle(dir, arena);
+    snapshot = await readBundle(dir, arena, limits);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') return { entries: [], content_digest: contentDigest({ entries: [] }), verification: internalError(error, 'reading') };
@@ -96,11 +112,60 @@ export async function verifyDirectory(
   const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
   let verification: BundleVerification;
   try {
-    verification = verify(snapshot);
+    verification = snapshot.tooManyEntries ? notJudged([snapshot.tooManyEntries]) : withLimits(snapshot, limits, verify);
   } catch (error) {
     verification = internalError(error, 'verifying');
   }
   return { verification, content_digest: contentDigest(snapshot), entries };
+}
+
+/**
+ * Verifies a snapshot under the limits: the JSONL line limits (and a lowered
+ * depth) are checked on the bytes before anything parses them; a file over a
+ * limit is withheld from the verifier, its LIMIT_EXCEEDED finding comes first,
+ * and the MISSING_FILE the verifier reports for it is dropped (it is there,
+ * just not read).
+ */
+function withLimits(snapshot: BundleSnapshot, limits: Limits, verify: VerifyFunction): BundleVerification {
+  const hits: LimitHit[] = [];
+  for (const entry of snapshot.entries) {
+    if (entry.limit) {
+      hits.push(entry.limit);
+      continue;
+    }
+    if (entry.content === undefined || entry.path === 'NOTES.md') continue;
+    const jsonl = entry.path.endsWith('.jsonl');
+    let hit = jsonl ? jsonlLimitHit(entry.path, entry.content, limits) : null;
+    if (!hit && limits.depth < LIMIT_DEFAULTS.depth) {
+      const over = nestingOver(entry.content, limits.depth, jsonl);
+      if (over) hit = { path: entry.path, limit: 'depth', value: limits.depth, actual: over.depth, ...(jsonl ? { line: over.line } : {}) };
+    }
+    if (hit) {
+      entry.limit = hit;
+      entry.unreadable = `is over limits.${hit.limit}: not parsed`;
+      delete entry.content;
+      hits.push(hit);
+    }
+  }
+  const verification = verify(snapshot);
+  if (hits.length === 0) return verification;
+  const limited = new Set(hits.map((h) => h.path));
+  const findings = [
+    ...hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h), h.line)),
+    ...verification.findings.filter((f) => !(f.code === 'MISSING_FILE' && limited.has(f.file))),
+  ];
+  return { ...verification, findings, status: statusOf(findings) };
+}
+
+/** A bundle that was not judged at all (too many entries to read). */
+function notJudged(hits: readonly LimitHit[]): BundleVerification {
+  return {
+    bundle_id: null,
+    plan_id: null,
+    status: 'no_verdict',
+    findings: hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h))),
+    evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+  };
 }
 
 /** The digest of a snapshot's sorted (path, kind, sha256) entries. */

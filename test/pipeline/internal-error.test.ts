@@ -60,7 +60,7 @@ describe('INTERNAL_ERROR', () => {
       if (snapshot.entries.some((e) => e.path === 'plan.json' && e.content && Buffer.from(e.content).includes('the other plan'))) throw new RangeError('boom');
       return verifyBundle(snapshot);
     };
-    const results = await verifyPaths([root], undefined, crashing);
+    const results = await verifyPaths([root], undefined, { verify: crashing });
     expect(results.map((r) => r.verification.status)).toEqual(['verified', 'no_verdict']);
     const crashed = results[1]!;
     expect(crashed.path).toBe(bad);

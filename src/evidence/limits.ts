@@ -1,0 +1,114 @@
+/**
+ * Limits on what one bundle may make ledgerboard read (issue "Trust under
+ * attack", point 3). A bundle over a limit is not judged: it gets a
+ * LIMIT_EXCEEDED finding naming the limit and its value (no_verdict), and the
+ * checks that need the input over the limit are skipped, never guessed.
+ *
+ * The defaults are far above any real evaluation (the 10^6-attempt benchmark
+ * uses at most a tenth of each) and below what would exhaust the process: the
+ * structured files are held in memory and parsed, everything else is only
+ * hashed in 1 MiB reads. ledgerboard.config.json may change any of them
+ * (`limits`); docs/format-decisions.md lists them.
+ */
+
+/** Every limit, with its default. */
+export const LIMIT_DEFAULTS = {
+  /** Entries (files, directories, links) in one bundle. */
+  files: 1_000_000,
+  /** Bytes of any one file (hashed in 1 MiB reads, never held): 64 GiB. */
+  file_bytes: 64 * 1024 ** 3,
+  /** Bytes of one structured file, which is read into memory and parsed (manifest, plan, ledger, attempts, grades, grant): 512 MiB. */
+  structured_file_bytes: 512 * 1024 ** 2,
+  /** Lines of one JSONL file (ledger.jsonl, attempts.jsonl). */
+  jsonl_lines: 10_000_000,
+  /** Bytes of one JSONL line: 1 MiB. */
+  line_bytes: 1024 ** 2,
+  /** JSON nesting depth (the top-level value is depth 1); FORMAT.md makes anything deeper than 64 BAD_JSON, so at most 64. */
+  depth: 64,
+  /** Bytes of NOTES.md (rendered as Markdown on the site): 1 MiB. */
+  notes_bytes: 1024 ** 2,
+} as const;
+
+/** The limits in force. */
+export type Limits = { -readonly [K in keyof typeof LIMIT_DEFAULTS]: number };
+
+/** The name of a limit. */
+export type LimitName = keyof Limits;
+
+/** One limit a bundle went over: which, its value, and what the bundle has. */
+export interface LimitHit {
+  path: string;
+  limit: LimitName;
+  value: number;
+  /** What the bundle has: a size, a count, a line number's length; `more` when counting stopped at the limit. */
+  actual: number | 'more';
+  line?: number;
+}
+
+/** The message of a LIMIT_EXCEEDED finding. */
+export function limitMessage(hit: LimitHit): string {
+  const has = hit.actual === 'more' ? `more than ${hit.value}` : String(hit.actual);
+  const what: Record<LimitName, string> = {
+    files: 'entries in the bundle',
+    file_bytes: 'bytes in one file',
+    structured_file_bytes: 'bytes in one structured (parsed) file',
+    jsonl_lines: 'lines in one JSONL file',
+    line_bytes: 'bytes in one JSONL line',
+    depth: 'levels of JSON nesting',
+    notes_bytes: 'bytes of NOTES.md',
+  };
+  return `limits.${hit.limit} is ${hit.value} ${what[hit.limit]}; this has ${has}: not read, and the checks that need it are skipped`;
+}
+
+/**
+ * The line limits of one JSONL file's bytes: the first line longer than
+ * `line_bytes`, or a line count over `jsonl_lines`. One native scan for `\n`.
+ */
+export function jsonlLimitHit(path: string, bytes: Uint8Array, limits: Limits): LimitHit | null {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let lines = 0;
+  for (let start = 0; start < buffer.length; ) {
+    let end = buffer.indexOf(0x0a, start);
+    if (end === -1) end = buffer.length;
+    lines++;
+    if (end - start > limits.line_bytes) return { path, limit: 'line_bytes', value: limits.line_bytes, actual: end - start, line: lines };
+    if (lines > limits.jsonl_lines) return { path, limit: 'jsonl_lines', value: limits.jsonl_lines, actual: 'more' };
+    start = end + 1;
+  }
+  return null;
+}
+
+/**
+ * Whether some JSON bytes nest deeper than `max`, counted as the strict
+ * parser counts (FORMAT.md: the top-level value is depth 1, a value inside a
+ * container at depth d is at depth d + 1, scalars included), outside strings.
+ * A member name counts like its value, which is never shallower. With
+ * `perLine` each line is its own document (JSONL). Returns where it first
+ * goes over, or null. Only run when a config lowers `depth` below FORMAT.md's
+ * 64, which the strict parser enforces itself.
+ */
+export function nestingOver(bytes: Uint8Array, max: number, perLine: boolean): { depth: number; line: number } | null {
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return { depth, line };
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x0a) {
+      line++;
+      if (perLine) depth = 0;
+    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x2c && c !== 0x3a) {
+      // The start (or the inside) of a scalar, or a string: a value at depth + 1.
+      if (c === 0x22) inString = true;
+      if (depth + 1 > max) return { depth: depth + 1, line };
+    }
+  }
+  return null;
+}
