@@ -6,7 +6,7 @@
  * untouched.
  */
 import { constants } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,21 +66,38 @@ export async function buildSite(report: Report, results: readonly VerifiedBundle
 }
 
 /**
- * Astro renders from the project root. It resolves the packages its server
- * chunks import from the working directory, so a build started elsewhere
- * (`ledgerboard build --config ../site/...`) would fail: the render runs with
- * the project root as working directory, and the caller's is restored after.
+ * Astro renders from the project root, into a fresh directory inside it, and
+ * the result is then moved to `staging`. Both matter: Astro resolves the
+ * packages its server chunks import from the working directory, and when its
+ * output directory lies outside the working directory it writes those chunks
+ * to the shared `.astro/` and copies that whole directory into the output,
+ * so a build into /tmp published server files (manifest_*.mjs,
+ * content-*.mjs) and concurrent builds mixed theirs. Rendering inside the
+ * project into a directory of its own keeps every build's chunks apart, and
+ * Astro removes them itself.
  */
 async function renderPages(staging: string): Promise<void> {
   const { build } = await import('astro');
+  const renders = join(PROJECT_ROOT, RENDER_DIR);
+  await mkdir(renders, { recursive: true });
+  const out = await mkdtemp(join(renders, 'render-'));
   const cwd = process.cwd();
   process.chdir(PROJECT_ROOT);
   try {
-    await build({ root: PROJECT_ROOT, outDir: staging, logLevel: 'error', mode: 'production' });
+    await build({ root: PROJECT_ROOT, outDir: out, logLevel: 'error', mode: 'production' });
+    await rm(staging, { recursive: true, force: true });
+    await rename(out, staging).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EXDEV') throw error;
+      await cp(out, staging, { recursive: true });
+    });
   } finally {
     process.chdir(cwd);
+    await rm(out, { recursive: true, force: true });
   }
 }
+
+/** Where Astro renders, inside the project (ignored by git); one fresh sub-directory per build. */
+export const RENDER_DIR = '.ledgerboard-render';
 
 async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;

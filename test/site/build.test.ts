@@ -102,6 +102,13 @@ describe('ledgerboard build', () => {
     for (const file of expected) expect(files, file).toContain(file);
   });
 
+  it('publishes no server chunks (an output outside the project once got manifest_*.mjs and content-*.mjs)', async () => {
+    for (const out of [outA, outB]) {
+      const scripts = (await listFiles(out)).filter((f) => /\.(mjs|cjs|js|map)$/.test(f) && !f.startsWith('bundles/'));
+      expect(scripts.sort()).toEqual(['verify-browser.js', 'verify.mjs']);
+    }
+  });
+
   it('report.json is the golden report, byte for byte', async () => {
     expect(await readFile(join(outA, 'report.json'), 'utf8')).toBe(await readFile(join(root, 'test', 'golden', 'demo-report.json'), 'utf8'));
   });
