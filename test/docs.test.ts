@@ -40,3 +40,10 @@ describe('finding codes found outside verifyBundle', () => {
     }
   });
 });
+
+describe('docs/format.md', () => {
+  it('is the contract, byte for byte (../shared/FORMAT.md); copy it again when the contract changes', async () => {
+    const copy = await readFile(new URL('../docs/format.md', import.meta.url), 'utf8');
+    expect(copy).toBe(await readFile(new URL('../../shared/FORMAT.md', import.meta.url), 'utf8'));
+  });
+});
