@@ -47,3 +47,14 @@ describe('docs/format.md', () => {
     expect(copy).toBe(await readFile(new URL('../../shared/FORMAT.md', import.meta.url), 'utf8'));
   });
 });
+
+describe('docs/threat-model.md', () => {
+  it('names only tests that exist, and every finding code of a check it names is in the catalog', async () => {
+    const text = await readFile(new URL('../docs/threat-model.md', import.meta.url), 'utf8');
+    const tests = [...new Set([...text.matchAll(/`(test\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!))];
+    expect(tests.length).toBeGreaterThan(15);
+    for (const test of tests) await expect(readFile(new URL(`../${test}`, import.meta.url)), test).resolves.toBeDefined();
+    const codes = [...new Set([...text.matchAll(/`([A-Z][A-Z_]{3,})`/g)].map((m) => m[1]!))].filter((c) => c !== 'NO_VERDICT');
+    for (const code of codes) expect(FINDING_CODES, code).toHaveProperty(code);
+  });
+});
