@@ -58,7 +58,8 @@ async function occupied(path: string): Promise<boolean> {
     if (!stat.isDirectory()) return true;
     return (await readdir(path)).length > 0;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
     throw error;
   }
 }
@@ -78,7 +79,11 @@ export async function importLogFile(logPath: string, parent: string, options: Im
   const mapped = await buildImportedBundle(logBytes, options, limits);
   const dir = join(parent, bundleDirName(logPath, logBytes));
   if (await occupied(dir)) throw new ImportError(`the destination ${dir} already exists and is not empty: import is create-only`);
-  await mkdir(parent, { recursive: true });
+  try {
+    await mkdir(parent, { recursive: true });
+  } catch (error) {
+    throw new ImportError(`cannot create the output directory ${parent}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
   const temp = join(parent, `.${basename(dir)}.importing-${process.pid}`);
   await rm(temp, { recursive: true, force: true });
   try {

@@ -82,6 +82,14 @@ describe('ledgerboard import inspect', () => {
     expect(r.stdout).toContain('nope.eval: cannot read the log file: ENOENT');
   });
 
+  it('an output path that is a file is a failed log with its reason, exit 1', async () => {
+    const dir = await temp();
+    await writeFile(join(dir, 'file'), 'x');
+    const r = await run(['import', 'inspect', join(REAL_LOGS, 'log_formats.json'), '-o', join(dir, 'file')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/log_formats\.json: cannot create the output directory .*file: EEXIST$/m);
+  });
+
   it('usage errors exit 2', async () => {
     const out = await temp();
     const log = join(REAL_LOGS, 'log_formats.json');
