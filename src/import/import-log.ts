@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeBundle } from '../evidence/seal.ts';
-import { verifyDirectory } from '../pipeline/verify-paths.ts';
+import { readBundle } from '../evidence/read-bundle.ts';
+import { verifyBundle } from '../verify/verify-bundle.ts';
 import type { BundleStatus, Finding } from '../verify/findings.ts';
 import { ImportError } from './errors.ts';
 import { mapInspectLog, type ImportOptions, type ImportSummary } from './inspect/map.ts';
@@ -88,7 +89,7 @@ export async function importLogFile(logPath: string, parent: string, options: Im
   await rm(temp, { recursive: true, force: true });
   try {
     const manifest = JSON.parse((await writeBundle(temp, mapped.files, mapped.planId)).toString('utf8')) as { bundle_id: string };
-    const { verification } = await verifyDirectory(temp);
+    const verification = verifyBundle(await readBundle(temp));
     if (await occupied(dir)) throw new ImportError(`the destination ${dir} already exists and is not empty: import is create-only`);
     // rename() replaces an empty directory and fails on a non-empty one, so a racing writer is never overwritten.
     await rename(temp, dir);
