@@ -6,6 +6,7 @@
  *     -o content/imported/bundles --license MIT
  *
  * would (the logs and their tasks are MIT-licensed: content/imported/SOURCES.md).
+ * Except log_formats.json (LEFT_OUT_OF_DEMO: the same run as log_formats.eval).
  * Deterministic: running it twice gives the same bytes (test/import/demo.test.ts
  * compares the committed bundles with a fresh import). It removes and rewrites
  * only bundles/ under the output directory. The log without samples fails to
@@ -32,6 +33,16 @@ export const EXPECTED_FAILURES: Record<string, string> = {
   '2025-05-12T20-28-13-04-00_no-samples.json': 'the log holds no samples',
 };
 
+/**
+ * Logs imported by the tests but left out of the demo bundles, with why.
+ * log_formats.json is the same run as log_formats.eval (the format parity
+ * pair): both import to the same board, so the demo site would pool one run
+ * twice. test/import/real-logs.test.ts still imports and compares both.
+ */
+export const LEFT_OUT_OF_DEMO: Record<string, string> = {
+  'log_formats.json': 'the same run as log_formats.eval (the parity pair); both on the demo board would count that run twice',
+};
+
 /** The log files, sorted by name (byte order). */
 export async function demoLogs(): Promise<string[]> {
   return (await readdir(LOGS_DIR)).filter((f) => /\.(eval|json)$/.test(f)).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -43,6 +54,10 @@ export async function importDemo(outDir: string): Promise<string[]> {
   await rm(bundles, { recursive: true, force: true });
   const lines: string[] = [];
   for (const file of await demoLogs()) {
+    if (LEFT_OUT_OF_DEMO[file] !== undefined) {
+      lines.push(`${file}: left out of the demo: ${LEFT_OUT_OF_DEMO[file]}`);
+      continue;
+    }
     const expectedFailure = EXPECTED_FAILURES[file];
     try {
       const r = await importLogFile(join(LOGS_DIR, file), bundles, { license: DEMO_LICENSE, passThreshold: 1, scorer: null });
