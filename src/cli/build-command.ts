@@ -3,7 +3,7 @@
  * report), then the static site is rendered from the report into the output
  * directory, replaced atomically (a failed build leaves the old one).
  */
-import { configPath, limitsOf, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -31,8 +31,8 @@ export const buildCommand: Command = {
   summary: 'build the static site from the bundles directory',
   usage: `Usage: ledgerboard build [--bundles DIR] [--out DIR] [--config FILE] [--strict]
 
-Reads and verifies every bundle under DIR (the config's bundles_dir, default
-content/bundles), prints each bundle's status and findings, analyses the
+Reads and verifies every bundle under DIR (the config's bundles_dir: one
+directory or a list, default content/bundles), prints each bundle's status and findings, analyses the
 verified ones into the report, and renders the static site into the output
 directory (replaced only when the whole build succeeded). Bundles that are
 not verified are published with their findings, never dropped, never counted.
@@ -53,10 +53,10 @@ Environment:
     const sourceDate = sourceDateOrUsage(process.env.SOURCE_DATE_EPOCH);
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
-    const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
+    const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const history = await checkHistoryIn(await verifyPaths([dir], progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) }), retainedDir);
+    const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) }), retainedDir);
     const { results } = history;
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
     const report = buildReport(results, config);

@@ -1,5 +1,5 @@
 /** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only. */
-import { configPath, limitsOf, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RetainError, retainReport } from '../site/retained.ts';
@@ -44,9 +44,9 @@ Exit: 0 retained (or already retained), 1 the name is taken by other bytes, 2 us
     if (positionals.length > 0) throw new UsageError('retain takes no positional arguments');
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
-    const dir = typeof values.bundles === 'string' ? values.bundles : configPath(loaded, config.bundles_dir);
+    const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results } = await checkHistoryIn(await verifyPaths([dir], undefined, { limits: limitsOf(config) }), retainedDir);
+    const { results } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config) }), retainedDir);
     const report = buildReport(results, config);
     try {
       const { path, outcome } = await retainReport(retainedDir, report);

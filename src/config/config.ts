@@ -48,13 +48,20 @@ export const Config = z.strictObject({
     // Pages link root-relative (/boards/...): the site is served from the root of its origin.
     .refine((url) => new URL(url).pathname === '/', 'the site is served from the root of its origin: expected a URL with no path, such as "https://board.example.org/"')
     .default('http://localhost:4321/'),
-  bundles_dir: z.string().min(1).default('content/bundles'),
+  /** One directory, or several (e.g. frozen and imported evidence side by side), searched for bundles in order. */
+  bundles_dir: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).default('content/bundles'),
   retained_reports_dir: z.string().min(1).default('content/reports'),
   acceptance: AcceptanceRule.default({ min_improved: 1 }),
   grading_pin: GradingPin.default(null),
   limits: LimitsConfig.optional(),
 });
 export type Config = z.infer<typeof Config>;
+
+/** The bundles directories of a config, each resolved against the config's directory. */
+export function bundleDirs(loaded: LoadedConfig): string[] {
+  const dirs = loaded.config.bundles_dir;
+  return (typeof dirs === 'string' ? [dirs] : dirs).map((dir) => configPath(loaded, dir));
+}
 
 /** The limits in force: the config's, else the defaults. */
 export function limitsOf(config: Config): Limits {
