@@ -63,6 +63,18 @@ export interface SiteBundle {
   sourceDir: string;
   /** Parts of the page that failed to render (a bug, isolated to this bundle's page; shown there). */
   renderProblems: string[];
+  /** For imported evidence (FORMAT.md 9): the original file as published, and the command that re-runs the import. */
+  imported: SiteImport | null;
+}
+
+/** How an imported bundle came to be, for its pages. */
+export interface SiteImport {
+  format: string;
+  tool: { name: string; version: string };
+  /** The original file (origin.source) as published in the bundle, when present. */
+  source: SiteFile | null;
+  /** Shell lines that fetch the original and import it again; the bundle id to compare with. */
+  rerun: string[];
 }
 
 /** Everything the pages need. */
@@ -135,7 +147,7 @@ export async function buildSiteModel(
   const bundles: SiteBundle[] = [];
   for (const entry of report.bundles) {
     const result = byContent.get(entry.content_digest)!;
-    bundles.push(await siteBundle(entry, result));
+    bundles.push(await siteBundle(entry, result, siteUrl));
   }
   const cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
   const plans = new Map<string, SiteBundle>();
@@ -171,7 +183,7 @@ function siteHistory(history: HistoryCheck | undefined): SiteHistory {
   };
 }
 
-async function siteBundle(entry: Report['bundles'][number], result: VerifiedBundle): Promise<SiteBundle> {
+async function siteBundle(entry: Report['bundles'][number], result: VerifiedBundle, siteUrl: string): Promise<SiteBundle> {
   const v = result.verification;
   const dirHex = hexOf(entry.status === 'verified' && entry.bundle_id ? entry.bundle_id : entry.content_digest);
   const files: SiteFile[] = [];
@@ -207,8 +219,39 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
     grant: v.evidence.grant === null ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
     notesHtml: v.evidence.notes ? await rendered(() => renderNotes(v.evidence.notes!), 'NOTES.md', renderProblems) : null,
     renderProblems,
+    imported: plan?.origin?.kind === 'imported' ? importOf(plan, files, v.evidence.ledger, entry.bundle_id, siteUrl) : null,
     sourceDir: result.path,
   };
+}
+
+/**
+ * The import's facts and its re-run command. The file name in the command is
+ * fixed (`original.<ext>`, the extension from the published path only when it
+ * is .eval or .json), never text from the bundle beyond those checked values.
+ */
+function importOf(plan: Plan, files: readonly SiteFile[], ledger: readonly { license: string }[], bundleId: string | null, siteUrl: string): SiteImport {
+  const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
+  const source = files.find((f) => f.sha256 === origin.source) ?? null;
+  const ext = source?.path.endsWith('.eval') ? 'eval' : 'json';
+  const licenses = [...new Set(ledger.map((t) => t.license))];
+  const options = [
+    ...(licenses.length === 1 && licenses[0] !== '' ? [`--license ${shellQuote(licenses[0]!)}`] : []),
+    ...(plan.grader.id !== 'none' ? [`--scorer ${shellQuote(plan.grader.id)}`] : []),
+  ];
+  const rerun =
+    origin.format === 'inspect-eval-log' && source
+      ? [
+          `curl -s -o original.${ext} ${shellQuote(absolute({ siteUrl }, source.url))}`,
+          `npx ledgerboard@${origin.tool.version} import inspect original.${ext} -o reimported ${options.join(' ')}`.trimEnd(),
+          `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
+        ]
+      : [];
+  return { format: origin.format, tool: origin.tool, source, rerun };
+}
+
+/** Single-quotes a value for a POSIX shell. */
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9._\/:@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /**
