@@ -8,7 +8,7 @@
  * instead (still create-only; removed again if the write fails).
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, unlink } from 'node:fs/promises';
+import { link, lstat, open, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AlreadyExistsError } from './problems.ts';
 
@@ -63,5 +63,16 @@ async function writeExclusive(path: string, bytes: Uint8Array, what: string): Pr
     throw error;
   } finally {
     await handle?.close();
+  }
+}
+
+/** Whether anything (a file, a directory, a link: never followed) is at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
   }
 }

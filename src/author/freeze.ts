@@ -22,10 +22,11 @@ import { LedgerRecord, Plan } from '../schema/index.ts';
 import { compareTimestamps } from '../schema/timestamp.ts';
 import { prettyJson, withSelfId } from '../evidence/seal.ts';
 import { readAliases, resolveSubjects, type Aliases } from './aliases.ts';
-import { writeCreateOnly } from './create-only.ts';
+import { exists, writeCreateOnly } from './create-only.ts';
 import { AlreadyExistsError, type InputProblem, refuse, refuseIfAny } from './problems.ts';
 import { describePath, parseStrictYaml } from './strict-yaml.ts';
 import { readYamlPlan } from './yaml-plan.ts';
+import { parseSourceDateEpoch, SourceDateError } from '../config/source-date.ts';
 
 /** An input file: its bytes and the name messages use. */
 export interface InputFile {
@@ -128,13 +129,14 @@ export function freezePlan(input: FreezeInput): FrozenPlan {
 /** created_at: the plan's, else SOURCE_DATE_EPOCH (seconds since 1970, UTC), else the clock (whole seconds). */
 function createdAtOf(fromPlan: string | undefined, epoch: string | undefined, now: (() => Date) | undefined): { createdAt: string; source: CreatedAtSource } {
   if (fromPlan !== undefined) return { createdAt: fromPlan, source: 'plan' };
-  if (epoch !== undefined && epoch !== '') {
-    const seconds = /^[0-9]{1,12}$/.test(epoch) ? Number(epoch) : NaN;
-    if (!Number.isSafeInteger(seconds) || seconds > 253402300799) {
-      refuse({ file: 'SOURCE_DATE_EPOCH', message: `${JSON.stringify(epoch)} is not a whole number of seconds since 1970-01-01T00:00:00Z (up to year 9999)` });
-    }
-    return { createdAt: isoSeconds(new Date(seconds * 1000)), source: 'SOURCE_DATE_EPOCH' };
+  let fromEpoch: string | null;
+  try {
+    fromEpoch = parseSourceDateEpoch(epoch);
+  } catch (error) {
+    if (!(error instanceof SourceDateError)) throw error;
+    refuse({ file: 'SOURCE_DATE_EPOCH', message: error.message.replace(/^SOURCE_DATE_EPOCH /, '') });
   }
+  if (fromEpoch !== null) return { createdAt: fromEpoch, source: 'SOURCE_DATE_EPOCH' };
   return { createdAt: isoSeconds((now ?? (() => new Date()))()), source: 'clock' };
 }
 
@@ -255,12 +257,3 @@ async function removeEmptyDirs(dir: string, top: string): Promise<void> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}

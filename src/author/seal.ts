@@ -19,7 +19,7 @@ import { parseStrictJson } from '../json/strict-json.ts';
 import { hashHandle } from '../evidence/hash-file.ts';
 import { unsafePathReason } from '../evidence/paths.ts';
 import { manifestBytesOf, type ManifestFile } from '../evidence/seal.ts';
-import { TEMP_NAME, writeCreateOnly } from './create-only.ts';
+import { exists, TEMP_NAME, writeCreateOnly } from './create-only.ts';
 import { AlreadyExistsError, type InputProblem, refuse, refuseIfAny } from './problems.ts';
 
 /** What seal wrote. */
@@ -176,12 +176,3 @@ function planIdOf(bytes: Buffer, file: string): string {
   return id;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}

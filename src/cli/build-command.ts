@@ -11,7 +11,7 @@ import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './main.ts';
 import { progressReporter } from './progress.ts';
 import { checkHistoryIn } from '../history/compare.ts';
-import { parseSourceDateEpoch, SourceDateError } from '../site/source-date.ts';
+import { parseSourceDateEpoch, SourceDateError } from '../config/source-date.ts';
 import { painter, useColour } from './terminal.ts';
 
 /** SOURCE_DATE_EPOCH, checked before any work: a malformed value is a usage error. */

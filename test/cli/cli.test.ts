@@ -8,31 +8,17 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { runCli, type CliRun } from '../helpers/cli.ts';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
 import { VERSION } from '../../src/version.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bundles = join(root, 'content', 'bundles');
 const examples = join(root, 'content', 'examples');
 
-async function run(args: string[], isTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  const capture = () => {
-    const stream = new PassThrough() as unknown as NodeJS.WriteStream & PassThrough;
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    Object.defineProperty(stream, 'isTTY', { value: isTTY });
-    return { stream, text: () => text };
-  };
-  const out = capture();
-  const err = capture();
-  const code = await main(args, { stdout: out.stream, stderr: err.stream });
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = (args: string[], isTTY = false): Promise<CliRun> => runCli(args, isTTY);
 
 const temps: string[] = [];
 afterAll(async () => {

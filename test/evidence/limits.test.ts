@@ -13,7 +13,7 @@ import { Config, ConfigError, limitsOf, parseConfig } from '../../src/config/con
 import { jsonlLimitHit, LIMIT_DEFAULTS, nestingOver, type Limits } from '../../src/evidence/limits.ts';
 import { parseStrictJson } from '../../src/json/strict-json.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
-import { main } from '../../src/cli/main.ts';
+import { runCli } from '../helpers/cli.ts';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 afterAll(removeTempDirs);
@@ -124,12 +124,10 @@ describe('the CLI', () => {
     const site = await makeTempDir();
     await cp(await writeModel(validBundle()), join(site, 'b'), { recursive: true });
     await writeFile(join(site, 'lb.json'), JSON.stringify({ limits: { line_bytes: 64 } }));
-    let stdout = '';
-    const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: () => true } } as never;
-    expect(await main(['verify', '--config', join(site, 'lb.json'), join(site, 'b')], io)).toBe(1);
-    expect(stdout).toContain('LIMIT_EXCEEDED');
-    expect(stdout).toContain('limits.line_bytes is 64');
-    stdout = '';
-    expect(await main(['verify', join(site, 'b')], io)).toBe(0);
+    const limited = await runCli(['verify', '--config', join(site, 'lb.json'), join(site, 'b')]);
+    expect(limited.code).toBe(1);
+    expect(limited.stdout).toContain('LIMIT_EXCEEDED');
+    expect(limited.stdout).toContain('limits.line_bytes is 64');
+    expect((await runCli(['verify', join(site, 'b')])).code).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ import { MANIFESTS_DIR, readRetainedManifests, RetainedManifestError, retainMani
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Manifest } from '../../src/schema/index.ts';
-import { main } from '../../src/cli/main.ts';
+import { runCli } from '../helpers/cli.ts';
 import { addArtifact, makeTempDir, NOTES_TEXT, removeTempDirs, validBundle, writeModel, type BundleModel } from '../helpers/bundle-builder.ts';
 
 afterAll(removeTempDirs);
@@ -185,13 +185,7 @@ describe('checkHistory: a plan re-published with another bundle', () => {
 });
 
 describe('the CLI: retain, then re-publish', () => {
-  const run = async (...argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) } } as never;
-    const code = await main(argv, io);
-    return { code, stdout, stderr };
-  };
+  const run = (...argv: string[]) => runCli(argv);
 
   it('retain keeps the counted manifests; a rewritten re-publish shows in report --json; the config dir anchors both paths', async () => {
     const site = await makeTempDir();

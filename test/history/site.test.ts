@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
+import { runCli } from '../helpers/cli.ts';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel, type BundleModel } from '../helpers/bundle-builder.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,9 +32,8 @@ beforeAll(async () => {
   await cp(await writeModel(version1()), join(site, 'evidence', 'v'), { recursive: true });
   const config = join(site, 'lb.json');
   await writeFile(config, JSON.stringify({ title: 'history test', bundles_dir: 'evidence', retained_reports_dir: 'history' }));
-  let stdout = '';
-  const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: () => true } } as never;
-  expect(await main(['retain', '--config', config], io)).toBe(0);
+  const { code, stdout } = await runCli(['retain', '--config', config]);
+  expect(code).toBe(0);
   retainedHex = /retained sha256:([0-9a-f]{64})/.exec(stdout)![1]!;
   planHex = (JSON.parse(await readFile(join(site, 'evidence', 'v', 'plan.json'), 'utf8')) as { plan_id: string }).plan_id.slice(7);
 

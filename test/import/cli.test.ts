@@ -4,27 +4,13 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { runCli, type CliRun } from '../helpers/cli.ts';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
 import { header, jsonLog, listTree, REAL_LOGS, sample, tempDirs } from './helpers.ts';
 
 const temp = tempDirs();
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const capture = () => {
-    const stream = new PassThrough() as unknown as NodeJS.WriteStream & PassThrough;
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    Object.defineProperty(stream, 'isTTY', { value: false });
-    return { stream, text: () => text };
-  };
-  const out = capture();
-  const err = capture();
-  const code = await main(args, { stdout: out.stream, stderr: err.stream });
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const run = (args: string[]): Promise<CliRun> => runCli(args);
 
 describe('ledgerboard import inspect', () => {
   it('imports several logs, one line each, exit 0', async () => {

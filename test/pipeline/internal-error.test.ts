@@ -12,7 +12,7 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { verifyBundle } from '../../src/verify/verify-bundle.ts';
 import type { BundleSnapshot } from '../../src/evidence/read-bundle.ts';
-import { main } from '../../src/cli/main.ts';
+import { runCli } from '../helpers/cli.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
@@ -77,18 +77,17 @@ describe('INTERNAL_ERROR', () => {
   it('the CLI: verify exits 1 (not 3), prints the finding, and still verifies the other bundle', async () => {
     const { root, bad } = await twoBundles();
     await writeFile(join(bad, 'CRASH-ME'), '');
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) } } as never;
-    expect(await main(['verify', root], io)).toBe(1);
+    const verify = await runCli(['verify', root]);
+    expect(verify.code).toBe(1);
+    const { stdout, stderr } = verify;
     expect(stdout).toMatch(/verified .*a-good/);
     expect(stdout).toMatch(/no_verdict .*b-bad/);
     expect(stdout).toContain('INTERNAL_ERROR');
     expect(stderr).not.toContain('unexpected error');
 
-    stdout = '';
-    expect(await main(['report', '--json', root], io)).toBe(0);
-    const report = JSON.parse(stdout) as { bundles: { status: string; counted: boolean; findings: { code: string }[] }[] };
+    const reported = await runCli(['report', '--json', root]);
+    expect(reported.code).toBe(0);
+    const report = JSON.parse(reported.stdout) as { bundles: { status: string; counted: boolean; findings: { code: string }[] }[] };
     expect(report.bundles.filter((b) => b.counted)).toHaveLength(1);
     expect(report.bundles.find((b) => b.status === 'no_verdict')!.findings.map((f) => f.code)).toEqual(['INTERNAL_ERROR']);
   });

@@ -4,7 +4,7 @@ import { Config } from '../../src/config/config.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { atomFeed } from '../../src/site/build-site.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
-import { parseSourceDateEpoch, SourceDateError } from '../../src/site/source-date.ts';
+import { parseSourceDateEpoch, SourceDateError } from '../../src/config/source-date.ts';
 
 describe('parseSourceDateEpoch', () => {
   it('unset or empty: no date', () => {

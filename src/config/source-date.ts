@@ -1,8 +1,9 @@
 /**
- * SOURCE_DATE_EPOCH (reproducible-builds.org): the one date a build may use
- * that does not come from the evidence. The site dates itself by its newest
- * evidence; only a site with no dated evidence at all needs this, and never
- * the clock. A value that is set but malformed is an error, not ignored.
+ * SOURCE_DATE_EPOCH (reproducible-builds.org): the one date ledgerboard
+ * takes from its environment. The site dates itself by its newest evidence;
+ * only a site with no dated evidence at all uses this, never the clock; and
+ * `freeze` uses it for a plan that does not say when it was frozen. A value
+ * that is set but malformed is an error, not ignored.
  */
 
 /** A SOURCE_DATE_EPOCH value that is not a plain count of seconds. */
@@ -20,7 +21,7 @@ export function parseSourceDateEpoch(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
   if (!/^[0-9]{1,12}$/.test(value) || Number(value) > MAX_EPOCH) {
     throw new SourceDateError(
-      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01T00:00:00Z (digits only, at most ${MAX_EPOCH}); got ${JSON.stringify(value.slice(0, 40))}`,
+      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01T00:00:00Z (digits only, at most ${MAX_EPOCH}, 9999-12-31T23:59:59Z); got ${JSON.stringify(value.slice(0, 40))}`,
     );
   }
   return new Date(Number(value) * 1000).toISOString().replace('.000Z', 'Z');
