@@ -40,9 +40,9 @@ export interface VerifyOptions {
   limits?: Limits;
   verify?: VerifyFunction;
   /**
-   * Worker threads verifying next to the main thread (threads.ts; only with the
-   * default limits and verifier). Default: chosen from the evidence size and the
-   * CPU cores. The results are the same either way.
+   * Worker threads verifying next to the main thread (threads.ts; not with a
+   * verifier passed in). Default: chosen from the evidence size and the CPU
+   * cores. The results are the same either way.
    */
   workers?: number;
 }
@@ -50,8 +50,9 @@ export interface VerifyOptions {
 export async function verifyPaths(paths: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<VerifiedBundle[]> {
   const dirs: string[] = [];
   for (const path of paths) dirs.push(...(await discoverBundles(path)));
-  const workers = options.limits === undefined && options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
-  if (workers > 0) return verifyOnThreads(dirs, workers, onProgress);
+  // A verifier passed in (a test's) cannot be sent to another thread.
+  const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
+  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress);
   const results: VerifiedBundle[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();

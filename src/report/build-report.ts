@@ -9,11 +9,13 @@ import { digestCanonical, selfId } from '../json/canonical.ts';
 import { compareTimestamps } from '../schema/timestamp.ts';
 import { NAME, VERSION } from '../version.ts';
 import type { BundleVerification } from '../verify/verify-bundle.ts';
-import { baselineDrift } from '../analysis/drift.ts';
 import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
-import { poolAttempts, type AnalysisInput, type CohortPool } from '../analysis/pool.ts';
-import { cohortFigures, sortAttempts, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
+import { newestTimes } from '../analysis/columns.ts';
+import type { AnalysisInput } from '../analysis/pool.ts';
+import { poolColumns, type ColumnPool } from '../analysis/pool-columns.ts';
+import type { CohortFigures, TaskTally } from '../analysis/score.ts';
+import { baselineDriftColumns, cohortFiguresColumns, tallyColumns } from '../analysis/score-columns.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
 import type { Report, ReportBoard, ReportCohort } from './schema.ts';
@@ -38,7 +40,8 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
       counted.push({ bundle_id: v.bundle_id, plan_id: v.plan_id, evidence: v.evidence });
     }
   }
-  const pools = poolAttempts(counted, config.grading_pin);
+  // Column-wise (src/analysis/pool-columns.ts): the same cohorts and figures as pool.ts and score.ts, without an object per attempt.
+  const pools = poolColumns(counted, config.grading_pin);
   const conflicted = new Set(pools.conflicts.flatMap((c) => c.bundle_ids));
   for (const b of bundles) b.counted = b.status === 'verified' && b.bundle_id !== null && !conflicted.has(b.bundle_id);
 
@@ -50,12 +53,11 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
   for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
 
   // Figures per cohort.
-  const figures = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
+  const figures = new Map<string, { pool: ColumnPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
   for (const pool of pools.cohorts.values()) {
-    sortAttempts(pool.attempts);
-    const tallies = tallyTasks(pool.attempts);
+    const tallies = tallyColumns(pool);
     const s = splits.get(pool.key.ledger_digest)!;
-    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFigures(pool.attempts, s, tallies, pool.key.budget?.currency ?? null) });
+    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFiguresColumns(pool, s, tallies, pool.key.budget?.currency ?? null) });
   }
 
   const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
@@ -99,7 +101,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
       baseline_cohort_id: baseline?.pool.cohort_id ?? null,
       baseline_problem: problem,
       cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
-      drift: baseline ? baselineDrift(baseline.pool, s) : [],
+      drift: baseline ? baselineDriftColumns(baseline.pool, s) : [],
     });
   }
   cohorts.sort((a, b) => byString(a.board_id, b.board_id) || a.rank - b.rank || byString(a.cohort_id, b.cohort_id));
@@ -180,7 +182,7 @@ function deltaOf(headline: readonly string[], candidate: ReadonlyMap<string, Tas
 }
 
 function cohortEntry(
-  member: { pool: CohortPool; figures: CohortFigures },
+  member: { pool: ColumnPool; figures: CohortFigures },
   extra: {
     rank: number;
     baselineId: string | null;
@@ -236,8 +238,10 @@ function evidenceDate(counted: readonly AnalysisInput[]): string | null {
   };
   for (const { evidence } of counted) {
     if (evidence.plan) consider(evidence.plan.created_at);
-    for (const { attempt } of evidence.attempts) consider(attempt.ended_at);
-    for (const { grades } of evidence.grades) consider(grades.created_at);
+    // The newest attempt end (the first of equal instants, which is what considering each in turn keeps), then each generation's time.
+    const times = newestTimes(evidence);
+    if (times.attemptsEnded !== null) consider(times.attemptsEnded);
+    for (const t of times.generations) consider(t);
   }
   return newest;
 }

@@ -1,43 +1,50 @@
 /** Steps over attempts.jsonl: identities, the matrix, times, costs and artifacts (FORMAT.md sections 3.1, 3.2, 5.1). */
+import { countJsonlLines } from '../json/jsonl.ts';
 import { Attempt } from '../schema/index.ts';
 import { compareValidTimestamps } from '../schema/timestamp.ts';
-import { contentOf, isImported, report, sharedString, subjectKey, type VerifyContext } from './context.ts';
-import { parseJsonlRecords } from './parse-evidence.ts';
+import { contentOf, isImported, report, subjectKey, type VerifyContext } from './context.ts';
+import { finding, type Finding, type FindingCode } from './findings.ts';
+import { forEachJsonlRecord } from './parse-evidence.ts';
+import { AttemptTable } from './tables.ts';
 
 const FILE = 'attempts.jsonl';
 
-/** Parses attempts.jsonl and checks each attempt on its own and against the plan's matrix. */
+/**
+ * Parses attempts.jsonl and checks each attempt on its own and against the
+ * plan's matrix. Each attempt is checked as soon as its line is parsed and
+ * then kept only as a row of an {@link AttemptTable}: a million attempts are
+ * never a million live objects. The findings keep the order of a check after
+ * the parse: every parse and schema finding (in line order), then the
+ * per-attempt findings (in line order), then the matrix, then the ceiling.
+ */
 export function checkAttempts(ctx: VerifyContext): void {
   const bytes = contentOf(ctx, FILE);
   if (bytes === undefined) return;
-  const shared = new Map<string, string>();
-  const { records, complete } = parseJsonlRecords(ctx, FILE, bytes, Attempt, (line, attempt) => {
-    // Task, model and patch repeat from attempt to attempt: keep one copy of each (the parsed copies then
-    // die young instead of being kept, a million times over). The values are unchanged.
-    attempt.task_id = sharedString(shared, attempt.task_id);
-    attempt.model = sharedString(shared, attempt.model);
-    attempt.observed_model = sharedString(shared, attempt.observed_model);
-    if (attempt.patch !== null) attempt.patch = sharedString(shared, attempt.patch);
-    return { line, attempt };
-  });
-  ctx.attempts = records;
-  ctx.attemptsComplete = complete;
+  const table = new AttemptTable(countJsonlLines(bytes));
 
   const plan = ctx.plan;
   const subjects = new Set(plan?.subjects.map((s) => subjectKey(s.model, s.agent)));
   const tasks = ctx.ledger ? new Set(ctx.ledger.map((t) => t.task_id)) : undefined;
   const checkFreeze = plan !== undefined && !isImported(plan);
+  const imported = isImported(plan);
   const ids = new Map<string, number>();
   const slots: Slots = { lines: new Map(), perTask: new Map() };
+  const perAttempt: Finding[] = [];
+  const ceiling = new Ceiling(ctx);
 
-  for (const { line, attempt: a } of ctx.attempts) {
+  const { complete } = forEachJsonlRecord(ctx, FILE, bytes, Attempt, (line, a) => {
+    const row = table.add(line, a);
     // The label of a finding is built only for a finding: most attempts have none, and there may be millions.
-    const firstLine = ids.get(a.attempt_id);
-    if (firstLine !== undefined) report(ctx, 'DUPLICATE_ID', FILE, `${labelOf(line, a.attempt_id)} already appears on line ${firstLine}`, line);
-    else ids.set(a.attempt_id, line);
+    const firstRow = ids.get(a.attempt_id);
+    if (firstRow !== undefined) {
+      table.duplicateIds = true;
+      note(perAttempt, 'DUPLICATE_ID', `${labelOf(line, a.attempt_id)} already appears on line ${table.line[firstRow]}`, line);
+    } else {
+      ids.set(a.attempt_id, row);
+    }
 
     if (a.observed_model !== a.model) {
-      report(ctx, 'IDENTITY_MISMATCH', FILE, `${labelOf(line, a.attempt_id)} was planned for ${JSON.stringify(a.model)} but observed ${JSON.stringify(a.observed_model)}`, line);
+      note(perAttempt, 'IDENTITY_MISMATCH', `${labelOf(line, a.attempt_id)} was planned for ${JSON.stringify(a.model)} but observed ${JSON.stringify(a.observed_model)}`, line);
     }
 
     if (plan) {
@@ -48,33 +55,42 @@ export function checkAttempts(ctx: VerifyContext): void {
         outside.push(`subject ${JSON.stringify(a.model)} with agent ${JSON.stringify(`${a.agent.name}@${a.agent.version}`)} is not in the plan`);
       }
       if (a.index < 1 || a.index > plan.attempts) outside.push(`index ${a.index} is outside 1..${plan.attempts}`);
-      if (outside.length > 0) report(ctx, 'UNPLANNED_ATTEMPT', FILE, `${labelOf(line, a.attempt_id)}: ${outside.join('; ')}`, line);
-      else fillSlot(ctx, slots, a, line);
+      if (outside.length > 0) note(perAttempt, 'UNPLANNED_ATTEMPT', `${labelOf(line, a.attempt_id)}: ${outside.join('; ')}`, line);
+      else fillSlot(perAttempt, slots, a, line);
       if (checkFreeze && compareValidTimestamps(a.started_at, plan.created_at) < 0) {
-        report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${labelOf(line, a.attempt_id)} started at ${a.started_at}, before the plan was frozen at ${plan.created_at}`, line);
+        note(perAttempt, 'ATTEMPT_BEFORE_FREEZE', `${labelOf(line, a.attempt_id)} started at ${a.started_at}, before the plan was frozen at ${plan.created_at}`, line);
       }
     } else {
-      fillSlot(ctx, slots, a, line);
+      fillSlot(perAttempt, slots, a, line);
     }
     // For imported evidence ATTEMPT_BEFORE_FREEZE is not evaluated at all (FORMAT.md 9).
-    if (!isImported(plan) && compareValidTimestamps(a.ended_at, a.started_at) < 0) {
-      report(ctx, 'ATTEMPT_BEFORE_FREEZE', FILE, `${labelOf(line, a.attempt_id)} ended at ${a.ended_at}, before it started at ${a.started_at}`, line);
+    if (!imported && compareValidTimestamps(a.ended_at, a.started_at) < 0) {
+      note(perAttempt, 'ATTEMPT_BEFORE_FREEZE', `${labelOf(line, a.attempt_id)} ended at ${a.ended_at}, before it started at ${a.started_at}`, line);
     }
 
     const inconsistent = costInconsistency(a.cost.state, a.cost.micros);
-    if (inconsistent) report(ctx, 'COST_STATE_INCONSISTENT', FILE, `${labelOf(line, a.attempt_id)}: ${inconsistent}`, line);
+    if (inconsistent) note(perAttempt, 'COST_STATE_INCONSISTENT', `${labelOf(line, a.attempt_id)}: ${inconsistent}`, line);
 
     if (a.patch !== null && ctx.manifest && !ctx.presentDigests.has(a.patch)) {
-      report(ctx, 'MISSING_ARTIFACT', FILE, `${labelOf(line, a.attempt_id)}: patch ${a.patch} has no file: no listed file of the bundle with these bytes is present`, line);
+      note(perAttempt, 'MISSING_ARTIFACT', `${labelOf(line, a.attempt_id)}: patch ${a.patch} has no file: no listed file of the bundle with these bytes is present`, line);
     }
-  }
+    ceiling.add(line, a);
+  });
+  ctx.attempts = table;
+  ctx.attemptRows = ids;
+  ctx.attemptsComplete = complete;
+  for (const f of perAttempt) ctx.findings.push(f);
   // With a malformed attempts line its slot is unknown: empty slots are not guessed.
   if (plan && tasks && complete) checkSlots(ctx, slots);
-  checkCeiling(ctx);
+  ceiling.finish();
+}
+
+function note(out: Finding[], code: FindingCode, message: string, line: number): void {
+  out.push(finding(code, FILE, message, line));
 }
 
 /** Records the attempt's slot; a second attempt for one slot is DUPLICATE_SLOT (a redispatch). */
-function fillSlot(ctx: VerifyContext, slots: Slots, a: Attempt, line: number): void {
+function fillSlot(out: Finding[], slots: Slots, a: Attempt, line: number): void {
   let bySubject = slots.lines.get(a.task_id);
   if (bySubject === undefined) {
     bySubject = new Map();
@@ -92,10 +108,9 @@ function fillSlot(ctx: VerifyContext, slots: Slots, a: Attempt, line: number): v
     slots.perTask.set(a.task_id, (slots.perTask.get(a.task_id) ?? 0) + 1);
     return;
   }
-  report(
-    ctx,
+  note(
+    out,
     'DUPLICATE_SLOT',
-    FILE,
     `${labelOf(line, a.attempt_id)} fills the slot (task ${JSON.stringify(a.task_id)}, model ${JSON.stringify(a.model)}, index ${a.index}) already filled on line ${taken}: a redispatch`,
     line,
   );
@@ -167,30 +182,46 @@ function checkSlots(ctx: VerifyContext, slots: Slots): void {
   }
 }
 
-/** OVER_CEILING (warning): a complete or partial cost above the per-attempt ceiling, or their sum above the aggregate. */
-function checkCeiling(ctx: VerifyContext): void {
-  const budget = ctx.plan?.budget;
-  if (!budget || !ctx.attempts) return;
+/**
+ * OVER_CEILING (warning): a complete or partial cost above the per-attempt
+ * ceiling, or their sum above the aggregate. Fed attempt by attempt; its
+ * findings are added at {@link Ceiling.finish}, after the other checks'.
+ */
+class Ceiling {
+  private readonly budget;
   // Summed as a number while that is exact (every micros is a safe integer), as a bigint past 2^53 - 1.
-  let sum = 0;
-  let big = 0n;
-  for (const { line, attempt: a } of ctx.attempts) {
-    if ((a.cost.state !== 'complete' && a.cost.state !== 'partial') || a.cost.micros === null) continue;
-    if (sum + a.cost.micros <= Number.MAX_SAFE_INTEGER) sum += a.cost.micros;
-    else big += BigInt(a.cost.micros);
+  private sum = 0;
+  private big = 0n;
+  private readonly findings: Finding[] = [];
+
+  constructor(private readonly ctx: VerifyContext) {
+    this.budget = ctx.plan?.budget ?? null;
+  }
+
+  add(line: number, a: Attempt): void {
+    const budget = this.budget;
+    if (!budget) return;
+    if ((a.cost.state !== 'complete' && a.cost.state !== 'partial') || a.cost.micros === null) return;
+    if (this.sum + a.cost.micros <= Number.MAX_SAFE_INTEGER) this.sum += a.cost.micros;
+    else this.big += BigInt(a.cost.micros);
     // Never against a broken per-attempt ceiling (ZERO_SHARE / CEILING_ARITHMETIC); the aggregate still holds.
-    if (!ctx.ceilingBroken && a.cost.micros > budget.per_attempt_micros) {
-      report(
-        ctx,
+    if (!this.ctx.ceilingBroken && a.cost.micros > budget.per_attempt_micros) {
+      note(
+        this.findings,
         'OVER_CEILING',
-        FILE,
         `line ${line}: attempt ${JSON.stringify(a.attempt_id)} cost ${a.cost.micros} micros (${a.cost.state}), above the per-attempt ceiling of ${budget.per_attempt_micros}`,
         line,
       );
     }
   }
-  const total = BigInt(sum) + big;
-  if (total > BigInt(budget.aggregate_micros)) {
-    report(ctx, 'OVER_CEILING', FILE, `complete and partial costs sum to ${total} micros, above the aggregate ceiling of ${budget.aggregate_micros}`);
+
+  finish(): void {
+    const budget = this.budget;
+    if (!budget) return;
+    for (const f of this.findings) this.ctx.findings.push(f);
+    const total = BigInt(this.sum) + this.big;
+    if (total > BigInt(budget.aggregate_micros)) {
+      this.ctx.findings.push(finding('OVER_CEILING', FILE, `complete and partial costs sum to ${total} micros, above the aggregate ceiling of ${budget.aggregate_micros}`));
+    }
   }
 }

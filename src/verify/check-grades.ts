@@ -3,6 +3,7 @@ import { quotePath } from '../evidence/paths.ts';
 import { Grades } from '../schema/index.ts';
 import { contentOf, report, sharedString, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
+import { GradesTable } from './tables.ts';
 
 const GRADE_FILE = /^grades\/([1-9][0-9]*)\.json$/;
 
@@ -33,7 +34,9 @@ export function checkGrades(ctx: VerifyContext): void {
     }
   }
 
-  const attemptIds = ctx.attempts && ctx.attemptsComplete ? new Set(ctx.attempts.map((a) => a.attempt.attempt_id)) : undefined;
+  // Rows of the attempts by id; results naming an attempt not there are GRADE_UNKNOWN_ATTEMPT when attempts.jsonl is complete.
+  const attemptRows = ctx.attemptRows;
+  const checkKnown = ctx.attempts !== undefined && ctx.attemptsComplete;
   for (const [n, path] of [...numbered].sort((a, b) => a[0] - b[0])) {
     const bytes = contentOf(ctx, path);
     if (bytes === undefined) continue; // MISSING_FILE / NOT_REGULAR_FILE reported elsewhere.
@@ -56,19 +59,26 @@ export function checkGrades(ctx: VerifyContext): void {
       }
     }
     const graded = new Set<string>();
-    // Artifact digests repeat from result to result: keep one copy of each (the values are unchanged).
+    // Kept as a table of rows when it can be (then the result objects are dropped); otherwise as it is, with
+    // one copy of each repeated artifact digest (the values are unchanged).
+    const table = ctx.attempts !== undefined && attemptRows !== undefined && GradesTable.fits(grades);
+    const rows = new Int32Array(table ? grades.results.length : 0);
     const shared = new Map<string, string>();
     grades.results.forEach((result, i) => {
-      result.input = sharedString(shared, result.input);
-      result.output = sharedString(shared, result.output);
-      result.receipt = sharedString(shared, result.receipt);
+      if (!table) {
+        result.input = sharedString(shared, result.input);
+        result.output = sharedString(shared, result.output);
+        result.receipt = sharedString(shared, result.receipt);
+      }
+      const row = attemptRows?.get(result.attempt_id);
+      if (table) rows[i] = row ?? -1;
       // The label of a finding is built only for a finding (there may be a million results).
       const before = graded.size;
       graded.add(result.attempt_id);
       if (graded.size === before) {
         report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: the attempt is graded twice in generation ${n}`);
       }
-      if (attemptIds && !attemptIds.has(result.attempt_id)) {
+      if (checkKnown && row === undefined) {
         report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: no such attempt in attempts.jsonl`);
       }
       if (!ctx.manifest) return;
@@ -79,7 +89,7 @@ export function checkGrades(ctx: VerifyContext): void {
         }
       }
     });
-    ctx.grades.push({ path, grades });
+    ctx.grades.push(table ? new GradesTable(path, grades, ctx.attempts!, rows) : { path, grades });
   }
 }
 

@@ -33,13 +33,18 @@ export function checkGrant(ctx: VerifyContext): void {
     }
     for (const message of differs) report(ctx, 'GRANT_MISMATCH', FILE, `the grant does not echo the plan: ${message}`);
   }
-  for (const { line, attempt } of ctx.attempts ?? []) {
-    if (compareValidTimestamps(attempt.started_at, grant.expires_at) >= 0) {
+  const attempts = ctx.attempts;
+  // Only when the latest start is not before the expiry can any attempt be: then each is checked, in line order.
+  if (!attempts || attempts.newestStart === null || compareValidTimestamps(attempts.newestStart, grant.expires_at) < 0) return;
+  for (let row = 0; row < attempts.count; row++) {
+    const started = attempts.startedAt(row);
+    if (compareValidTimestamps(started, grant.expires_at) >= 0) {
+      const line = attempts.line[row]!;
       report(
         ctx,
         'GRANT_MISMATCH',
         'attempts.jsonl',
-        `line ${line}: attempt ${JSON.stringify(attempt.attempt_id)} started at ${attempt.started_at}, not before the grant expired at ${grant.expires_at}`,
+        `line ${line}: attempt ${JSON.stringify(attempts.attemptId(row))} started at ${started}, not before the grant expired at ${grant.expires_at}`,
         line,
       );
     }

@@ -7,6 +7,7 @@ import type { BundleSnapshot, SnapshotEntry } from '../evidence/read-bundle.ts';
 import type { JsonObject } from '../json/strict-json.ts';
 import type { Attempt, Grades, Grant, LedgerRecord, Manifest, ManifestEntry, Plan } from '../schema/index.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
+import type { AttemptTable, GradesTable } from './tables.ts';
 
 /** An attempt with the JSONL line it came from. */
 export interface AttemptLine {
@@ -44,9 +45,13 @@ export interface VerifyContext {
   /** Valid ledger records in ledger order; `ledgerComplete` is false when a line failed. */
   ledger?: LedgerRecord[];
   ledgerComplete: boolean;
-  attempts?: AttemptLine[];
+  /** The attempts that passed their schema, one row each, in line order. */
+  attempts?: AttemptTable;
+  /** The row of each attempt id's first attempt. */
+  attemptRows?: Map<string, number>;
   attemptsComplete: boolean;
-  grades: GradesFile[];
+  /** Grading generations that passed their schema, as tables when they fit one (see GradesTable). */
+  grades: (GradesFile | GradesTable)[];
   grant?: Grant;
 }
 

@@ -77,6 +77,25 @@ export function parseJsonlRecords<T, R>(
   keep: (line: number, data: T) => R,
 ): { records: R[]; complete: boolean; lineCount: number } {
   const records: R[] = [];
+  const { complete, lineCount } = forEachJsonlRecord(ctx, path, bytes, schema, (line, data) => {
+    records.push(keep(line, data));
+  });
+  return { records, complete, lineCount };
+}
+
+/**
+ * Parses JSONL strictly, line by line, handing each valid typed line to
+ * `visit` as soon as it is checked, and keeping nothing: what survives is
+ * what `visit` keeps. Parse and schema findings are reported as they come,
+ * in line order. Returns whether every line was valid, and the line count.
+ */
+export function forEachJsonlRecord<T>(
+  ctx: VerifyContext,
+  path: string,
+  bytes: Uint8Array,
+  schema: z.ZodType<T>,
+  visit: (line: number, data: T) => void,
+): { complete: boolean; lineCount: number } {
   let complete = true;
   const lineCount = forEachStrictJsonlLine(bytes, (entry) => {
     if (!entry.ok) {
@@ -86,9 +105,9 @@ export function parseJsonlRecords<T, R>(
     }
     const data = checkSchema(ctx, path, entry.value, schema, entry.line);
     if (data === undefined) complete = false;
-    else records.push(keep(entry.line, data));
+    else visit(entry.line, data);
   });
-  return { records, complete, lineCount };
+  return { complete, lineCount };
 }
 
 /**

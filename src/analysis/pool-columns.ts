@@ -1,0 +1,158 @@
+/**
+ * Pooling (FORMAT.md 7.1) column-wise: what src/analysis/pool.ts
+ * poolAttempts does, with each cohort's attempts kept as segments of rows
+ * (one segment per contributing bundle, in bundle id order) instead of one
+ * object per attempt. The cohorts, boards, ledgers, exclusions and conflicts
+ * are the same, made in the same order (test/analysis/columns.test.ts holds
+ * the two to the same figures).
+ */
+import type { GradingPin } from '../config/config.ts';
+import type { Grader, Plan } from '../schema/index.ts';
+import { subjectKey } from '../verify/context.ts';
+import { bundleColumns, classCodes, layerColumns, type BundleColumns } from './columns.ts';
+import { boardKeyOf, cohortKeyOf, keyId, type BoardKey } from './keys.ts';
+import type { AnalysisInput, CohortPool, Pools } from './pool.ts';
+
+/** A bundle's rows in one cohort, in row (attempt line) order, with their terminal class and reason codes. */
+export interface Segment {
+  bundle_id: string;
+  plan_id: string;
+  columns: BundleColumns;
+  rows: Int32Array;
+  /** Index into TERMINAL_CLASSES. */
+  klass: Uint8Array;
+  /** Index into REASON_CODES. */
+  reason: Uint8Array;
+}
+
+/** A cohort whose attempts are segments of rows. */
+export interface ColumnPool extends Omit<CohortPool, 'attempts'> {
+  segments: Segment[];
+}
+
+/** What column-wise pooling produced (as {@link Pools}). */
+export interface ColumnPools extends Omit<Pools, 'cohorts'> {
+  cohorts: Map<string, ColumnPool>;
+}
+
+/** Pools the verified bundles (see pool.ts poolAttempts). */
+export function poolColumns(inputs: readonly AnalysisInput[], pin: GradingPin): ColumnPools {
+  const pools: ColumnPools = { cohorts: new Map(), boards: new Map(), ledgers: new Map(), excludedByPin: [], conflicts: [] };
+  const byPlan = new Map<string, Map<string, AnalysisInput>>();
+  for (const input of inputs) {
+    const same = byPlan.get(input.plan_id) ?? new Map<string, AnalysisInput>();
+    same.set(input.bundle_id, input);
+    byPlan.set(input.plan_id, same);
+  }
+  const counted: AnalysisInput[] = [];
+  for (const [plan_id, bundles] of byPlan) {
+    if (bundles.size === 1) counted.push(...bundles.values());
+    else pools.conflicts.push({ plan_id, bundle_ids: [...bundles.keys()].sort() });
+  }
+  pools.conflicts.sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0));
+  counted.sort((a, b) => (a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : 0));
+  for (const input of counted) poolBundle(pools, input, pin);
+  return pools;
+}
+
+function poolBundle(pools: ColumnPools, input: AnalysisInput, pin: GradingPin): void {
+  const plan = input.evidence.plan as Plan;
+  if (!pools.ledgers.has(plan.ledger.digest)) pools.ledgers.set(plan.ledger.digest, { name: plan.ledger.name, records: input.evidence.ledger });
+  const columns = bundleColumns(input.evidence);
+  const { attempts } = columns;
+  const layer = layerColumns(plan, columns, pin);
+  const roles = new Map(plan.subjects.map((s) => [subjectKey(s.model, s.agent), s]));
+  // As pool.ts: one cohort per (subject key, layer grader), found without building a string per attempt.
+  const cohortCache = new Map<string, Map<Grader, ColumnPool>>();
+  const graderCount = layer.graders.length;
+  const identityKeys = attempts.identities.map((i) => subjectKey(i.model, i.agent));
+  // Pool of each (identity, grader), as an index into `found`.
+  const cache = new Int32Array(identityKeys.length * graderCount).fill(-1);
+  const found: ColumnPool[] = [];
+  const touched = new Map<string, BoardKey>();
+  const poolOfRow = new Int32Array(attempts.count);
+  let excluded = 0;
+  // First pass: every row's cohort (created in row order, as pool.ts creates them), and each cohort's size.
+  const sizes: number[] = [];
+  for (let row = 0; row < attempts.count; row++) {
+    const k = layer.grader[row]!;
+    if (k === -1) {
+      excluded++;
+      poolOfRow[row] = -1;
+      continue;
+    }
+    const identity = attempts.identity[row]!;
+    let p = cache[identity * graderCount + k]!;
+    if (p === -1) {
+      const subject = identityKeys[identity]!;
+      const grader = layer.graders[k]!;
+      let bySubject = cohortCache.get(subject);
+      if (!bySubject) {
+        bySubject = new Map();
+        cohortCache.set(subject, bySubject);
+      }
+      let pool = bySubject.get(grader);
+      if (!pool) {
+        const boardKey = boardKeyOf(plan, grader);
+        const board_id = keyId(boardKey);
+        touched.set(board_id, boardKey);
+        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!);
+        bySubject.set(grader, pool);
+      }
+      p = found.indexOf(pool);
+      if (p === -1) {
+        p = found.length;
+        found.push(pool);
+        sizes.push(0);
+      }
+      cache[identity * graderCount + k] = p;
+    }
+    poolOfRow[row] = p;
+    sizes[p]!++;
+  }
+  // Second pass: the rows of each cohort, in row order.
+  const segments = found.map((pool, p): Segment => {
+    const segment = { bundle_id: input.bundle_id, plan_id: input.plan_id, columns, rows: new Int32Array(sizes[p]!), klass: new Uint8Array(sizes[p]!), reason: new Uint8Array(sizes[p]!) };
+    pool.segments.push(segment);
+    return segment;
+  });
+  const filled = new Int32Array(found.length);
+  for (let row = 0; row < attempts.count; row++) {
+    const p = poolOfRow[row]!;
+    if (p === -1) continue;
+    const segment = segments[p]!;
+    const at = filled[p]!++;
+    const { klass, reason } = classCodes(attempts.outcome[row]!, layer.verdict[row]!);
+    segment.rows[at] = row;
+    segment.klass[at] = klass;
+    segment.reason[at] = reason;
+  }
+  if (excluded > 0) pools.excludedByPin.push({ bundle_id: input.bundle_id, attempts: excluded });
+  // As pool.ts: every subject of the plan contributes the plan to each board the plan puts attempts on.
+  for (const [board_id, boardKey] of touched) {
+    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject);
+  }
+}
+
+/** The cohort of a plan subject on a board (created when new), with the plan recorded as contributing (as pool.ts). */
+function joinCohort(pools: ColumnPools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number]): ColumnPool {
+  const plan = input.evidence.plan as Plan;
+  pools.boards.set(board_id, boardKey);
+  const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
+  const cohort_id = keyId(key);
+  let pool = pools.cohorts.get(cohort_id);
+  if (!pool) {
+    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), segments: [] };
+    pools.cohorts.set(cohort_id, pool);
+  }
+  pool.roles.add(subject.role);
+  pool.selectors.add(subject.selector);
+  pool.plans.set(input.plan_id, {
+    plan_id: input.plan_id,
+    bundle_id: input.bundle_id,
+    title: plan.title,
+    created_at: plan.created_at,
+    attempts_per_task: plan.attempts,
+  });
+  return pool;
+}

@@ -1,0 +1,89 @@
+/**
+ * verifyPaths on more than one thread: the main thread and worker threads
+ * (verify-worker.ts) verify bundles at once. Each thread takes the next
+ * directory from one shared counter, so no thread waits for another to hand
+ * it work; results keep the order of the directories. A worker verifies
+ * exactly as the main thread does and posts its result with the attempts and
+ * grades tables as moved buffers (wire.ts), so what crosses threads is a few
+ * typed arrays per bundle, not a million objects. Only a scheduling choice:
+ * the results are the same as verifying one bundle after the other
+ * (test/pipeline/threads.test.ts).
+ */
+import { lstat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ContentArena } from '../evidence/arena.ts';
+import type { Limits } from '../evidence/limits.ts';
+import type { VerifyWorkerData } from './verify-worker.ts';
+import { verifyDirectory, type Progress, type VerifiedBundle } from './verify-paths.ts';
+import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
+
+/** attempts.jsonl bytes (all bundles together) from which verifying on more than one thread pays for starting a worker. */
+export const WORKERS_FROM_BYTES = 32 * 1024 * 1024;
+/** Most worker threads started by default. */
+export const MAX_WORKERS = 3;
+
+/**
+ * Worker threads worth starting for these bundles: none for one bundle, one
+ * CPU core or small evidence; else one per further core (at most
+ * {@link MAX_WORKERS}). `requested` overrides (capped at one fewer than the
+ * bundles: the main thread verifies too).
+ */
+export async function workersFor(dirs: readonly string[], requested?: number): Promise<number> {
+  const most = Math.max(dirs.length - 1, 0);
+  if (requested !== undefined) return Math.min(Math.max(Math.floor(requested), 0), most);
+  const cores = availableParallelism();
+  if (most === 0 || cores < 2) return 0;
+  let bytes = 0;
+  for (const dir of dirs) {
+    // lstat: a symbolic link is not followed (it will be a finding, not a size).
+    bytes += await lstat(join(dir, 'attempts.jsonl')).then((s) => (s.isFile() ? s.size : 0), () => 0);
+    if (bytes >= WORKERS_FROM_BYTES) return Math.min(cores - 1, MAX_WORKERS, most);
+  }
+  return 0;
+}
+
+type WorkerMessage =
+  | { kind: 'result'; index: number; wire: DirectoryWire }
+  | { kind: 'done' }
+  | { kind: 'error'; index: number; message: string; stack?: string; code?: unknown };
+
+/** Verifies the directories on the main thread and `workers` worker threads, under the given limits. */
+export async function verifyOnThreads(dirs: readonly string[], workers: number, limits: Limits, onProgress?: Progress): Promise<VerifiedBundle[]> {
+  const next = new SharedArrayBuffer(4);
+  const counter = new Int32Array(next);
+  const results: VerifiedBundle[] = new Array(dirs.length);
+  let done = 0;
+  const finished = (index: number, result: DirectoryResult) => {
+    results[index] = { path: dirs[index]!, ...result };
+    onProgress?.(++done, dirs.length);
+  };
+  const threads: Worker[] = [];
+  try {
+    const running = Array.from({ length: workers }, () => {
+      // No inherited execArgv: the worker's entry point registers its own TypeScript loader.
+      const worker = new Worker(new URL('./verify-worker.mjs', import.meta.url), { workerData: { dirs, next, limits } satisfies VerifyWorkerData, execArgv: [] });
+      threads.push(worker);
+      return new Promise<void>((resolve, reject) => {
+        worker.on('message', (message: WorkerMessage) => {
+          if (message.kind === 'result') finished(message.index, fromWire(message.wire));
+          else if (message.kind === 'done') resolve();
+          else reject(Object.assign(new Error(message.message), { stack: message.stack, code: message.code }));
+        });
+        worker.on('error', reject);
+        worker.on('exit', (code) => reject(new Error(`a verifying worker thread stopped (exit code ${code}) before it was done`)));
+      });
+    });
+    const arena = new ContentArena();
+    const own = (async () => {
+      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits }));
+    })();
+    await Promise.all([own, ...running]);
+  } finally {
+    // No thread takes another directory; then every worker is stopped.
+    Atomics.store(counter, 0, dirs.length);
+    await Promise.all(threads.map((t) => t.terminate()));
+  }
+  return results;
+}

@@ -1,0 +1,35 @@
+/**
+ * A verifying worker thread (started by verifyPaths through
+ * verify-worker.mjs). It takes bundle directories from a shared counter, the
+ * same counter the main thread takes from, verifies each exactly as the main
+ * thread would (verifyDirectory, with its own arena) and posts each result
+ * back in its posted form (wire.ts), then `done`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ContentArena } from '../evidence/arena.ts';
+import type { Limits } from '../evidence/limits.ts';
+import { verifyDirectory } from './verify-paths.ts';
+import { toWire } from './wire.ts';
+
+/** What the worker is started with. */
+export interface VerifyWorkerData {
+  dirs: readonly string[];
+  /** Int32Array over it: [0] is the index of the next directory to take. */
+  next: SharedArrayBuffer;
+  limits: Limits;
+}
+
+const { dirs, next, limits } = workerData as VerifyWorkerData;
+const counter = new Int32Array(next);
+const arena = new ContentArena();
+for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) {
+  try {
+    const { wire, transfer } = toWire(await verifyDirectory(dirs[i]!, arena, { limits }));
+    parentPort!.postMessage({ kind: 'result', index: i, wire }, transfer);
+  } catch (error) {
+    const e = error as Error & { code?: unknown };
+    parentPort!.postMessage({ kind: 'error', index: i, message: String(e?.message ?? e), stack: e?.stack, code: e?.code });
+    break;
+  }
+}
+parentPort!.postMessage({ kind: 'done' });

@@ -1,0 +1,181 @@
+/**
+ * Analysis reads attempts and grades column-wise (src/analysis/columns.ts,
+ * pool-columns.ts, score-columns.ts). These properties hold it to the object
+ * form (src/analysis/pool.ts, score.ts, drift.ts, one object per attempt) on
+ * random bundles: the same cohorts, boards, exclusions, tallies, figures and
+ * drift, bit for bit, whether the columns come from the verifier's tables or
+ * are built from evidence objects (a copy of the evidence).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bundleColumns, columnsOfObjects, newestTimes } from '../../src/analysis/columns.ts';
+import { baselineDrift } from '../../src/analysis/drift.ts';
+import { splitLedger } from '../../src/analysis/headline.ts';
+import { poolAttempts, type AnalysisInput } from '../../src/analysis/pool.ts';
+import { poolColumns } from '../../src/analysis/pool-columns.ts';
+import { cohortFigures, sortAttempts, tallyTasks } from '../../src/analysis/score.ts';
+import { baselineDriftColumns, cohortFiguresColumns, tallyColumns } from '../../src/analysis/score-columns.ts';
+import type { GradingPin } from '../../src/config/config.ts';
+import type { Attempt } from '../../src/schema/index.ts';
+import { evidenceTables, type BundleEvidence } from '../../src/verify/verify-bundle.ts';
+import { BASELINE, CANDIDATE } from '../helpers/bundle-builder.ts';
+import { attemptId, BASE, CAND, gridModel, OTHER, reportInput, REGRADER, type ModelSpec, type TaskSpec } from '../helpers/report-fixtures.ts';
+
+const TASKS: TaskSpec[] = [{ id: 't1', cluster: 'c1' }, { id: 't2', cluster: 'c1' }, { id: 't3', cluster: 'c3' }, { id: 't4', holdout: false }, { id: 't5', cluster: 'c5' }];
+const CELLS = 'PFEMTX-';
+
+/** The object-form analysis: what buildReport computed before the columns. */
+function objectAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
+  const pools = poolAttempts(inputs, pin);
+  const cohorts = [...pools.cohorts.values()].map((pool) => {
+    const splits = splitLedger(pools.ledgers.get(pool.key.ledger_digest)!.records);
+    sortAttempts(pool.attempts);
+    const tallies = tallyTasks(pool.attempts);
+    return {
+      cohort_id: pool.cohort_id,
+      board_id: pool.board_id,
+      roles: [...pool.roles],
+      selectors: [...pool.selectors],
+      plans: [...pool.plans.values()],
+      tallies: [...tallies].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      figures: cohortFigures(pool.attempts, splits, tallies, pool.key.budget?.currency ?? null),
+      drift: baselineDrift(pool, splits),
+    };
+  });
+  return { cohorts, boards: [...pools.boards], ledgers: [...pools.ledgers.keys()], excluded: pools.excludedByPin, conflicts: pools.conflicts };
+}
+
+function columnAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
+  const pools = poolColumns(inputs, pin);
+  const cohorts = [...pools.cohorts.values()].map((pool) => {
+    const splits = splitLedger(pools.ledgers.get(pool.key.ledger_digest)!.records);
+    const tallies = tallyColumns(pool);
+    return {
+      cohort_id: pool.cohort_id,
+      board_id: pool.board_id,
+      roles: [...pool.roles],
+      selectors: [...pool.selectors],
+      plans: [...pool.plans.values()],
+      tallies: [...tallies].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      figures: cohortFiguresColumns(pool, splits, tallies, pool.key.budget?.currency ?? null),
+      drift: baselineDriftColumns(pool, splits),
+    };
+  });
+  return { cohorts, boards: [...pools.boards], ledgers: [...pools.ledgers.keys()], excluded: pools.excludedByPin, conflicts: pools.conflicts };
+}
+
+/** A copy of the evidence (plain members): analysis must read its objects. */
+function copied(input: AnalysisInput): AnalysisInput {
+  return { ...input, evidence: { ...input.evidence } };
+}
+
+const grid = fc.array(fc.constantFrom(...CELLS), { minLength: 3, maxLength: 3 }).map((cells) => cells.join(''));
+const subjectGrid = fc.array(grid, { minLength: TASKS.length, maxLength: TASKS.length });
+/** Attempt figures: small, huge (sums past 2^53 - 1: the attempt id order decides), fractional walls, -0. */
+const figures = fc.record({
+  wall: fc.oneof(fc.constantFrom(0, -0, 0.1, 0.2, 0.3, 1e300), fc.double({ min: 0, max: 1e6, noNaN: true })),
+  tokens: fc.option(fc.record({ input: fc.oneof(fc.nat(1000), fc.constant(2 ** 53 - 2)), output: fc.nat(1000) }), { nil: null }),
+  retries: fc.oneof(fc.nat(5), fc.constant(Number.MAX_SAFE_INTEGER)),
+  state: fc.constantFrom('complete', 'partial', 'unavailable', 'not_applicable', 'zero'),
+  micros: fc.oneof(fc.nat(1000), fc.constant(2 ** 52)),
+});
+
+const scenario = fc.record({
+  months: fc.array(
+    fc.record({
+      cand: subjectGrid,
+      base: subjectGrid,
+      other: fc.option(subjectGrid, { nil: undefined }),
+      regrade: fc.option(fc.array(fc.tuple(fc.nat(2), fc.constantFrom(...TASKS.map((t) => t.id)), fc.integer({ min: 1, max: 3 }), fc.constantFrom('pass', 'fail', 'error')), { maxLength: 6 }), { nil: undefined }),
+      figures: fc.array(figures, { minLength: 45, maxLength: 45 }),
+      prefix: fc.constantFrom('a', 'b'),
+      /** Sort keys for the lines of attempts.jsonl: row order is not attempt id order. */
+      order: fc.array(fc.double({ noNaN: true }), { minLength: 45, maxLength: 45 }),
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  pin: fc.boolean(),
+});
+
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function inputsOf(s: Scenario): AnalysisInput[] {
+  return s.months.map((m, k) => {
+    let n = 0;
+    const spec: ModelSpec = {
+      title: `month ${k}`,
+      created_at: `2026-1${k}-01T00:00:00Z`,
+      startedAt: `2026-1${k}-02T00:00:00Z`,
+      endedAt: `2026-1${k}-02T00:10:00.${k}5Z`,
+      gradedAt: `2026-1${k}-03T00:00:00Z`,
+      prefix: m.prefix,
+      aggregate: 2 ** 52,
+      tasks: TASKS,
+      subjects: m.other ? [CANDIDATE, BASELINE, OTHER] : undefined,
+      grid: { [CAND]: m.cand, [BASE]: m.base, ...(m.other ? { [OTHER.selector]: m.other } : {}) },
+      regrades: m.regrade && [
+        {
+          grader: REGRADER,
+          created_at: `2026-1${k}-04T00:00:00Z`,
+          verdicts: Object.fromEntries(
+            m.regrade
+              .filter(([subject, task, index]) => {
+                // Only attempts that exist (a regrade naming another is GRADE_UNKNOWN_ATTEMPT).
+                const cells = [m.cand, m.base, m.other][subject];
+                return cells !== undefined && cells[TASKS.findIndex((t) => t.id === task)]![index - 1] !== '-';
+              })
+              .map(([subject, task, index, verdict]) => [attemptId(m.prefix, subject, task, index), verdict]),
+          ),
+        },
+      ],
+      tweak: (attempt: Attempt) => {
+        if (m.figures.length === 0) return;
+        const f = m.figures[n++ % m.figures.length]!;
+        attempt.wall_seconds = f.wall;
+        attempt.tokens = f.tokens;
+        attempt.retries = f.retries;
+        attempt.cost = { state: f.state, micros: f.state === 'complete' || f.state === 'partial' ? f.micros : f.state === 'zero' ? 0 : null };
+      },
+    };
+    const model = gridModel(spec);
+    const keys = new Map(model.attempts.map((a, i) => [a, m.order[i % m.order.length] ?? 0]));
+    model.attempts.sort((a, b) => keys.get(a)! - keys.get(b)!);
+    const { verification: v } = reportInput(model);
+    expect(v.status, JSON.stringify(v.findings.filter((f) => f.severity === 'error').slice(0, 3))).toBe('verified');
+    return { bundle_id: v.bundle_id!, plan_id: v.plan_id!, evidence: v.evidence };
+  });
+}
+
+describe('column-wise analysis equals the object form', () => {
+  it('on random bundles: cohorts, tallies, figures and drift, from tables and from objects', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const pin: GradingPin = s.pin ? { id: REGRADER.id, version: REGRADER.version } : null;
+        const inputs = inputsOf(s);
+        // Tables first: the copies then read (and so hand over) the objects, which the object form reads too.
+        const fromTables = columnAnalysis(inputs, pin);
+        const fromObjects = columnAnalysis(inputs.map(copied), pin);
+        const expected = objectAnalysis(inputs, pin);
+        expect(fromTables).toEqual(expected);
+        expect(fromObjects).toEqual(expected);
+      }),
+      { seed: 20261130, numRuns: 40 },
+    );
+  });
+
+  it('the verifier keeps tables, and reading the objects hands them over for good', () => {
+    const [input] = inputsOf({ months: [{ cand: ['PPF', 'PFE', 'PFM', 'FFT', 'PPP'], base: ['FFF', 'PPP', 'PFX', 'PP-', 'PPF'], other: undefined, regrade: undefined, figures: [], prefix: 'a', order: [] }], pin: false });
+    const evidence: BundleEvidence = input!.evidence;
+    const kept = evidenceTables(evidence)!;
+    expect(kept.attempts!.count).toBeGreaterThan(0);
+    const times = newestTimes(evidence);
+    // Reading the tables built nothing: they are still there.
+    expect(bundleColumns(evidence).attempts).toBe(kept.attempts);
+    expect(evidenceTables(evidence)).toBe(kept);
+    const attempts = evidence.attempts;
+    expect(evidenceTables(evidence)).toBeUndefined();
+    expect(evidence.attempts).toBe(attempts);
+    expect(newestTimes(evidence)).toEqual(times);
+    expect(columnsOfObjects(evidence).attempts.count).toBe(attempts.length);
+  });
+});
