@@ -6,7 +6,7 @@
  * exists, leaves nothing behind.
  */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeBundle } from '../evidence/seal.ts';
 import { readBundle } from '../evidence/read-bundle.ts';
@@ -15,7 +15,7 @@ import type { BundleStatus, Finding } from '../verify/findings.ts';
 import { ImportError } from './errors.ts';
 import { mapInspectLog, type ImportOptions, type ImportSummary } from './inspect/map.ts';
 import { readInspectLog } from './inspect/read-log.ts';
-import type { ZipLimits } from './inspect/zip.ts';
+import { MAX_LOG_FILE_BYTES, type ZipLimits } from './inspect/zip.ts';
 
 /** The result of importing one log. */
 export interface ImportResult {
@@ -73,8 +73,13 @@ async function occupied(path: string): Promise<boolean> {
 export async function importLogFile(logPath: string, parent: string, options: ImportOptions, limits?: ZipLimits): Promise<ImportResult> {
   let logBytes: Buffer;
   try {
+    const size = (await stat(logPath)).size;
+    if (size > MAX_LOG_FILE_BYTES) {
+      throw new ImportError(`the log is ${size} bytes, more than the ${MAX_LOG_FILE_BYTES} this importer reads (parsed JSON takes about 13 times its size in memory); split the run, or convert a .json log to .eval with \`inspect log convert\``);
+    }
     logBytes = await readFile(logPath);
   } catch (error) {
+    if (error instanceof ImportError) throw error;
     throw new ImportError(`cannot read the log file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const mapped = await buildImportedBundle(logBytes, options, limits);

@@ -173,3 +173,20 @@ describe('NaN and Infinity', () => {
     expect(log.nonFinite).toBe(1);
   });
 });
+
+describe('the log file size limit', () => {
+  it('a log file over MAX_LOG_FILE_BYTES is refused before it is read, and nothing is written', async () => {
+    const { importLogFile } = await import('../../src/import/import-log.ts');
+    const { MAX_LOG_FILE_BYTES } = await import('../../src/import/inspect/zip.ts');
+    const { mkdtemp, open, readdir } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'lb-import-big-'));
+    const log = join(dir, 'big.json');
+    const handle = await open(log, 'w');
+    await handle.truncate(MAX_LOG_FILE_BYTES + 1);
+    await handle.close();
+    await expect(importLogFile(log, join(dir, 'out'), { license: '', passThreshold: 1, scorer: null })).rejects.toThrow(/more than the 134217728 this importer reads/);
+    expect(await readdir(dir)).toEqual(['big.json']);
+  });
+});
