@@ -13,6 +13,7 @@
  * one bundle alone.
  */
 import { shortDigest } from '../json/canonical.ts';
+import { compareUtf8 } from '../evidence/paths.ts';
 import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
 import { finding, statusOf, type Finding } from '../verify/findings.ts';
 import { classCounts, classifyFiles, REWRITING_CLASSES, type FileChange, type FileClass } from './classify.ts';
@@ -81,12 +82,16 @@ export async function checkHistory(results: readonly VerifiedBundle[], retained:
     const findings = [...v.findings, ...capped];
     out.push({ ...result, verification: { ...v, findings, status: statusOf(findings) } });
   }
-  const present = new Set(results.map((r) => r.verification.plan_id).filter((id): id is string => id !== null));
+  // Present means published in a verified bundle: an invalid bundle that merely names the plan (its plan.json is public) does not hide a withdrawal.
+  const present = new Set([
+    ...out.filter((r) => r.verification.status === 'verified').map((r) => r.verification.plan_id).filter((id): id is string => id !== null),
+    ...changes.map((c) => c.plan_id),
+  ]);
   const absent = [...retained.byBundle.values()]
     .filter((m) => !present.has(m.plan_id))
     .map((m) => ({ plan_id: m.plan_id, bundle_id: m.bundle_id }))
     .sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : 0));
-  changes.sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : a.previous_bundle_id < b.previous_bundle_id ? -1 : 1));
+  changes.sort((a, b) => compareUtf8(a.plan_id, b.plan_id) || compareUtf8(a.previous_bundle_id, b.previous_bundle_id) || compareUtf8(a.bundle_id, b.bundle_id));
   return { results: out, changes, absent, problems: retained.problems };
 }
 

@@ -109,6 +109,8 @@ export interface SiteHistory {
   byPlan: Map<string, PlanChange[]>;
   /** Plans with removed or rewritten files (REWRITTEN_EVIDENCE), in plan order. */
   rewritten: PlanChange[];
+  /** Plans that only gained files since they were retained (appends, additions such as a regrade): counted, numbers may differ. */
+  grown: PlanChange[];
   /** Retained bundles whose plan has no bundle at all any more. */
   absent: HistoryCheck['absent'];
   /** Files of the retained manifests directory that are not valid manifests. */
@@ -178,6 +180,7 @@ function siteHistory(history: HistoryCheck | undefined): SiteHistory {
   return {
     byPlan,
     rewritten: (history?.changes ?? []).filter((c) => c.rewritten),
+    grown: (history?.changes ?? []).filter((c) => !c.rewritten && c.files.length > 0),
     absent: history?.absent ?? [],
     problems: history?.problems ?? [],
   };
@@ -238,11 +241,13 @@ function importOf(plan: Plan, files: readonly SiteFile[], ledger: readonly { lic
     ...(licenses.length === 1 && licenses[0] !== '' ? [`--license ${shellQuote(licenses[0]!)}`] : []),
     ...(plan.grader.id !== 'none' ? [`--scorer ${shellQuote(plan.grader.id)}`] : []),
   ];
+  // The version goes into an npx package spec: only a plain semantic version (never a URL, a tag or shell text).
+  const version = /^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/.test(origin.tool.version) && origin.tool.name === 'ledgerboard' ? origin.tool.version : null;
   const rerun =
-    origin.format === 'inspect-eval-log' && source
+    origin.format === 'inspect-eval-log' && source && version !== null
       ? [
           `curl -s -o original.${ext} ${shellQuote(absolute({ siteUrl }, source.url))}`,
-          `npx ledgerboard@${origin.tool.version} import inspect original.${ext} -o reimported ${options.join(' ')}`.trimEnd(),
+          `npx ledgerboard@${version} import inspect original.${ext} -o reimported ${options.join(' ')}`.trimEnd(),
           `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
         ]
       : [];
@@ -251,7 +256,7 @@ function importOf(plan: Plan, files: readonly SiteFile[], ledger: readonly { lic
 
 /** Single-quotes a value for a POSIX shell. */
 function shellQuote(value: string): string {
-  return /^[A-Za-z0-9._\/:@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+  return /^[A-Za-z0-9._/:@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /**

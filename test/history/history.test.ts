@@ -218,3 +218,63 @@ describe('the CLI: retain, then re-publish', () => {
     expect(history.changes.map((c) => c.rewritten)).toEqual([true]);
   });
 });
+
+describe('review findings', () => {
+  let retained: { byBundle: Map<string, Manifest>; problems: [] };
+  let planId: string;
+  let oldId: string;
+
+  beforeAll(async () => {
+    const [v1] = await verifyPaths([await writeModel(version1())]);
+    const manifest = v1!.verification.evidence.manifest!;
+    planId = manifest.plan_id;
+    oldId = manifest.bundle_id;
+    retained = { byBundle: new Map([[oldId, manifest]]), problems: [] };
+  });
+
+  it('an invalid bundle that merely names a retained plan does not hide its withdrawal', async () => {
+    const dir = await writeModel(version1(), { manifestRaw: '{}' });
+    const results = await verifyPaths([dir]);
+    expect(results[0]!.verification.status).toBe('invalid');
+    expect(results[0]!.verification.plan_id).toBe(planId);
+    expect((await checkHistory(results, retained)).absent).toEqual([{ plan_id: planId, bundle_id: oldId }]);
+  });
+
+  it('a rewritten plan is listed as rewritten, not also as withdrawn', async () => {
+    const model = version1();
+    model.notes = 'rewritten\n';
+    const history = await checkHistory(await verifyPaths([await writeModel(model)]), retained);
+    expect(history.changes.map((c) => c.rewritten)).toEqual([true]);
+    expect(history.absent).toEqual([]);
+  });
+
+  it('two re-publishes of one plan are listed in bundle-id order, whatever order discovery met them in', async () => {
+    const a = version1();
+    addArtifact(a, 'artifacts/a.txt', 'a');
+    const b = version1();
+    addArtifact(b, 'artifacts/b.txt', 'b');
+    const results = await verifyPaths([await writeModel(a), await writeModel(b)]);
+    const forward = (await checkHistory(results, retained)).changes.map((c) => c.bundle_id);
+    const backward = (await checkHistory([...results].reverse(), retained)).changes.map((c) => c.bundle_id);
+    expect(forward).toHaveLength(2);
+    expect(backward).toEqual(forward);
+    expect([...forward].sort()).toEqual(forward);
+  });
+
+  it('a plan that gained a regrading generation is not rewritten, but the site lists it as grown', async () => {
+    const model = version1();
+    const regrade = structuredClone(model.grades[0]!);
+    regrade.name = '2.json';
+    regrade.value.generation = 2;
+    model.grades.push(regrade);
+    const results = await verifyPaths([await writeModel(model)]);
+    expect(results[0]!.verification.status).toBe('verified');
+    const history = await checkHistory(results, retained);
+    expect(history.changes[0]!.rewritten).toBe(false);
+    expect(history.changes[0]!.files.map((f) => [f.path, f.class])).toEqual([['grades/2.json', 'added']]);
+    const { buildSiteModel } = await import('../../src/site/model.ts');
+    const site = await buildSiteModel(buildReport(history.results, Config.parse({})), history.results, Config.parse({}), { history });
+    expect(site.history.grown.map((c) => c.plan_id)).toEqual([planId]);
+    expect(site.history.rewritten).toEqual([]);
+  });
+});
