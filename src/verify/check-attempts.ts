@@ -1,11 +1,11 @@
 /** Steps over attempts.jsonl: identities, the matrix, times, costs and artifacts (FORMAT.md sections 3.1, 3.2, 5.1). */
 import { countJsonlLines } from '../json/jsonl.ts';
 import { Attempt } from '../schema/index.ts';
-import { compareValidTimestamps } from '../schema/timestamp.ts';
 import { contentOf, isImported, report, subjectKey, type VerifyContext } from './context.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import { forEachJsonlRecord } from './parse-evidence.ts';
 import { AttemptTable } from './tables.ts';
+import { compareTimes } from './times.ts';
 
 const FILE = 'attempts.jsonl';
 
@@ -57,14 +57,14 @@ export function checkAttempts(ctx: VerifyContext): void {
       if (a.index < 1 || a.index > plan.attempts) outside.push(`index ${a.index} is outside 1..${plan.attempts}`);
       if (outside.length > 0) note(perAttempt, 'UNPLANNED_ATTEMPT', `${labelOf(line, a.attempt_id)}: ${outside.join('; ')}`, line);
       else fillSlot(perAttempt, slots, a, line);
-      if (checkFreeze && compareValidTimestamps(a.started_at, plan.created_at) < 0) {
+      if (checkFreeze && compareTimes(a.started_at, plan.created_at) < 0) {
         note(perAttempt, 'ATTEMPT_BEFORE_FREEZE', `${labelOf(line, a.attempt_id)} started at ${a.started_at}, before the plan was frozen at ${plan.created_at}`, line);
       }
     } else {
       fillSlot(perAttempt, slots, a, line);
     }
     // For imported evidence ATTEMPT_BEFORE_FREEZE is not evaluated at all (FORMAT.md 9).
-    if (!imported && compareValidTimestamps(a.ended_at, a.started_at) < 0) {
+    if (!imported && compareTimes(a.ended_at, a.started_at) < 0) {
       note(perAttempt, 'ATTEMPT_BEFORE_FREEZE', `${labelOf(line, a.attempt_id)} ended at ${a.ended_at}, before it started at ${a.started_at}`, line);
     }
 

@@ -1,6 +1,6 @@
 /** grant.json, the spend authorization grant (FORMAT.md section 3.3). */
 import { Grant } from '../schema/index.ts';
-import { compareValidTimestamps } from '../schema/timestamp.ts';
+import { compareTimes } from './times.ts';
 import { contentOf, report, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
@@ -35,10 +35,10 @@ export function checkGrant(ctx: VerifyContext): void {
   }
   const attempts = ctx.attempts;
   // Only when the latest start is not before the expiry can any attempt be: then each is checked, in line order.
-  if (!attempts || attempts.newestStart === null || compareValidTimestamps(attempts.newestStart, grant.expires_at) < 0) return;
+  if (!attempts || attempts.newestStart === null || compareTimes(attempts.newestStart, grant.expires_at) < 0) return;
   for (let row = 0; row < attempts.count; row++) {
     const started = attempts.startedAt(row);
-    if (compareValidTimestamps(started, grant.expires_at) >= 0) {
+    if (compareTimes(started, grant.expires_at) >= 0) {
       const line = attempts.line[row]!;
       report(
         ctx,

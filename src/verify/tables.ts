@@ -15,7 +15,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { CostState, Outcome, type Attempt, type GradeResult, type Grades } from '../schema/index.ts';
-import { compareValidTimestamps } from '../schema/timestamp.ts';
+import { compareTimes } from './times.ts';
 import type { AttemptLine, GradesFile } from './context.ts';
 
 /** Outcomes by code (the schema's order). */
@@ -69,13 +69,20 @@ export class Interner {
     values.forEach((v, i) => this.indices.set(v, i));
   }
 
+  private lastValue: string | undefined;
+  private lastIndex = -1;
+
   of(value: string): number {
+    // Runs of one value (an attempt's task, its patch) are common: the last answer is checked first.
+    if (value === this.lastValue) return this.lastIndex;
     let index = this.indices.get(value);
     if (index === undefined) {
       index = this.values.length;
       this.values.push(value);
       this.indices.set(value, index);
     }
+    this.lastValue = value;
+    this.lastIndex = index;
     return index;
   }
 }
@@ -233,8 +240,8 @@ export class AttemptTable {
     this.strings.push(a.attempt_id);
     this.strings.push(a.started_at);
     this.strings.push(a.ended_at);
-    if (this.newestStart === null || compareValidTimestamps(a.started_at, this.newestStart) > 0) this.newestStart = a.started_at;
-    if (this.newestEnd === null || compareValidTimestamps(a.ended_at, this.newestEnd) > 0) this.newestEnd = a.ended_at;
+    if (this.newestStart === null || compareTimes(a.started_at, this.newestStart) > 0) this.newestStart = a.started_at;
+    if (this.newestEnd === null || compareTimes(a.ended_at, this.newestEnd) > 0) this.newestEnd = a.ended_at;
     if (!inSchemaOrder(a)) this.exceptions.set(row, a);
     this.count = row + 1;
     return row;
@@ -331,6 +338,21 @@ export class AttemptTable {
   }
 
   private identityIndex(model: string, name: string, version: string, observed: string): number {
+    // Attempts come in runs of one subject: the last identity is checked first (no hashing).
+    const last = this.lastIdentity;
+    if (last !== null && model === last.model && name === last.agent.name && version === last.agent.version && observed === last.observed_model) {
+      return this.lastIdentityIndex;
+    }
+    const index = this.findIdentity(model, name, version, observed);
+    this.lastIdentity = this.identities[index]!;
+    this.lastIdentityIndex = index;
+    return index;
+  }
+
+  private lastIdentity: AttemptIdentity | null = null;
+  private lastIdentityIndex = -1;
+
+  private findIdentity(model: string, name: string, version: string, observed: string): number {
     let byName = this.identityOf.get(model);
     if (byName === undefined) this.identityOf.set(model, (byName = new Map()));
     let byVersion = byName.get(name);
