@@ -56,11 +56,19 @@ Environment:
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
+    const { buildSite, PROJECT_ROOT } = await import('../site/build-site.ts');
+    const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
+    try {
+      // Before any work: an output that holds the project, the evidence, the history or the config is refused.
+      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir]);
+    } catch (error) {
+      if (error instanceof OutputDirError) throw new UsageError(error.message);
+      throw error;
+    }
     const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) }), retainedDir);
     const { results } = history;
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
     const report = buildReport(results, config);
-    const { buildSite } = await import('../site/build-site.ts');
     const site = await buildSite(report, results, config, {
       retainedDir,
       history,

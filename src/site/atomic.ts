@@ -9,8 +9,8 @@
  * holds the old site: the next build puts it back before doing anything else.
  * Two builds into the same target at the same time are not supported.
  */
-import { chmod, lstat, readdir, rename, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { chmod, lstat, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /** Paths the swap uses beside a target. */
 export function stagingPaths(target: string): { target: string; staging: string; previous: string } {
@@ -66,5 +66,55 @@ export async function normaliseModes(dir: string): Promise<void> {
     if (entry.isDirectory()) await normaliseModes(path);
     else if (entry.isFile()) await chmod(path, 0o644);
     else throw new Error(`the build wrote something that is not a file or directory: ${path}`);
+  }
+}
+
+/** An output directory the build must not replace. */
+export class OutputDirError extends Error {}
+
+/**
+ * Refuses an output directory whose replacement would destroy something
+ * else: one that is, or contains, a protected path (the project, the
+ * evidence, the retained reports, the config), a path that is not a
+ * directory, or an existing non-empty directory that is not a previous
+ * ledgerboard site (it has no report.json and verify.mjs). `build --out .`
+ * in the project would otherwise rename the project aside and delete it.
+ */
+export async function checkOutputDir(target: string, protectedPaths: readonly string[]): Promise<void> {
+  const out = await canonical(target);
+  for (const path of protectedPaths) {
+    const p = await canonical(path);
+    if (p === out || p.startsWith(out.endsWith(sep) ? out : `${out}${sep}`)) {
+      throw new OutputDirError(`refusing to build into ${target}: it holds ${path}, which the build would replace`);
+    }
+  }
+  let names: string[];
+  try {
+    names = await readdir(out);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR') throw new OutputDirError(`refusing to build into ${target}: it is not a directory`);
+    throw error;
+  }
+  if (names.length > 0 && !(names.includes('report.json') && names.includes('verify.mjs'))) {
+    throw new OutputDirError(`refusing to build into ${target}: it is not empty and not a previous ledgerboard site (no report.json and verify.mjs); choose another --out or remove it yourself`);
+  }
+}
+
+/** The absolute path with every existing symbolic link resolved (the part that does not exist yet kept as written). */
+async function canonical(path: string): Promise<string> {
+  const absolute = resolve(path);
+  const missing: string[] = [];
+  let existing = absolute;
+  for (;;) {
+    try {
+      return join(await realpath(existing), ...missing.reverse());
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return absolute;
+      missing.push(basename(existing));
+      existing = parent;
+    }
   }
 }

@@ -116,3 +116,35 @@ describe('replaceDirectory', () => {
     expect(await snapshot(target)).toEqual(OLD);
   });
 });
+
+describe('checkOutputDir', () => {
+  it('refuses an output that is or holds a protected path, a file, or a non-empty directory that is not a site', async () => {
+    const { checkOutputDir, OutputDirError } = await import('../../src/site/atomic.ts');
+    const { symlink } = await import('node:fs/promises');
+    const project = join(work, 'project');
+    await mkdir(join(project, 'content', 'bundles'), { recursive: true });
+    await writeFile(join(work, 'file'), 'x');
+    await mkdir(join(work, 'stuff'));
+    await writeFile(join(work, 'stuff', 'precious.txt'), 'x');
+    await symlink(project, join(work, 'link-to-project'));
+    const protect = [project, join(project, 'content', 'bundles')];
+    for (const out of [project, work, join(project, 'content'), join(work, 'link-to-project'), join(work, 'file'), join(work, 'stuff')]) {
+      await expect(checkOutputDir(out, protect), out).rejects.toThrow(OutputDirError);
+    }
+    // Fine: a new directory, an empty one, a previous site (report.json and verify.mjs), the old target of this suite.
+    await mkdir(join(work, 'empty'));
+    await mkdir(join(work, 'site'));
+    await writeFile(join(work, 'site', 'report.json'), '{}');
+    await writeFile(join(work, 'site', 'verify.mjs'), '');
+    for (const out of [join(work, 'new', 'dist'), join(work, 'empty'), join(work, 'site'), join(project, 'dist')]) {
+      await expect(checkOutputDir(out, protect), out).resolves.toBeUndefined();
+    }
+  });
+
+  it('the CLI refuses `build --out .` in the project before doing any work (exit 2)', async () => {
+    const { runCli } = await import('../helpers/cli.ts');
+    const result = await runCli(['build', '--out', '.']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('refusing to build into .');
+  });
+});
