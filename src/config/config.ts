@@ -34,6 +34,7 @@ export const LimitsConfig = z.strictObject({
   files: z.int().min(1).default(LIMIT_DEFAULTS.files),
   file_bytes: z.int().min(1).default(LIMIT_DEFAULTS.file_bytes),
   structured_file_bytes: z.int().min(1).default(LIMIT_DEFAULTS.structured_file_bytes),
+  structured_total_bytes: z.int().min(1).default(LIMIT_DEFAULTS.structured_total_bytes),
   jsonl_lines: z.int().min(1).default(LIMIT_DEFAULTS.jsonl_lines),
   line_bytes: z.int().min(1).default(LIMIT_DEFAULTS.line_bytes),
   depth: z.int().min(1).max(64, 'FORMAT.md makes nesting deeper than 64 BAD_JSON: depth is at most 64').default(LIMIT_DEFAULTS.depth),

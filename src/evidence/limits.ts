@@ -19,6 +19,8 @@ export const LIMIT_DEFAULTS = {
   file_bytes: 64 * 1024 ** 3,
   /** Bytes of one structured file, which is read into memory and parsed (manifest, plan, ledger, attempts, grades, grant): 512 MiB. */
   structured_file_bytes: 512 * 1024 ** 2,
+  /** Bytes of all the structured files of one bundle together (all are held in memory while it is verified): 2 GiB. */
+  structured_total_bytes: 2 * 1024 ** 3,
   /** Lines of one JSONL file (ledger.jsonl, attempts.jsonl). */
   jsonl_lines: 10_000_000,
   /** Bytes of one JSONL line: 1 MiB. */
@@ -52,6 +54,7 @@ export function limitMessage(hit: LimitHit): string {
     files: 'entries in the bundle',
     file_bytes: 'bytes in one file',
     structured_file_bytes: 'bytes in one structured (parsed) file',
+    structured_total_bytes: 'bytes of structured (parsed) files in the bundle',
     jsonl_lines: 'lines in one JSONL file',
     line_bytes: 'bytes in one JSONL line',
     depth: 'levels of JSON nesting',

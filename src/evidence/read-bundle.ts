@@ -41,8 +41,12 @@ export interface SnapshotEntry {
 export interface BundleSnapshot {
   /** Every entry, sorted by UTF-8 byte order of path (directories included). */
   entries: SnapshotEntry[];
-  /** Set when the bundle has more entries than `limits.files`: the walk stopped there, and the bundle is not judged. */
-  tooManyEntries?: LimitHit;
+  /**
+   * Set when the bundle is over a whole-bundle limit (more entries than
+   * `limits.files`, or more structured bytes than `limits.structured_total_bytes`):
+   * nothing was read, and the bundle is not judged.
+   */
+  notRead?: LimitHit;
 }
 
 /** Files whose bytes the verifier parses; all others are only hashed. */
@@ -74,7 +78,15 @@ export async function readBundle(root: string, arena?: ContentArena, limits: Lim
   await walk(root, '', entries, files, true, limits.files);
   if (entries.length > limits.files) {
     // Stopped at the limit: nothing is read, and the bundle gets no verdict.
-    return { entries: [], tooManyEntries: { path: '.', limit: 'files', value: limits.files, actual: 'more' } };
+    return { entries: [], notRead: { path: '.', limit: 'files', value: limits.files, actual: 'more' } };
+  }
+  // The structured files are all held in memory while the bundle is verified: their sum is bounded before any is read.
+  let structured = 0;
+  for (const { entry, fsPath } of files) {
+    if (isStructuredPath(entry.path) && entry.path !== 'NOTES.md') structured += await sizeOf(fsPath);
+  }
+  if (structured > limits.structured_total_bytes) {
+    return { entries: [], notRead: { path: '.', limit: 'structured_total_bytes', value: limits.structured_total_bytes, actual: structured } };
   }
   await runPool(files, CONCURRENCY, async ({ entry, fsPath }) => readRegularFile(entry, fsPath, arena, limits));
   entries.sort((a, b) => compareUtf8(a.path, b.path));
@@ -176,6 +188,15 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: Cont
     entry.unreadable = describeError(error);
   } finally {
     await handle.close();
+  }
+}
+
+/** A regular file's size without following links (0 when it vanished: the read reports that). */
+async function sizeOf(fsPath: string): Promise<number> {
+  try {
+    return (await lstat(fsPath)).size;
+  } catch {
+    return 0;
   }
 }
 

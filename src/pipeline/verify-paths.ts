@@ -113,7 +113,7 @@ export async function verifyDirectory(
   const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
   let verification: BundleVerification;
   try {
-    verification = snapshot.tooManyEntries ? notJudged([snapshot.tooManyEntries]) : withLimits(snapshot, limits, verify);
+    verification = snapshot.notRead ? notJudged([snapshot.notRead]) : withLimits(snapshot, limits, verify);
   } catch (error) {
     verification = internalError(error, 'verifying');
   }
@@ -158,7 +158,7 @@ function withLimits(snapshot: BundleSnapshot, limits: Limits, verify: VerifyFunc
   return { ...verification, findings, status: statusOf(findings) };
 }
 
-/** A bundle that was not judged at all (too many entries to read). */
+/** A bundle that was not judged at all (over a whole-bundle limit: nothing was read). */
 function notJudged(hits: readonly LimitHit[]): BundleVerification {
   return {
     bundle_id: null,

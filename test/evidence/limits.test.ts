@@ -65,6 +65,13 @@ describe('LIMIT_EXCEEDED, one limit at a time', () => {
     expect(v.status).toBe('no_verdict');
   });
 
+  it('structured_total_bytes: the structured files together over the limit; nothing is read or judged', async () => {
+    const v = await verifyWith({ structured_total_bytes: 2000 });
+    expect(v.findings).toEqual([expect.objectContaining({ code: 'LIMIT_EXCEEDED', file: '.' })]);
+    expect(v.findings[0]!.message).toMatch(/^limits\.structured_total_bytes is 2000 bytes of structured \(parsed\) files in the bundle; this has \d+/);
+    expect(v.status).toBe('no_verdict');
+  });
+
   it('a file over the limit is never read: its bytes may be anything', async () => {
     const dir = await writeModel(validBundle());
     await writeFile(join(dir, 'NOTES.md'), Buffer.alloc(64, 0xff));
