@@ -34,7 +34,7 @@ export interface BundleColumns {
 export function bundleColumns(evidence: BundleEvidence): BundleColumns {
   const kept = evidenceTables(evidence);
   if (kept && kept.attempts && !kept.attempts.duplicateIds && kept.grades.every((g) => g instanceof GradesTable)) {
-    const generations = (kept.grades as GradesTable[]).map((g) => ({ generation: g.generation, grader: g.grader, rows: g.row, verdicts: g.verdict }));
+    const generations = (kept.grades as GradesTable[]).map((g) => ({ generation: g.generation, grader: g.grader, rows: g.row.subarray(0, g.count), verdicts: g.verdict.subarray(0, g.count) }));
     return { attempts: kept.attempts, nextSame: null, generations, newestEnd: kept.attempts.newestEnd };
   }
   return columnsOfObjects(evidence);

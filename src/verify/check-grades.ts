@@ -1,9 +1,11 @@
 /** Steps over grades/<n>.json, the grading generations (FORMAT.md section 5.3). */
 import { quotePath } from '../evidence/paths.ts';
-import { Grades } from '../schema/index.ts';
+import { GradeResult, Grades } from '../schema/index.ts';
+import { parseWithArrayMember } from '../json/array-member.ts';
 import { contentOf, report, sharedString, type VerifyContext } from './context.ts';
-import { parseJsonFile } from './parse-evidence.ts';
-import { GradesTable } from './tables.ts';
+import { finding, type Finding } from './findings.ts';
+import { compiled, parseJsonFile } from './parse-evidence.ts';
+import { GradesTable, type AttemptTable } from './tables.ts';
 
 const GRADE_FILE = /^grades\/([1-9][0-9]*)\.json$/;
 
@@ -40,24 +42,12 @@ export function checkGrades(ctx: VerifyContext): void {
   for (const [n, path] of [...numbered].sort((a, b) => a[0] - b[0])) {
     const bytes = contentOf(ctx, path);
     if (bytes === undefined) continue; // MISSING_FILE / NOT_REGULAR_FILE reported elsewhere.
+    // Result by result into a table when it can be (see streamGenerationInto); else parsed whole, as follows.
+    if (ctx.attempts !== undefined && attemptRows !== undefined && streamGenerationInto(ctx, path, n, bytes, ctx.attempts, attemptRows, checkKnown)) continue;
     const parsed = parseJsonFile(ctx, path, bytes, Grades, false);
     const grades = parsed?.data;
     if (!grades) continue;
-    if (grades.generation !== n) {
-      report(ctx, 'GENERATION_GAP', path, `${path} says generation ${grades.generation}; its name says ${n}`);
-    }
-    if (n === 1 && ctx.plan) {
-      const pinned = ctx.plan.grader;
-      const g = grades.grader;
-      if (g.id !== pinned.id || g.version !== pinned.version || g.executable !== pinned.executable) {
-        report(
-          ctx,
-          'GRADER_NOT_PINNED',
-          path,
-          `generation 1 used grader ${JSON.stringify(`${g.id}@${g.version}`)} (${g.executable}); the plan pins ${JSON.stringify(`${pinned.id}@${pinned.version}`)} (${pinned.executable})`,
-        );
-      }
-    }
+    checkGeneration(ctx, path, n, grades);
     const graded = new Set<string>();
     // Kept as a table of rows when it can be (then the result objects are dropped); otherwise as it is, with
     // one copy of each repeated artifact digest (the values are unchanged).
@@ -72,25 +62,101 @@ export function checkGrades(ctx: VerifyContext): void {
       }
       const row = attemptRows?.get(result.attempt_id);
       if (table) rows[i] = row ?? -1;
-      // The label of a finding is built only for a finding (there may be a million results).
-      const before = graded.size;
-      graded.add(result.attempt_id);
-      if (graded.size === before) {
-        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: the attempt is graded twice in generation ${n}`);
-      }
-      if (checkKnown && row === undefined) {
-        report(ctx, 'GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: no such attempt in attempts.jsonl`);
-      }
-      if (!ctx.manifest) return;
-      for (const member of ['input', 'output', 'receipt'] as const) {
-        const digest = result[member];
-        if (!ctx.presentDigests.has(digest)) {
-          report(ctx, 'MISSING_ARTIFACT', path, `${resultLabel(i, result.attempt_id)}: ${member} ${digest} has no file: no listed file of the bundle with these bytes is present`);
-        }
-      }
+      checkResult(ctx, ctx.findings, path, n, result, i, row, graded, checkKnown);
     });
-    ctx.grades.push(table ? new GradesTable(path, grades, ctx.attempts!, rows) : { path, grades });
+    ctx.grades.push(table ? GradesTable.of(path, grades, ctx.attempts!, rows) : { path, grades });
   }
+}
+
+/** A generation's own checks: its number against its name, and generation 1's grader against the plan's. */
+function checkGeneration(ctx: VerifyContext, path: string, n: number, grades: Omit<Grades, 'results'>): void {
+  if (grades.generation !== n) {
+    report(ctx, 'GENERATION_GAP', path, `${path} says generation ${grades.generation}; its name says ${n}`);
+  }
+  if (n === 1 && ctx.plan) {
+    const pinned = ctx.plan.grader;
+    const g = grades.grader;
+    if (g.id !== pinned.id || g.version !== pinned.version || g.executable !== pinned.executable) {
+      report(
+        ctx,
+        'GRADER_NOT_PINNED',
+        path,
+        `generation 1 used grader ${JSON.stringify(`${g.id}@${g.version}`)} (${g.executable}); the plan pins ${JSON.stringify(`${pinned.id}@${pinned.version}`)} (${pinned.executable})`,
+      );
+    }
+  }
+}
+
+/** One result's checks (graded twice, unknown attempt, missing artifacts), its findings added to `out`. */
+function checkResult(
+  ctx: VerifyContext,
+  out: Finding[],
+  path: string,
+  n: number,
+  result: GradeResult,
+  i: number,
+  row: number | undefined,
+  graded: Set<string>,
+  checkKnown: boolean,
+): void {
+  // The label of a finding is built only for a finding (there may be a million results).
+  const before = graded.size;
+  graded.add(result.attempt_id);
+  if (graded.size === before) {
+    out.push(finding('GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: the attempt is graded twice in generation ${n}`));
+  }
+  if (checkKnown && row === undefined) {
+    out.push(finding('GRADE_UNKNOWN_ATTEMPT', path, `${resultLabel(i, result.attempt_id)}: no such attempt in attempts.jsonl`));
+  }
+  if (!ctx.manifest) return;
+  for (const member of ['input', 'output', 'receipt'] as const) {
+    const digest = result[member];
+    if (!ctx.presentDigests.has(digest)) {
+      out.push(finding('MISSING_ARTIFACT', path, `${resultLabel(i, result.attempt_id)}: ${member} ${digest} has no file: no listed file of the bundle with these bytes is present`));
+    }
+  }
+}
+
+/**
+ * The streamed form of the whole-file path above: each result is parsed
+ * strictly from its own bytes, validated, checked and added to a table, and
+ * dropped (src/json/array-member.ts); then the rest of the file is parsed and
+ * validated with `results` empty, which together is what validating the
+ * whole file decides. The findings are the whole-file path's, in its order
+ * (the generation's own checks, then each result's). Returns false, having
+ * changed nothing, when the file is not one this path takes (not ASCII, an
+ * escape, any parse or schema problem, members out of order): then the
+ * whole-file path runs and words the problems.
+ */
+function streamGenerationInto(
+  ctx: VerifyContext,
+  path: string,
+  n: number,
+  bytes: Uint8Array,
+  attempts: AttemptTable,
+  attemptRows: Map<string, number>,
+  checkKnown: boolean,
+): boolean {
+  const resultSchema = compiled(GradeResult);
+  const found: Finding[] = [];
+  const graded = new Set<string>();
+  const table = new GradesTable(path, { schema: 'ledgerboard.grades.v1', generation: n, created_at: '', grader: { id: '', version: '', executable: '' } }, attempts);
+  const top = parseWithArrayMember(bytes, 'results', (element, i) => {
+    if (!resultSchema.validate(element)) return false;
+    const result = element as GradeResult;
+    const row = attemptRows.get(result.attempt_id);
+    checkResult(ctx, found, path, n, result, i, row, graded, checkKnown);
+    table.add(result, row ?? -1);
+    return true;
+  });
+  if (top === undefined || !compiled(Grades).validate(top)) return false;
+  const grades = top as Grades;
+  if (!GradesTable.fits(grades)) return false;
+  table.setTop(grades);
+  checkGeneration(ctx, path, n, grades);
+  for (const f of found) ctx.findings.push(f);
+  ctx.grades.push(table);
+  return true;
 }
 
 /** `results[3] for attempt "a-000017"`, the start of a finding's message about one grade result. */

@@ -433,54 +433,76 @@ const COST_MEMBERS = ['state', 'micros'] as const;
  */
 export class GradesTable {
   readonly path: string;
-  readonly generation: number;
-  readonly created_at: string;
-  readonly grader: Grades['grader'];
-  private readonly schema: Grades['schema'];
-  readonly count: number;
+  generation: number;
+  created_at: string;
+  grader: Grades['grader'];
+  private schema: Grades['schema'];
+  count = 0;
   /** Row of the named attempt in `attempts`, or -1. */
-  readonly row: Int32Array;
-  readonly verdict: Uint8Array;
-  private readonly input: Int32Array;
-  private readonly output: Int32Array;
-  private readonly receipt: Int32Array;
-  private readonly digests: Interner;
-  private readonly exceptions: Map<number, GradeResult>;
+  row: Int32Array;
+  verdict: Uint8Array;
+  private input: Int32Array;
+  private output: Int32Array;
+  private receipt: Int32Array;
+  private digests = new Interner();
+  private exceptions = new Map<number, GradeResult>();
 
   /**
-   * Only for a generation whose top-level members are in the schema's order
-   * (see {@link GradesTable.fits}). `rows[i]` is the row in `attempts` of
-   * the attempt result i names, or -1.
+   * An empty table for a generation whose top-level members are in the
+   * schema's order (see {@link GradesTable.fits}); `top` gives everything but
+   * the results, which are added one by one ({@link GradesTable.add}).
    */
   constructor(
     path: string,
-    grades: Grades,
+    top: Omit<Grades, 'results'>,
     readonly attempts: AttemptTable,
-    rows: Int32Array,
+    expected = 0,
   ) {
     this.path = path;
-    this.schema = grades.schema;
-    this.generation = grades.generation;
-    this.created_at = grades.created_at;
-    this.grader = grades.grader;
-    const n = grades.results.length;
-    this.count = n;
-    this.row = rows;
+    this.schema = top.schema;
+    this.generation = top.generation;
+    this.created_at = top.created_at;
+    this.grader = top.grader;
+    const n = Math.max(expected, 1);
+    this.row = new Int32Array(n);
     this.verdict = new Uint8Array(n);
     this.input = new Int32Array(n);
     this.output = new Int32Array(n);
     this.receipt = new Int32Array(n);
-    this.digests = new Interner();
-    this.exceptions = new Map();
-    for (let i = 0; i < n; i++) {
-      const r = grades.results[i]!;
-      const row = rows[i]!;
-      this.verdict[i] = VERDICT_OF.get(r.verdict)!;
-      this.input[i] = this.digests.of(r.input);
-      this.output[i] = this.digests.of(r.output);
-      this.receipt[i] = this.digests.of(r.receipt);
-      if (row === -1 || !hasMembers(r, RESULT_MEMBERS)) this.exceptions.set(i, r);
+  }
+
+  /** The table of a whole generation; `rows[i]` is the row in `attempts` of the attempt result i names, or -1. */
+  static of(path: string, grades: Grades, attempts: AttemptTable, rows: Int32Array): GradesTable {
+    const table = new GradesTable(path, grades, attempts, grades.results.length);
+    grades.results.forEach((r, i) => table.add(r, rows[i]!));
+    return table;
+  }
+
+  /** Sets everything but the results (for a table whose results were added before the rest of the file was read). */
+  setTop(top: Omit<Grades, 'results'>): void {
+    this.schema = top.schema;
+    this.generation = top.generation;
+    this.created_at = top.created_at;
+    this.grader = top.grader;
+  }
+
+  /** Adds the next result (a value the GradeResult schema accepted), naming the attempt on `row` (-1: none). */
+  add(r: GradeResult, row: number): void {
+    const i = this.count;
+    if (i === this.row.length) {
+      this.row = grow(this.row, i + 1);
+      this.verdict = grow(this.verdict, i + 1);
+      this.input = grow(this.input, i + 1);
+      this.output = grow(this.output, i + 1);
+      this.receipt = grow(this.receipt, i + 1);
     }
+    this.row[i] = row;
+    this.verdict[i] = VERDICT_OF.get(r.verdict)!;
+    this.input[i] = this.digests.of(r.input);
+    this.output[i] = this.digests.of(r.output);
+    this.receipt[i] = this.digests.of(r.receipt);
+    if (row === -1 || !hasMembers(r, RESULT_MEMBERS)) this.exceptions.set(i, r);
+    this.count = i + 1;
   }
 
   /** True when a generation can be kept as a table: its top-level members are in the schema's order. */
@@ -516,11 +538,10 @@ export class GradesTable {
 
   /** The table a {@link GradesTable.toWire} form describes, over the bundle's attempts table. */
   static fromWire(wire: GradesTableWire, attempts: AttemptTable): GradesTable {
-    const empty: Grades = { schema: wire.schema, generation: wire.generation, created_at: wire.created_at, grader: wire.grader, results: [] };
-    const table = new GradesTable(wire.path, empty, attempts, wire.columns.row);
+    const table = new GradesTable(wire.path, wire, attempts);
     const fields = table as unknown as Record<string, unknown>;
     Object.assign(fields, wire.columns);
-    fields['count'] = wire.count;
+    table.count = wire.count;
     fields['digests'] = new Interner(wire.digests);
     fields['exceptions'] = new Map(wire.exceptions);
     return table;

@@ -112,7 +112,7 @@ describe('GradesTable', () => {
         }
         const grades: Grades = { schema: 'ledgerboard.grades.v1', generation: 2, created_at: '2026-09-16T00:00:00Z', grader: { id: 'g', version: '1', executable: `sha256:${'c'.repeat(64)}` }, results };
         expect(GradesTable.fits(grades)).toBe(true);
-        const table = new GradesTable('grades/2.json', grades, attempts, Int32Array.from(results, (r) => rows.get(r.attempt_id) ?? -1));
+        const table = GradesTable.of('grades/2.json', grades, attempts, Int32Array.from(results, (r) => rows.get(r.attempt_id) ?? -1));
         const file = table.file();
         expect(file.path).toBe('grades/2.json');
         expect(same(file.grades, grades)).toBe(true);
