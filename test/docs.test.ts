@@ -58,3 +58,15 @@ describe('docs/threat-model.md', () => {
     for (const code of codes) expect(FINDING_CODES, code).toHaveProperty(code);
   });
 });
+
+describe('docs/formulas.md', () => {
+  it('the worked delta example quotes the golden report (seed prefix and interval)', async () => {
+    const text = await readFile(new URL('../docs/formulas.md', import.meta.url), 'utf8');
+    const golden = JSON.parse(await readFile(new URL('golden/demo-report.json', import.meta.url), 'utf8')) as {
+      cohorts: { cohort_id: string; delta: { seed: string; interval: [number, number] } | null }[];
+    };
+    const cohort = golden.cohorts.find((c) => c.cohort_id.startsWith('sha256:94351551'))!;
+    expect(text).toContain(`\`${cohort.delta!.seed.slice(0, 15)}.../sha256:94351551.../sha256:ae41c3cb...\``);
+    expect(text).toContain(`[${cohort.delta!.interval[0]}, ${cohort.delta!.interval[1]}]`);
+  });
+});

@@ -45,7 +45,7 @@ Usage: ledgerboard <command> [options]
 
 Commands:
   verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
-  report [--json] <bundles-dir>       analyse verified bundles: cohorts, score vectors, verdicts
+  report [--json] [<bundles-dir>...]  analyse verified bundles: cohorts, score vectors, verdicts
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
   retain                               keep the current report in the append-only history
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)

@@ -1,19 +1,20 @@
-/** `ledgerboard report [--json] [--config FILE] <bundles-dir>` (FORMAT.md section 8). */
-import { configPath, limitsOf, loadConfigFile } from '../config/config.ts';
+/** `ledgerboard report [--json] [--config FILE] [<bundles-dir>...]` (FORMAT.md section 8). */
+import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { checkHistoryIn } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { reportText } from './format-report.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, type Command } from './main.ts';
 import { progressReporter } from './progress.ts';
 import { painter, useColour } from './terminal.ts';
 
 export const reportCommand: Command = {
   summary: 'print the report (cohorts, score vectors, verdicts) without building the site',
-  usage: `Usage: ledgerboard report [--json] [--config FILE] <bundles-dir>
+  usage: `Usage: ledgerboard report [--json] [--config FILE] [<bundles-dir>...]
 
-Verifies every bundle under the directory and analyses the verified ones:
+Verifies every bundle under the directories (default: the config's
+bundles_dir, as build reads them) and analyses the verified ones:
 cohorts, score vectors, per-task classes and verdicts against the baseline,
 drift, incompatibilities. Bundles that are not verified are listed with
 their findings and never counted. A plan that a retained report counted
@@ -27,10 +28,10 @@ Options:
 Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage or config error.`,
   options: { json: { type: 'boolean' }, config: { type: 'string' } },
   async run(values, positionals, io) {
-    if (positionals.length !== 1) throw new UsageError('report needs exactly one bundles directory');
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
-    const verified = await verifyPaths(positionals, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) });
+    const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
+    const verified = await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) });
     const { results } = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
     const report = buildReport(results, config);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));

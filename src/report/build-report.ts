@@ -18,7 +18,7 @@ import type { CohortFigures, TaskTally } from '../analysis/score.ts';
 import { baselineDriftColumns, cohortFiguresColumns, tallyColumns } from '../analysis/score-columns.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
-import type { Report, ReportBoard, ReportCohort } from './schema.ts';
+import { reportConfigOf, type Report, type ReportBoard, type ReportCohort } from './schema.ts';
 
 /** One bundle as the report takes it. */
 export interface ReportInput {
@@ -45,7 +45,8 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
   const conflicted = new Set(pools.conflicts.flatMap((c) => c.bundle_ids));
   for (const b of bundles) b.counted = b.status === 'verified' && b.bundle_id !== null && !conflicted.has(b.bundle_id);
 
-  const config_digest = digestCanonical(config);
+  const reported = reportConfigOf(config);
+  const config_digest = digestCanonical(reported);
   const countedIds = bundles.filter((b) => b.counted).map((b) => b.bundle_id!);
   const inputs_digest = digestCanonical({ bundles: countedIds, config_digest });
 
@@ -81,7 +82,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
           rank: ranked.get(member.pool.cohort_id)!,
           baselineId: baseline?.pool.cohort_id ?? null,
           verdict,
-          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, `${inputs_digest}/${member.pool.cohort_id}/${baseline.pool.cohort_id}`) : null,
+          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
           incompatible: incompatible
             .filter((p) => p.a === member.pool.cohort_id || p.b === member.pool.cohort_id)
             .map((p) => (p.a === member.pool.cohort_id ? { cohort_id: p.b, board_id: p.board_b, differences: p.differences } : { cohort_id: p.a, board_id: p.board_a, differences: p.differences.map((d) => ({ component: d.component, a: d.b, b: d.a })) })),
@@ -109,7 +110,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
   const report: Omit<Report, 'report_id'> = {
     schema: 'ledgerboard.report.v1',
     generator: { name: NAME, version: VERSION },
-    config,
+    config: reported,
     config_digest,
     inputs_digest,
     evidence_date: evidenceDate(counted.filter((c) => !conflicted.has(c.bundle_id))),
@@ -123,6 +124,18 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
   const report_id = selfId(report as Record<string, unknown>, 'report_id');
   const { schema, ...rest } = report;
   return { schema, report_id, ...rest };
+}
+
+/**
+ * The bootstrap seed text of a candidate against its baseline:
+ * `<digest of {bundles, config_digest}>/<candidate cohort id>/<baseline cohort id>`,
+ * where `bundles` are the sorted ids of the bundles the two cohorts pool. Only
+ * what the two cohorts are made of enters it, so evidence added on another
+ * board never moves this interval.
+ */
+function pairSeed(candidate: ColumnPool, baseline: ColumnPool, config_digest: string): string {
+  const bundles = [...new Set([...candidate.plans.values(), ...baseline.plans.values()].map((p) => p.bundle_id))].sort(byString);
+  return `${digestCanonical({ bundles, config_digest })}/${candidate.cohort_id}/${baseline.cohort_id}`;
 }
 
 /** Drops repeated copies of one bundle (same bundle id and content). */

@@ -157,13 +157,32 @@ export const ReportBoard = z.strictObject({
 export type ReportBoard = z.infer<typeof ReportBoard>;
 
 /** The whole report. */
+/**
+ * The config as the report records it: everything that decides what the
+ * numbers mean, without where the files sit (bundles_dir,
+ * retained_reports_dir). A bundle is known by its id, never by its
+ * directory, so moving the same evidence elsewhere keeps the report id.
+ */
+export const ReportConfig = Config.omit({ bundles_dir: true, retained_reports_dir: true }).extend({
+  // Reports retained before the paths were left out carry them; they stay valid reports.
+  bundles_dir: Config.shape.bundles_dir.unwrap().optional(),
+  retained_reports_dir: Config.shape.retained_reports_dir.unwrap().optional(),
+});
+export type ReportConfig = z.infer<typeof ReportConfig>;
+
+/** Strips the paths from a config (see ReportConfig). */
+export function reportConfigOf(config: Config): ReportConfig {
+  const { bundles_dir: _bundles, retained_reports_dir: _retained, ...rest } = config;
+  return rest;
+}
+
 export const Report = z.strictObject({
   schema: z.literal('ledgerboard.report.v1'),
   report_id: Digest,
   generator: z.strictObject({ name: z.literal('ledgerboard'), version: z.string() }),
-  config: Config,
+  config: ReportConfig,
   config_digest: Digest,
-  /** Digest of the counted bundle ids and the config digest: the seed material of every bootstrap. */
+  /** Digest of the counted bundle ids and the config digest: what the whole report was made from. */
   inputs_digest: Digest,
   /** The newest timestamp in the counted evidence (plans, attempts, grades); never the build clock. Null without evidence. */
   evidence_date: Timestamp.nullable(),

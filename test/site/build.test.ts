@@ -30,18 +30,25 @@ async function buildA(): Promise<void> {
 /**
  * Build B: the same evidence and config, but every bundle directory renamed
  * (so discovery meets them in the reverse order, one of them a level deeper),
- * the config in another directory and the command run from a third, another
- * time zone and locale, and umask 077.
+ * the evidence and history under other directory names (the config says so:
+ * paths are not part of the report), the config in another directory and the
+ * command run from a third, another time zone and locale, and umask 077.
  */
 async function buildB(): Promise<void> {
   const site = join(work, 'site');
-  const bundles = (await readdir(join(root, 'content', 'bundles'))).sort();
-  for (const [i, name] of bundles.entries()) {
-    const renamed = i === 0 ? join('nested', 'deeper', `zz-${name}`) : `${String.fromCharCode(0x7a - i)}-bundle`;
-    await cp(join(root, 'content', 'bundles', name), join(site, 'content', 'bundles', renamed), { recursive: true });
+  for (const [from, to] of [
+    [join(root, 'content', 'bundles'), join(site, 'evidence', 'frozen')],
+    [join(root, 'content', 'imported', 'bundles'), join(site, 'evidence', 'imported')],
+  ] as const) {
+    const bundles = (await readdir(from)).sort();
+    for (const [i, name] of bundles.entries()) {
+      const renamed = i === 0 ? join('nested', 'deeper', `zz-${name}`) : `${String.fromCharCode(0x7a - i)}-bundle`;
+      await cp(join(from, name), join(to, renamed), { recursive: true });
+    }
   }
-  await cp(join(root, 'content', 'reports'), join(site, 'content', 'reports'), { recursive: true });
-  await cp(join(root, 'ledgerboard.config.json'), join(site, 'ledgerboard.config.json'));
+  await cp(join(root, 'content', 'reports'), join(site, 'history'), { recursive: true });
+  const config = JSON.parse(await readFile(join(root, 'ledgerboard.config.json'), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(site, 'ledgerboard.config.json'), JSON.stringify({ ...config, bundles_dir: ['evidence/frozen', 'evidence/imported'], retained_reports_dir: 'history' }));
   await mkdir(join(work, 'elsewhere'), { recursive: true });
   await promisify(execFile)('/bin/sh', ['-c', 'umask 077 && exec "$@"', 'sh', process.execPath, join(root, 'bin', 'ledgerboard.mjs'), 'build', '--config', '../site/ledgerboard.config.json', '--out', 'out-b'], {
     cwd: join(work, 'elsewhere'),
@@ -109,13 +116,48 @@ describe('ledgerboard build', () => {
     }
   });
 
-  it('report.json is the golden report, byte for byte', async () => {
-    expect(await readFile(join(outA, 'report.json'), 'utf8')).toBe(await readFile(join(root, 'test', 'golden', 'demo-report.json'), 'utf8'));
+  it('report.json is what `ledgerboard report --json` prints for the config, and holds every cohort of the golden (frozen) report unchanged', async () => {
+    const published = await readFile(join(outA, 'report.json'), 'utf8');
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/ledgerboard.mjs', 'report', '--json'], { cwd: root, maxBuffer: 1 << 26 });
+    expect(published).toBe(stdout);
+    const golden = JSON.parse(await readFile(join(root, 'test', 'golden', 'demo-report.json'), 'utf8')) as { cohorts: { cohort_id: string }[] };
+    const site = JSON.parse(published) as { cohorts: { cohort_id: string }[] };
+    for (const cohort of golden.cohorts) expect(site.cohorts.find((c) => c.cohort_id === cohort.cohort_id)).toEqual(cohort);
+    expect(site.cohorts.length).toBeGreaterThan(golden.cohorts.length);
+  });
+
+  it('imported evidence is on its own boards, and every imported page says so plainly', async () => {
+    const report = JSON.parse(await readFile(join(outA, 'report.json'), 'utf8')) as {
+      boards: { board_id: string; key: { origin: string }; cohorts: string[] }[];
+      bundles: { plan_id: string | null; plan: { origin: string } | null }[];
+    };
+    const imported = report.boards.filter((b) => b.key.origin === 'imported');
+    expect(imported.length).toBe(10);
+    const statement = 'no frozen plan, no declared ceiling, labels not known before the run';
+    const hex = (d: string) => d.slice(7);
+    for (const board of imported) {
+      expect(await readFile(join(outA, 'boards', hex(board.board_id), 'index.html'), 'utf8'), board.board_id).toContain(statement);
+      for (const cohort of board.cohorts) expect(await readFile(join(outA, 'cohorts', hex(cohort), 'index.html'), 'utf8')).toContain(statement);
+    }
+    for (const frozen of report.boards.filter((b) => b.key.origin === 'frozen')) {
+      expect(await readFile(join(outA, 'boards', hex(frozen.board_id), 'index.html'), 'utf8')).not.toContain(statement);
+    }
+    const importedPlans = report.bundles.filter((b) => b.plan?.origin === 'imported');
+    expect(importedPlans).toHaveLength(11);
+    for (const bundle of importedPlans) {
+      const page = await readFile(join(outA, 'plans', hex(bundle.plan_id!), 'index.html'), 'utf8');
+      expect(page).toContain(statement);
+      expect(page).toMatch(/The original log, byte for byte: <a href="\/bundles\/[0-9a-f]{64}\/source\/inspect-log\.(eval|json)">/);
+      expect(page).toContain('npx ledgerboard@0.1.0 import inspect original.');
+    }
   });
 
   it('publishes every bundle file byte for byte under its bundle id', async () => {
-    for (const bundle of await readdir(join(root, 'content', 'bundles'))) {
-      const source = join(root, 'content', 'bundles', bundle);
+    const dirs = [
+      ...(await readdir(join(root, 'content', 'bundles'))).map((b) => join(root, 'content', 'bundles', b)),
+      ...(await readdir(join(root, 'content', 'imported', 'bundles'))).map((b) => join(root, 'content', 'imported', 'bundles', b)),
+    ];
+    for (const source of dirs) {
       const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8')) as { bundle_id: string };
       const published = join(outA, 'bundles', manifest.bundle_id.slice(7));
       const sourceFiles = await listFiles(source);

@@ -52,3 +52,13 @@ describe('retain', () => {
     expect(await readRetained(join(dir, 'missing'))).toEqual({ reports: [], ignored: [] });
   });
 });
+
+describe('the committed history (content/reports)', () => {
+  it('every retained report still reads as a valid report whose id re-derives, the oldest made before paths left the report config', async () => {
+    const { reports, ignored } = await readRetained(join(root, 'content', 'reports'));
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(ignored).toEqual([]);
+    for (const r of reports) expect(r.problems, r.hex).toEqual([]);
+    expect(reports.some((r) => r.report?.config.bundles_dir !== undefined)).toBe(true);
+  });
+});
