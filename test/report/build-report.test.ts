@@ -480,7 +480,10 @@ describe('the report id', () => {
     expect(Report.safeParse(report).success).toBe(true);
     expect(report.schema).toBe('ledgerboard.report.v1');
     expect(report.generator.name).toBe('ledgerboard');
-    expect(report.config).toEqual(DEFAULTS);
+    // The config without where the files sit: the same evidence elsewhere keeps the report id.
+    const { bundles_dir: _b, retained_reports_dir: _r, ...withoutPaths } = DEFAULTS;
+    expect(report.config).toEqual(withoutPaths);
+    expect(build([], Config.parse({ bundles_dir: ['x', 'y'], retained_reports_dir: 'z' })).report_id).toBe(build([]).report_id);
     // An empty report is valid too.
     expect(Report.safeParse(build([])).success).toBe(true);
   });

@@ -132,7 +132,7 @@ describe('ledgerboard build', () => {
       bundles: { plan_id: string | null; plan: { origin: string } | null }[];
     };
     const imported = report.boards.filter((b) => b.key.origin === 'imported');
-    expect(imported.length).toBe(10);
+    expect(imported.length).toBe(11);
     const statement = 'no frozen plan, no declared ceiling, labels not known before the run';
     const hex = (d: string) => d.slice(7);
     for (const board of imported) {
