@@ -8,7 +8,7 @@
  * instead (still create-only; removed again if the write fails).
  */
 import { randomBytes } from 'node:crypto';
-import { link, lstat, open, unlink } from 'node:fs/promises';
+import { link, lstat, open, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AlreadyExistsError } from './problems.ts';
 
@@ -31,6 +31,22 @@ export async function writeCreateOnly(path: string, bytes: Uint8Array, what = pa
     await writeExclusive(path, bytes, what);
   } finally {
     await unlink(temp).catch(() => undefined);
+  }
+}
+
+/**
+ * Writes a new file, or finds exactly these bytes already there (a repeat is
+ * a no-op): 'created' or 'exists'. Other bytes under the name throw
+ * AlreadyExistsError: history is never rewritten.
+ */
+export async function writeCreateOnlyOrSame(path: string, bytes: Uint8Array, what = path): Promise<'created' | 'exists'> {
+  try {
+    await writeCreateOnly(path, bytes, what);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof AlreadyExistsError)) throw error;
+    if (Buffer.compare(await readFile(path), bytes) === 0) return 'exists';
+    throw new AlreadyExistsError(path, `${what} already exists with other content; it is never overwritten`);
   }
 }
 

@@ -6,7 +6,9 @@
  * newline; the name is the bundle_id, which re-derives from the content).
  * Create-only, like the reports: a manifest is never overwritten.
  */
-import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { writeCreateOnlyOrSame } from '../author/create-only.ts';
+import { AlreadyExistsError } from '../author/problems.ts';
 import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
@@ -67,19 +69,12 @@ export async function retainManifests(dir: string, manifests: readonly Manifest[
   let existing = 0;
   for (const manifest of manifests) {
     const path = join(root, `${manifest.bundle_id.slice(7)}.json`);
-    const text = `${canonicalJson(manifest)}\n`;
     try {
-      const handle = await open(path, 'wx');
-      try {
-        await handle.writeFile(text);
-      } finally {
-        await handle.close();
-      }
-      created++;
+      if ((await writeCreateOnlyOrSame(path, Buffer.from(`${canonicalJson(manifest)}\n`, 'utf8'))) === 'created') created++;
+      else existing++;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if ((await readFile(path, 'utf8')) !== text) throw new RetainedManifestError(`${path} already exists with other content; retained manifests are never overwritten`);
-      existing++;
+      if (error instanceof AlreadyExistsError) throw new RetainedManifestError(`${path} already exists with other content; retained manifests are never overwritten`);
+      throw error;
     }
   }
   return { created, existing };

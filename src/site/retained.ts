@@ -5,7 +5,9 @@
  * their own URLs whatever later evidence says. An edited retained report is
  * shown as such on the archive page, never silently accepted.
  */
-import { open, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { writeCreateOnlyOrSame } from '../author/create-only.ts';
+import { AlreadyExistsError } from '../author/problems.ts';
 import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
@@ -80,23 +82,13 @@ export function retainedBytes(report: Report): string {
  * a file with that name and other bytes is an error (history is never rewritten).
  */
 export async function retainReport(dir: string, report: Report): Promise<{ path: string; outcome: 'created' | 'exists' }> {
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${report.report_id.slice(7)}.json`);
-  const text = retainedBytes(report);
   try {
-    const handle = await open(path, 'wx');
-    try {
-      await handle.writeFile(text);
-    } finally {
-      await handle.close();
-    }
-    return { path, outcome: 'created' };
+    return { path, outcome: await writeCreateOnlyOrSame(path, Buffer.from(retainedBytes(report), 'utf8')) };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const existing = await readFile(path, 'utf8');
-    if (existing === text) return { path, outcome: 'exists' };
-    throw new RetainError(`${path} already exists with other content; retained reports are never overwritten`);
+    if (error instanceof AlreadyExistsError) throw new RetainError(`${path} already exists with other content; retained reports are never overwritten`);
+    throw error;
   }
 }
 
