@@ -76,9 +76,9 @@ export async function launchBrowser(options: { javaScriptEnabled: boolean }): Pr
   };
 }
 
-/** Runs `ledgerboard build`; rejects with the CLI's output when it fails. */
-export async function buildSite(args: { bundles: string; out: string; config?: string }): Promise<string> {
-  const argv = ['bin/ledgerboard.mjs', 'build', '--bundles', args.bundles, '--out', args.out];
+/** Runs `ledgerboard build` (without `bundles`: the config's directories); rejects with the CLI's output when it fails. */
+export async function buildSite(args: { bundles?: string; out: string; config?: string }): Promise<string> {
+  const argv = ['bin/ledgerboard.mjs', 'build', ...(args.bundles !== undefined ? ['--bundles', args.bundles] : []), '--out', args.out];
   if (args.config !== undefined) argv.push('--config', args.config);
   try {
     const { stderr } = await promisify(execFile)(process.execPath, argv, {

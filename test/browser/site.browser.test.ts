@@ -61,7 +61,8 @@ beforeAll(async () => {
   const work = await makeTempDir('ledgerboard-browser-');
 
   // (a) the demo.
-  await buildSite({ bundles: join(ROOT, 'content', 'bundles'), out: join(work, 'demo') });
+  // The demo exactly as `npm run build` makes it: the config's frozen and imported evidence, the committed history.
+  await buildSite({ out: join(work, 'demo') });
 
   // (b) the hostile site: four verified bundles and one rejected, a hostile title.
   const corpora = await readCorpora();

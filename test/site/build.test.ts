@@ -126,6 +126,12 @@ describe('ledgerboard build', () => {
     expect(site.cohorts.length).toBeGreaterThan(golden.cohorts.length);
   });
 
+  it('the committed history agrees with the committed evidence: nothing withdrawn, rewritten or grown since retained', async () => {
+    const html = await readFile(join(outA, 'index.html'), 'utf8');
+    for (const heading of ['Withdrawn evidence', 'Rewritten evidence', 'Evidence added since a retained report']) expect(html).not.toContain(heading);
+    expect(await readdir(join(outA, 'reports'))).toContain('index.html');
+  });
+
   it('imported evidence is on its own boards, and every imported page says so plainly', async () => {
     const report = JSON.parse(await readFile(join(outA, 'report.json'), 'utf8')) as {
       boards: { board_id: string; key: { origin: string }; cohorts: string[] }[];
