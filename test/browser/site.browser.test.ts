@@ -131,21 +131,24 @@ const firstCountedPlan = (site: Site): string => {
 };
 
 describe('demo site, JavaScript disabled', () => {
-  it('the leaderboard lists every cohort of report.json, board by board, in rank order', async () => {
+  it('the leaderboard lists every cohort of report.json, board by board (frozen first, then imported runs), in rank order', async () => {
     const page = await newPage(jsOff);
     try {
       const response = await page.goto(`${demo.server.origin}/`);
       expect(response?.status()).toBe(200);
       const tables = await page.$$eval('main section[aria-labelledby^="board-"]', (sections) =>
         sections.map((section) => ({
-          board: section.querySelector('h2 a')?.getAttribute('href') ?? null,
+          board: section.querySelector('h2 a, h3 a')?.getAttribute('href') ?? null,
           rows: [...section.querySelectorAll('table tbody tr')].map((tr) => {
             const link = tr.querySelector('th[scope="row"] a');
             return { model: link?.textContent ?? null, href: link?.getAttribute('href') ?? null };
           }),
         })),
       );
-      const expected = demo.report.boards.map((board) => ({
+      // Frozen boards first, then the imported runs, each group in report order.
+      const ordered = [...demo.report.boards.filter((b) => b.key.origin === 'frozen'), ...demo.report.boards.filter((b) => b.key.origin === 'imported')];
+      expect(ordered.some((b) => b.key.origin === 'imported')).toBe(true);
+      const expected = ordered.map((board) => ({
         board: `/boards/${hex(board.board_id)}/`,
         rows: board.cohorts.map((id) => ({ model: demo.cohorts.get(id)!.subject.model, href: `/cohorts/${hex(id)}/` })),
       }));

@@ -126,6 +126,16 @@ describe('ledgerboard build', () => {
     expect(site.cohorts.length).toBeGreaterThan(golden.cohorts.length);
   });
 
+  it('the leaderboard: frozen boards first, then "Imported runs"; board headings read as text', async () => {
+    const html = await readFile(join(outA, 'index.html'), 'utf8');
+    const importedAt = html.indexOf('<h2 id="imported-runs">Imported runs</h2>');
+    expect(importedAt).toBeGreaterThan(0);
+    expect(html.indexOf('grader oracle 1.2.1, harness yylo-benchmark 0.1.0-rc.7, frozen')).toBeGreaterThan(0);
+    expect(html.indexOf('grader oracle 1.2.1, harness yylo-benchmark 0.1.0-rc.7, frozen')).toBeLessThan(importedAt);
+    expect(html.lastIndexOf(', frozen</h2>')).toBeLessThan(importedAt);
+    expect(html.indexOf(', imported</h3>')).toBeGreaterThan(importedAt);
+  });
+
   it('the committed history agrees with the committed evidence: nothing withdrawn, rewritten or grown since retained', async () => {
     const html = await readFile(join(outA, 'index.html'), 'utf8');
     for (const heading of ['Withdrawn evidence', 'Rewritten evidence', 'Evidence added since a retained report']) expect(html).not.toContain(heading);
