@@ -33,7 +33,19 @@ export function baselineDrift(baseline: CohortPool, splits: LedgerSplits): Drift
     if (a.klass === 'resolved') t.resolved++;
     perPlan.set(a.plan_id, t);
   }
-  const plans = [...baseline.plans.values()].sort(
+  return driftSeries([...baseline.plans.values()], perPlan);
+}
+
+/**
+ * The baseline's rate per plan in freeze order (created_at, then plan id),
+ * each point tested against the one before (two-proportion z-test): shared by
+ * the object form and the column form of the analysis.
+ */
+export function driftSeries(
+  planList: readonly { plan_id: string; created_at: string }[],
+  perPlan: ReadonlyMap<string, { resolved: number; graded: number }>,
+): DriftPoint[] {
+  const plans = [...planList].sort(
     (a, b) => compareTimestamps(a.created_at, b.created_at) || (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0),
   );
   const points: DriftPoint[] = [];

@@ -12,15 +12,14 @@
  * is at most 2^53 - 1 (then every partial sum is exact in any order). When a
  * sum is not exact, the rows are summed again in attempt id order.
  */
-import { compareTimestamps } from '../schema/timestamp.ts';
 import { TERMINAL_CLASSES, type TerminalClass } from './grading.ts';
 import type { LedgerSplits } from './headline.ts';
 import type { DriftPoint } from './drift.ts';
-import { DRIFT_ALPHA } from './drift.ts';
+import { driftSeries } from './drift.ts';
 import type { ColumnPool, Segment } from './pool-columns.ts';
 import { REASON_CODES } from './columns.ts';
 import { rateFigures, type CohortFigures, type CostFigures, type Replicate, type TaskTally, type TokenFigures } from './score.ts';
-import { meanPassAtK, twoProportionTest } from './stats.ts';
+import { meanPassAtK } from './stats.ts';
 import { COST_STATE_CODES } from '../verify/tables.ts';
 
 const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
@@ -221,26 +220,5 @@ export function baselineDriftColumns(baseline: ColumnPool, splits: LedgerSplits)
     }
     perPlan.set(segment.plan_id, t);
   }
-  const plans = [...baseline.plans.values()].sort(
-    (a, b) => compareTimestamps(a.created_at, b.created_at) || (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0),
-  );
-  const points: DriftPoint[] = [];
-  for (const plan of plans) {
-    const t = perPlan.get(plan.plan_id) ?? { resolved: 0, graded: 0 };
-    const previous = points.at(-1);
-    let versus: DriftPoint['versus_previous'] = null;
-    if (previous) {
-      const test = twoProportionTest(previous.resolved, previous.graded, t.resolved, t.graded);
-      if (test) versus = { z: test.z, p: test.p, drift: test.p < DRIFT_ALPHA };
-    }
-    points.push({
-      plan_id: plan.plan_id,
-      created_at: plan.created_at,
-      resolved: t.resolved,
-      graded: t.graded,
-      rate: t.graded === 0 ? null : t.resolved / t.graded,
-      versus_previous: versus,
-    });
-  }
-  return points;
+  return driftSeries([...baseline.plans.values()], perPlan);
 }
