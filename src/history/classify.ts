@@ -30,11 +30,12 @@ export interface FileChange {
 export const REWRITING_CLASSES: ReadonlySet<FileClass> = new Set(['removed', 'rewritten']);
 
 /**
- * Digest of the first `bytes` bytes of the new bundle's file at `path`, or
+ * Digest of the first `bytes` bytes of the new bundle's file at `path`, whose
+ * whole content must still be `expected` (the verified digest and size), or
  * null when the file cannot be read as it was verified (then the file counts
  * as rewritten: an append must be shown, never assumed).
  */
-export type PrefixDigest = (path: string, bytes: number) => Promise<string | null>;
+export type PrefixDigest = (path: string, bytes: number, expected: { sha256: string; bytes: number }) => Promise<string | null>;
 
 /** Classifies every file of two manifests' lists, sorted by path (byte order). */
 export async function classifyFiles(oldFiles: readonly ManifestEntry[], newFiles: readonly ManifestEntry[], prefixDigest: PrefixDigest): Promise<FileChange[]> {
@@ -51,7 +52,7 @@ export async function classifyFiles(oldFiles: readonly ManifestEntry[], newFiles
     if (!o) cls = 'added';
     else if (!n) cls = 'removed';
     else if (o.sha256 === n.sha256 && o.bytes === n.bytes) cls = 'unchanged';
-    else if (n.bytes > o.bytes && (await prefixDigest(path, o.bytes)) === o.sha256) cls = 'appended';
+    else if (n.bytes > o.bytes && (await prefixDigest(path, o.bytes, { sha256: n.sha256, bytes: n.bytes })) === o.sha256) cls = 'appended';
     else cls = 'rewritten';
     changes.push({ path, class: cls, old, new: now });
   }

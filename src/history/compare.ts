@@ -66,7 +66,7 @@ export async function checkHistory(results: readonly VerifiedBundle[], retained:
     for (const previous of (byPlan.get(v.plan_id) ?? []).sort()) {
       if (previous === current.bundle_id) continue;
       const old = retained.byBundle.get(previous)!;
-      const all = await classifyFiles(old.files, current.files, (path, bytes) => prefixDigest(result.path, path, bytes));
+      const all = await classifyFiles(old.files, current.files, (path, bytes, expected) => prefixDigest(result.path, path, bytes, expected));
       const files = all.filter((c) => c.class !== 'unchanged');
       const rewriting = files.filter((c) => REWRITING_CLASSES.has(c.class));
       changes.push({ plan_id: v.plan_id, previous_bundle_id: previous, bundle_id: current.bundle_id, counts: classCounts(all), files, rewritten: rewriting.length > 0 });

@@ -10,9 +10,15 @@ import { join } from 'node:path';
 import { HASH_CHUNK_BYTES } from '../evidence/hash-file.ts';
 import { unsafePathReason } from '../evidence/paths.ts';
 
-/** sha256 of the first `bytes` bytes of `<dir>/<path>`; null when unsafe, not a regular file, unreadable or shorter. */
-export async function prefixDigest(dir: string, path: string, bytes: number): Promise<string | null> {
-  if (unsafePathReason(path) !== null) return null;
+/**
+ * sha256 of the first `bytes` bytes of `<dir>/<path>`, read in the same pass
+ * as the whole file, whose digest and size must be `expected` (what
+ * verification saw): so the prefix is of the verified bytes whatever happened
+ * on disk since (a file or a parent directory swapped in). Null when the path
+ * is unsafe, not a regular file, unreadable, shorter, or not the verified file.
+ */
+export async function prefixDigest(dir: string, path: string, bytes: number, expected: { sha256: string; bytes: number }): Promise<string | null> {
+  if (unsafePathReason(path) !== null || bytes > expected.bytes) return null;
   let handle;
   try {
     handle = await open(join(dir, ...path.split('/')), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -21,16 +27,20 @@ export async function prefixDigest(dir: string, path: string, bytes: number): Pr
   }
   try {
     if (!(await handle.stat()).isFile()) return null;
-    const hash = createHash('sha256');
-    const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, Math.max(bytes, 1)));
+    const prefix = createHash('sha256');
+    const whole = createHash('sha256');
+    const buffer = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
     let done = 0;
-    while (done < bytes) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - done), done);
-      if (bytesRead === 0) return null;
-      hash.update(buffer.subarray(0, bytesRead));
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, done);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      if (done < bytes) prefix.update(chunk.subarray(0, Math.min(bytesRead, bytes - done)));
+      whole.update(chunk);
       done += bytesRead;
     }
-    return `sha256:${hash.digest('hex')}`;
+    if (done !== expected.bytes || `sha256:${whole.digest('hex')}` !== expected.sha256) return null;
+    return `sha256:${prefix.digest('hex')}`;
   } catch {
     return null;
   } finally {

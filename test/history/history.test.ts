@@ -52,22 +52,26 @@ describe('classifyFiles', () => {
   });
 
   it('an unreadable prefix (null) is rewritten: an append is shown, never assumed', async () => {
-    const [change] = await classifyFiles([entry('b.log', 'line 1\n')], [entry('b.log', newFiles['b.log']!)], async () => null);
+    const [change] = await classifyFiles([entry('b.log', 'line 1\n')], [entry('b.log', newFiles['b.log']!)], () => Promise.resolve(null));
     expect(change!.class).toBe('rewritten');
   });
 });
 
 describe('prefixDigest', () => {
-  it('hashes the first N bytes, and refuses symlinks, short files, missing files and unsafe paths', async () => {
+  it('hashes the first N bytes of the verified file, and refuses symlinks, short, missing, unsafe or changed files', async () => {
     const dir = await makeTempDir();
     await writeFile(join(dir, 'f'), 'hello world');
     await symlink(join(dir, 'f'), join(dir, 'link'));
-    expect(await prefixDigest(dir, 'f', 5)).toBe(digestBytes(new TextEncoder().encode('hello')));
-    expect(await prefixDigest(dir, 'f', 0)).toBe(digestBytes(new Uint8Array()));
-    expect(await prefixDigest(dir, 'link', 5)).toBeNull();
-    expect(await prefixDigest(dir, 'f', 12)).toBeNull();
-    expect(await prefixDigest(dir, 'missing', 1)).toBeNull();
-    expect(await prefixDigest(dir, '../f', 1)).toBeNull();
+    const verified = { sha256: digestBytes(new TextEncoder().encode('hello world')), bytes: 11 };
+    expect(await prefixDigest(dir, 'f', 5, verified)).toBe(digestBytes(new TextEncoder().encode('hello')));
+    expect(await prefixDigest(dir, 'f', 0, verified)).toBe(digestBytes(new Uint8Array()));
+    expect(await prefixDigest(dir, 'link', 5, verified)).toBeNull();
+    expect(await prefixDigest(dir, 'f', 12, verified)).toBeNull();
+    expect(await prefixDigest(dir, 'missing', 1, verified)).toBeNull();
+    expect(await prefixDigest(dir, '../f', 1, verified)).toBeNull();
+    // The file on disk is no longer the one verification saw (same size, other bytes): no prefix is claimed from it.
+    await writeFile(join(dir, 'f'), 'hello WORLD');
+    expect(await prefixDigest(dir, 'f', 5, verified)).toBeNull();
   });
 });
 
