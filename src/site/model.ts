@@ -241,13 +241,16 @@ function importOf(plan: Plan, files: readonly SiteFile[], ledger: readonly { lic
     ...(licenses.length === 1 && licenses[0] !== '' ? [`--license ${shellQuote(licenses[0]!)}`] : []),
     ...(plan.grader.id !== 'none' ? [`--scorer ${shellQuote(plan.grader.id)}`] : []),
   ];
-  // The version goes into an npx package spec: only a plain semantic version (never a URL, a tag or shell text).
+  // The version is shown in the command's comment: only a plain semantic version (never a URL, a tag, a newline or shell text).
   const version = /^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/.test(origin.tool.version) && origin.tool.name === 'ledgerboard' ? origin.tool.version : null;
+  // Never `npx ledgerboard@<version>`: the package is not on the registry, and whoever took the name would run code on
+  // every visitor who copies the line. The import runs from a checkout of ledgerboard at that version.
   const rerun =
     origin.format === 'inspect-eval-log' && source && version !== null
       ? [
           `curl -s -o original.${ext} ${shellQuote(absolute({ siteUrl }, source.url))}`,
-          `npx ledgerboard@${version} import inspect original.${ext} -o reimported ${options.join(' ')}`.trimEnd(),
+          `# in a checkout of ledgerboard ${version} (npm ci first):`,
+          `node bin/ledgerboard.mjs import inspect original.${ext} -o reimported ${options.join(' ')}`.trimEnd(),
           `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
         ]
       : [];

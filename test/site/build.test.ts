@@ -164,7 +164,8 @@ describe('ledgerboard build', () => {
       const page = await readFile(join(outA, 'plans', hex(bundle.plan_id!), 'index.html'), 'utf8');
       expect(page).toContain(statement);
       expect(page).toMatch(/The original log, byte for byte: <a href="\/bundles\/[0-9a-f]{64}\/source\/inspect-log\.(eval|json)">/);
-      expect(page).toContain('npx ledgerboard@0.1.0 import inspect original.');
+      expect(page).toContain('node bin/ledgerboard.mjs import inspect original.');
+      expect(page).not.toContain('npx ledgerboard@');
     }
   });
 

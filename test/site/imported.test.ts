@@ -1,9 +1,10 @@
 /**
  * Imported evidence on the site model: the re-run command names the original
- * file by its published URL and pins the ledgerboard version; a version that
- * is not a plain semantic version (it comes from the evidence) gives no
- * command at all, so no bundle can put shell text or another package spec
- * into a visitor's terminal.
+ * file by its published URL, runs ledgerboard from a checkout (never `npx
+ * <name>@<version>` from the registry, where the name is not ours) and names
+ * the version; a version that is not a plain semantic version (it comes from
+ * the evidence) gives no command at all, so no bundle can put shell text into
+ * a visitor's terminal.
  */
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -62,13 +63,14 @@ describe('the re-run command of an imported bundle', () => {
     expect(imported.source?.path).toBe('source/inspect-log.eval');
     expect(imported.rerun).toEqual([
       `curl -s -o original.eval https://board.example/bundles/${bundleId.slice(7)}/source/inspect-log.eval`,
-      'npx ledgerboard@0.1.0 import inspect original.eval -o reimported --license MIT --scorer match',
+      '# in a checkout of ledgerboard 0.1.0 (npm ci first):',
+      'node bin/ledgerboard.mjs import inspect original.eval -o reimported --license MIT --scorer match',
       `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId}`,
     ]);
     // Run it (the original copied instead of fetched): the same bundle id comes back.
     const work = await makeTempDir();
     await cp(join(SOURCE, 'source', 'inspect-log.eval'), join(work, 'original.eval'));
-    const args = imported.rerun[1]!.split(' ').slice(2).map((a) => (a === 'original.eval' ? join(work, a) : a === 'reimported' ? join(work, a) : a));
+    const args = imported.rerun[2]!.split(' ').slice(2).map((a) => (a === 'original.eval' ? join(work, a) : a === 'reimported' ? join(work, a) : a));
     expect((await runCli(args)).code).toBe(0);
     const [dir] = await readdir(join(work, 'reimported'));
     expect(JSON.parse(await readFile(join(work, 'reimported', dir!, 'manifest.json'), 'utf8')).bundle_id).toBe(bundleId);
