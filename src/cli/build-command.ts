@@ -60,7 +60,7 @@ Environment:
     const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
     try {
       // Before any work: an output that holds the project, the evidence, the history or the config is refused.
-      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir]);
+      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir], [...dirs, retainedDir]);
     } catch (error) {
       if (error instanceof OutputDirError) throw new UsageError(error.message);
       throw error;

@@ -26,7 +26,9 @@ export function stagingPaths(target: string): { target: string; staging: string;
 export async function replaceDirectory<T>(target: string, fill: (staging: string) => Promise<T>): Promise<T> {
   const paths = stagingPaths(target);
   await recoverInterruptedSwap(paths);
-  await rm(paths.staging, { recursive: true, force: true });
+  await removeOwn(paths.staging);
+  // Checked before any work: the swap will remove <target>.previous.
+  await removeOwn(paths.previous);
   let result: T;
   try {
     result = await fill(paths.staging);
@@ -35,7 +37,7 @@ export async function replaceDirectory<T>(target: string, fill: (staging: string
     await rm(paths.staging, { recursive: true, force: true });
     throw error;
   }
-  await rm(paths.previous, { recursive: true, force: true });
+  await removeOwn(paths.previous);
   await rename(paths.target, paths.previous).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
   });
@@ -44,9 +46,28 @@ export async function replaceDirectory<T>(target: string, fill: (staging: string
   return result;
 }
 
-/** A previous build died between its two renames: put the old output back. */
+/** A previous build died between its two renames: put the old output back (only a site: never someone's directory). */
 async function recoverInterruptedSwap(paths: ReturnType<typeof stagingPaths>): Promise<void> {
-  if ((await kind(paths.target)) === null && (await kind(paths.previous)) === 'directory') await rename(paths.previous, paths.target);
+  if ((await kind(paths.target)) === null && (await kind(paths.previous)) === 'directory' && (await looksLikeSite(paths.previous))) await rename(paths.previous, paths.target);
+}
+
+/**
+ * True for an empty directory or one a build wrote: the Astro render leaves
+ * index.html and verify.mjs (from public/) in it, before the data files.
+ */
+export async function looksLikeSite(dir: string): Promise<boolean> {
+  const names = await readdir(dir).catch(() => null);
+  return names !== null && (names.length === 0 || (names.includes('index.html') && names.includes('verify.mjs')));
+}
+
+/** Removes a build's own leftover (staging or previous) and refuses to touch anything else there. */
+async function removeOwn(path: string): Promise<void> {
+  const found = await kind(path);
+  if (found === null) return;
+  if (found !== 'directory' || !(await looksLikeSite(path))) {
+    throw new OutputDirError(`refusing to remove ${path}: it is not a directory a ledgerboard build left (no index.html and verify.mjs); move it away`);
+  }
+  await rm(path, { recursive: true, force: true });
 }
 
 async function kind(path: string): Promise<'directory' | 'other' | null> {
@@ -80,25 +101,28 @@ export class OutputDirError extends Error {}
  * ledgerboard site (it has no report.json and verify.mjs). `build --out .`
  * in the project would otherwise rename the project aside and delete it.
  */
-export async function checkOutputDir(target: string, protectedPaths: readonly string[]): Promise<void> {
+export async function checkOutputDir(target: string, holds: readonly string[], inside: readonly string[] = []): Promise<void> {
   const out = await canonical(target);
-  for (const path of protectedPaths) {
-    const p = await canonical(path);
-    if (p === out || p.startsWith(out.endsWith(sep) ? out : `${out}${sep}`)) {
-      throw new OutputDirError(`refusing to build into ${target}: it holds ${path}, which the build would replace`);
+  const within = (parent: string, child: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : `${parent}${sep}`);
+  for (const path of holds) {
+    if (within(out, await canonical(path))) throw new OutputDirError(`refusing to build into ${target}: it holds ${path}, which the build would replace`);
+  }
+  for (const path of inside) {
+    // A site inside the evidence would be read back as evidence by the next run.
+    if (within(await canonical(path), out)) throw new OutputDirError(`refusing to build into ${target}: it lies inside ${path}, which is read as evidence or history`);
+  }
+  const found = await kind(out);
+  if (found === 'other') throw new OutputDirError(`refusing to build into ${target}: it is not a directory`);
+  if (found === 'directory' && !(await looksLikeSite(out))) {
+    throw new OutputDirError(`refusing to build into ${target}: it is not empty and not a previous ledgerboard site (no index.html and verify.mjs); choose another --out or remove it yourself`);
+  }
+  // The build also replaces <out>.staging and <out>.previous: the same rule for both.
+  const paths = stagingPaths(out);
+  for (const extra of [paths.staging, paths.previous]) {
+    const k = await kind(extra);
+    if (k === 'other' || (k === 'directory' && !(await looksLikeSite(extra)))) {
+      throw new OutputDirError(`refusing to build into ${target}: the build would replace ${extra}, which is not a directory a ledgerboard build left`);
     }
-  }
-  let names: string[];
-  try {
-    names = await readdir(out);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
-    if (code === 'ENOTDIR') throw new OutputDirError(`refusing to build into ${target}: it is not a directory`);
-    throw error;
-  }
-  if (names.length > 0 && !(names.includes('report.json') && names.includes('verify.mjs'))) {
-    throw new OutputDirError(`refusing to build into ${target}: it is not empty and not a previous ledgerboard site (no report.json and verify.mjs); choose another --out or remove it yourself`);
   }
 }
 

@@ -17,6 +17,7 @@ beforeEach(async () => {
   target = join(work, 'dist');
   await mkdir(join(target, 'a'), { recursive: true });
   await writeFile(join(target, 'index.html'), 'old index');
+  await writeFile(join(target, 'verify.mjs'), 'old verify');
   await writeFile(join(target, 'a', 'page.html'), 'old page');
 });
 
@@ -36,7 +37,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-const OLD = { 'index.html': 'old index', 'a/page.html': 'old page' };
+const OLD = { 'index.html': 'old index', 'verify.mjs': 'old verify', 'a/page.html': 'old page' };
 
 describe('replaceDirectory', () => {
   it('a fill that throws midway leaves the previous output untouched and no staging directory behind', async () => {
@@ -75,7 +76,8 @@ describe('replaceDirectory', () => {
   it('a stale staging directory from a killed build is discarded, never published', async () => {
     const { staging } = stagingPaths(target);
     await mkdir(staging);
-    await writeFile(join(staging, 'stale.html'), 'from a build that was killed');
+    await writeFile(join(staging, 'index.html'), 'from a build that was killed');
+    await writeFile(join(staging, 'verify.mjs'), '');
     await replaceDirectory(target, async (dir) => {
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, 'index.html'), 'new');
@@ -105,6 +107,26 @@ describe('replaceDirectory', () => {
     expect((await stat(join(target, 'g'))).mode & 0o777).toBe(0o644);
   });
 
+  it("never removes or restores a <target>.staging or <target>.previous that a build did not leave (someone's data)", async () => {
+    const { previous, staging } = stagingPaths(target);
+    await rm(target, { recursive: true });
+    await mkdir(previous);
+    await writeFile(join(previous, 'thesis.txt'), 'years of work');
+    await expect(
+      replaceDirectory(target, async (dir) => {
+        await mkdir(dir);
+        await writeFile(join(dir, 'x'), 'x');
+      }),
+    ).rejects.toThrow('not a directory a ledgerboard build left');
+    expect(await readFile(join(previous, 'thesis.txt'), 'utf8')).toBe('years of work');
+    expect(await readdir(work)).toEqual(['dist.previous']);
+    await rm(previous, { recursive: true });
+    await mkdir(staging);
+    await writeFile(join(staging, 'thesis.txt'), 'years of work');
+    await expect(replaceDirectory(target, async () => undefined)).rejects.toThrow('not a directory a ledgerboard build left');
+    expect(await readFile(join(staging, 'thesis.txt'), 'utf8')).toBe('years of work');
+  });
+
   it('refuses to publish a symbolic link the fill left in the output', async () => {
     const { symlink } = await import('node:fs/promises');
     await expect(
@@ -118,7 +140,7 @@ describe('replaceDirectory', () => {
 });
 
 describe('checkOutputDir', () => {
-  it('refuses an output that is or holds a protected path, a file, or a non-empty directory that is not a site', async () => {
+  it('refuses an output that is or holds a protected path, lies inside the evidence, is a file or a non-empty non-site directory, or whose .previous is not a site', async () => {
     const { checkOutputDir, OutputDirError } = await import('../../src/site/atomic.ts');
     const { symlink } = await import('node:fs/promises');
     const project = join(work, 'project');
@@ -128,16 +150,19 @@ describe('checkOutputDir', () => {
     await writeFile(join(work, 'stuff', 'precious.txt'), 'x');
     await symlink(project, join(work, 'link-to-project'));
     const protect = [project, join(project, 'content', 'bundles')];
-    for (const out of [project, work, join(project, 'content'), join(work, 'link-to-project'), join(work, 'file'), join(work, 'stuff')]) {
-      await expect(checkOutputDir(out, protect), out).rejects.toThrow(OutputDirError);
+    const evidence = [join(project, 'content', 'bundles')];
+    await mkdir(join(work, 'data.previous'));
+    await writeFile(join(work, 'data.previous', 'thesis.txt'), 'x');
+    for (const out of [project, work, join(project, 'content'), join(work, 'link-to-project'), join(work, 'file'), join(work, 'stuff'), join(project, 'content', 'bundles', 'site'), join(work, 'data')]) {
+      await expect(checkOutputDir(out, protect, evidence), out).rejects.toThrow(OutputDirError);
     }
     // Fine: a new directory, an empty one, a previous site (report.json and verify.mjs), the old target of this suite.
     await mkdir(join(work, 'empty'));
     await mkdir(join(work, 'site'));
-    await writeFile(join(work, 'site', 'report.json'), '{}');
+    await writeFile(join(work, 'site', 'index.html'), '');
     await writeFile(join(work, 'site', 'verify.mjs'), '');
     for (const out of [join(work, 'new', 'dist'), join(work, 'empty'), join(work, 'site'), join(project, 'dist')]) {
-      await expect(checkOutputDir(out, protect), out).resolves.toBeUndefined();
+      await expect(checkOutputDir(out, protect, evidence), out).resolves.toBeUndefined();
     }
   });
 
