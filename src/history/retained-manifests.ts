@@ -7,7 +7,7 @@
  * Create-only, like the reports: a manifest is never overwritten.
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { writeCreateOnlyOrSame } from '../author/create-only.ts';
+import { TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
@@ -37,6 +37,8 @@ export async function readRetainedManifests(dir: string): Promise<RetainedManife
     throw error;
   }
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    // A temporary file an interrupted retain left (create-only.ts) is not a manifest and not a problem.
+    if (entry.isFile() && TEMP_NAME.test(entry.name)) continue;
     const match = NAME.exec(entry.name);
     if (!entry.isFile()) result.problems.push({ name: entry.name, problem: 'not a regular file (never followed)' });
     else if (!match) result.problems.push({ name: entry.name, problem: 'not named <bundle-hex>.json' });

@@ -6,7 +6,7 @@
  * shown as such on the archive page, never silently accepted.
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { writeCreateOnlyOrSame } from '../author/create-only.ts';
+import { TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
@@ -38,6 +38,8 @@ export async function readRetained(dir: string): Promise<{ reports: RetainedRepo
   const reports: RetainedReport[] = [];
   const ignored: string[] = [];
   for (const name of names.sort()) {
+    // A temporary file an interrupted retain left (create-only.ts): not part of the history, not worth a warning.
+    if (TEMP_NAME.test(name)) continue;
     const match = NAME.exec(name);
     if (!match) {
       ignored.push(name);

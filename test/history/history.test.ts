@@ -95,6 +95,7 @@ describe('retained manifests', () => {
     await writeFile(join(root, `${hex}.json`), text.replace(/"bytes":(\d)/, '"bytes":9$1'));
     await writeFile(join(root, `${'0'.repeat(64)}.json`), text);
     await writeFile(join(root, 'notes.txt'), 'x');
+    await writeFile(join(root, `.${hex}.json.4242.0123456789ab.tmp`), 'half written by a killed retain');
     await symlink('/etc/passwd', join(root, `${'1'.repeat(64)}.json`));
     const again = await readRetainedManifests(dir);
     expect(again.byBundle.size).toBe(0);
