@@ -34,7 +34,6 @@ export interface BundleEntry {
 /** Progress callback: bundles done so far and the total. */
 export type Progress = (done: number, total: number) => void;
 
-/** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
 /** How verifyPaths reads and verifies: the limits in force (default LIMIT_DEFAULTS), and the verifier (tests replace it). */
 export interface VerifyOptions {
   limits?: Limits;
@@ -47,6 +46,7 @@ export interface VerifyOptions {
   workers?: number;
 }
 
+/** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
 export async function verifyPaths(paths: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<VerifiedBundle[]> {
   const dirs: string[] = [];
   for (const path of paths) dirs.push(...(await discoverBundles(path)));

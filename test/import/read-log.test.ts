@@ -3,14 +3,16 @@
  * entries, and every way a log can be unreadable (corrupt, truncated, a zip
  * bomb, an oversize entry, not Inspect at all) failing with a clear error.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../src/import/errors.ts';
 import { replaceNonFinite } from '../../src/import/inspect/json.ts';
 import { detectFormat, readInspectLog } from '../../src/import/inspect/read-log.ts';
-import { decodeZstd, readZipEntries } from '../../src/import/inspect/zip.ts';
+import { decodeZstd, MAX_LOG_FILE_BYTES, readZipEntries } from '../../src/import/inspect/zip.ts';
+import { importLogFile } from '../../src/import/import-log.ts';
 import { evalLog, header, jsonLog, REAL_LOGS, sample, zip, zstdRaw } from './helpers.ts';
 
 const SMALL = { maxEntries: 100, maxEntryBytes: 64 * 1024, maxTotalBytes: 256 * 1024 };
@@ -176,11 +178,6 @@ describe('NaN and Infinity', () => {
 
 describe('the log file size limit', () => {
   it('a log file over MAX_LOG_FILE_BYTES is refused before it is read, and nothing is written', async () => {
-    const { importLogFile } = await import('../../src/import/import-log.ts');
-    const { MAX_LOG_FILE_BYTES } = await import('../../src/import/inspect/zip.ts');
-    const { mkdtemp, open, readdir } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const dir = await mkdtemp(join(tmpdir(), 'lb-import-big-'));
     const log = join(dir, 'big.json');
     const handle = await open(log, 'w');
@@ -188,5 +185,6 @@ describe('the log file size limit', () => {
     await handle.close();
     await expect(importLogFile(log, join(dir, 'out'), { license: '', passThreshold: 1, scorer: null })).rejects.toThrow(/more than the 134217728 this importer reads/);
     expect(await readdir(dir)).toEqual(['big.json']);
+    await rm(dir, { recursive: true, force: true });
   });
 });
