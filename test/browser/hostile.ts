@@ -1,6 +1,6 @@
 /**
  * Browser-test helper: evidence bundles whose every publisher-controlled
- * string is hostile. The strings come from the shared corpora read at test
+ * string is hostile. The strings come from the third-party corpora read at test
  * time (RSnake's XSS cheat sheet and the Big List of Naughty Strings) plus a
  * few hand-made probes, and go into the plan title, the subjects' selector,
  * model and agent name (kept consistent between the plan, every attempt's
@@ -21,10 +21,10 @@ export interface HostileCorpora {
   blns: string[];
 }
 
-/** Reads the shared corpora (relative to the repository: ../../../shared/data from this file). */
+/** Reads the corpora (test/fixtures/, see its SOURCES.md). */
 export async function readCorpora(): Promise<HostileCorpora> {
-  const xssText = await readFile(new URL('../../../shared/data/xss/XSS-RSNAKE.txt', import.meta.url), 'utf8');
-  const blns = JSON.parse(await readFile(new URL('../../../shared/data/blns/blns.json', import.meta.url), 'utf8')) as unknown;
+  const xssText = await readFile(new URL('../fixtures/xss/XSS-RSNAKE.txt', import.meta.url), 'utf8');
+  const blns = JSON.parse(await readFile(new URL('../fixtures/blns/blns.json', import.meta.url), 'utf8')) as unknown;
   if (!Array.isArray(blns) || !blns.every((s) => typeof s === 'string')) throw new Error('blns.json is not an array of strings');
   const xss = xssText.split(/\r?\n/).filter((line) => line.trim() !== '');
   if (xss.length < 50 || blns.length < 400) throw new Error(`the corpora look truncated: ${xss.length} XSS lines, ${blns.length} BLNS strings`);

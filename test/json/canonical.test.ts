@@ -1,7 +1,7 @@
 /**
  * RFC 8785 canonical JSON and SHA-256 digests against their conformance
  * vectors: cyberphone's JCS test data, the ES6 number serialization samples,
- * and NIST's SHA-256 short-message vectors (../shared/data/).
+ * and NIST's SHA-256 short-message vectors (test/fixtures/, see its SOURCES.md).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import {
 } from '../../src/json/canonical.ts';
 import { parseStrictJson, type JsonValue } from '../../src/json/strict-json.ts';
 
-const data = new URL('../../../shared/data/', import.meta.url);
+const data = new URL('../fixtures/', import.meta.url);
 const jcsDir = new URL('jcs-rfc8785/', data);
 const katDir = new URL('sha256-kat/', data);
 

@@ -1,6 +1,6 @@
 /**
  * The strict I-JSON parser (FORMAT.md section 2): the authored edge cases of
- * ../shared/data/authored/jcs-edge-cases.json, positions of errors, the depth
+ * test/fixtures/authored/jcs-edge-cases.json, positions of errors, the depth
  * limit, `__proto__`, non-integer token reporting, and agreement with
  * JSON.parse on valid documents.
  */
@@ -53,10 +53,10 @@ function inputBytes(c: EdgeCase): Uint8Array {
   throw new Error(`case ${c.id} has no input`);
 }
 
-const edgeFile = new URL('../../../shared/data/authored/jcs-edge-cases.json', import.meta.url);
+const edgeFile = new URL('../fixtures/authored/jcs-edge-cases.json', import.meta.url);
 const edgeCases = (JSON.parse(readFileSync(edgeFile, 'utf8')) as { cases: EdgeCase[] }).cases;
 
-describe('authored edge cases (shared/data/authored/jcs-edge-cases.json)', () => {
+describe('authored edge cases (test/fixtures/authored/jcs-edge-cases.json)', () => {
   it('the file holds both kinds of case', () => {
     expect(edgeCases.filter((c) => c.expect.error !== undefined).length).toBeGreaterThan(10);
     expect(edgeCases.filter((c) => c.expect.jcs !== undefined).length).toBeGreaterThan(5);

@@ -21,7 +21,7 @@ import { canonicalize, directorySource, parseJson } from '../../public/verify.mj
 
 const SCRIPT = join(REPO_ROOT, 'public', 'verify.mjs');
 const BROWSER_SCRIPT = join(REPO_ROOT, 'public', 'verify-browser.js');
-const JCS = new URL('../../../shared/data/jcs-rfc8785/', import.meta.url);
+const JCS = new URL('../fixtures/jcs-rfc8785/', import.meta.url);
 
 interface Run {
   status: number | null;
