@@ -198,6 +198,15 @@ function rewriteFinding(change: FileChange, previous: string): Finding {
   );
 }
 
+/** One warning line per incomplete retention, for the commands that read history (`report`, `build`); `retain` finishes or refuses. */
+export function incompleteRetentionWarnings(history: Pick<HistoryCheck, 'incomplete'>): string[] {
+  return history.incomplete.map((i) =>
+    i.manifest !== null
+      ? `warning: incomplete retention: the manifest of bundle ${i.bundle_id}, counted by retained report ${shortDigest(`sha256:${i.reports[0]!}`)}, is missing; it is among the evidence, so \`ledgerboard retain\` will write it`
+      : `warning: incomplete retention: the manifest of bundle ${i.bundle_id}, counted by retained report ${shortDigest(`sha256:${i.reports[0]!}`)}, is missing and no bundle with that id is among the evidence: the other bundles of plan ${shortDigest(i.plan_id)} are not counted (REWRITTEN_EVIDENCE) and \`ledgerboard retain\` refuses until the manifest is restored under ${MANIFESTS_DIR}/${i.bundle_id.slice(7)}.json`,
+  );
+}
+
 /** Reads `<retainedDir>/manifests/` and the retained reports, and checks the results against them. */
 export async function checkHistoryIn(results: readonly VerifiedBundle[], retainedDir: string): Promise<HistoryCheck> {
   const manifests = await readRetainedManifests(retainedDir);

@@ -101,9 +101,11 @@ async function retainedState(dir: string): Promise<{ reports: string[]; manifest
   };
 }
 
-async function reportJson(config: string): Promise<Map<string, ReportJson['bundles'][number]>> {
+/** `report --json` by plan_id; `stderr` gets what it printed there (warnings). */
+async function reportJson(config: string, stderr: string[] = []): Promise<Map<string, ReportJson['bundles'][number]>> {
   const run = await runCli(['report', '--json', '--config', config]);
   expect(run.code, run.stderr).toBe(0);
+  stderr.push(run.stderr);
   const report = JSON.parse(run.stdout) as ReportJson;
   return new Map(report.bundles.map((b) => [b.plan_id!, b]));
 }
@@ -186,6 +188,12 @@ describe('an incomplete retention: a retained report whose counted manifests are
       [[ids.a.original, ids.a.original], [ids.b.original, ids.b.original]].sort(),
     );
     expect(history.problems.map((p) => p.name).sort()).toEqual([ids.a.original, ids.b.original].map((id) => `${id.slice(7)}.json`).sort());
+    // report counts both (nothing to compare them with but themselves) and names the missing manifests on stderr.
+    const warned: string[] = [];
+    const counted = await reportJson(config, warned);
+    expect([...counted.values()].map((b) => b.counted)).toEqual([true, true]);
+    expect(warned[0]).toContain(ids.a.original);
+    expect(warned[0]).toContain(ids.b.original);
 
     const retain = await runCli(['retain', '--config', config]);
     expect(retain.code, retain.stderr).toBe(0);
@@ -195,7 +203,9 @@ describe('an incomplete retention: a retained report whose counted manifests are
     expect(finished.problems).toEqual([]);
 
     await rewriteEvidence(dir, ['a']);
-    const report = await reportJson(config);
+    const quiet: string[] = [];
+    const report = await reportJson(config, quiet);
+    expect(quiet).toEqual(['']);
     expect(report.get(ids.a.plan)!.findings.map((f) => [f.code, f.file])).toEqual([['REWRITTEN_EVIDENCE', 'NOTES.md']]);
     expect(report.get(ids.b.plan)!.counted).toBe(true);
   });
@@ -205,7 +215,10 @@ describe('an incomplete retention: a retained report whose counted manifests are
     const reportHex = await reportWithoutManifests(dir);
     await rewriteEvidence(dir, ['a', 'b']);
 
-    const report = await reportJson(config);
+    const warned: string[] = [];
+    const report = await reportJson(config, warned);
+    expect(warned[0]).toContain(ids.a.original);
+    expect(warned[0]).toContain(ids.b.original);
     for (const key of ['a', 'b'] as const) {
       const entry = report.get(ids[key].plan)!;
       expect(entry.status).toBe('invalid');
@@ -216,7 +229,10 @@ describe('an incomplete retention: a retained report whose counted manifests are
     expect(history.incomplete.map((i) => [i.bundle_id, i.reports, i.manifest])).toEqual(
       [[ids.a.original, [reportHex], null], [ids.b.original, [reportHex], null]].sort(),
     );
-    expect(history.problems).toHaveLength(2);
+    // The archive page lists the missing manifests by the names to restore them under.
+    const { buildSiteModel } = await import('../../src/site/model.ts');
+    const model = await buildSiteModel(buildReport(history.results, Config.parse({})), history.results, Config.parse({}), { history });
+    expect(model.history.problems.map((p) => p.name).sort()).toEqual([ids.a.original, ids.b.original].map((id) => `${id.slice(7)}.json`).sort());
 
     const before = await retainedState(dir);
     const refused = await runCli(['retain', '--config', config]);
