@@ -110,8 +110,8 @@ export function incompleteRetentions(
 function incompleteProblem(i: IncompleteRetention): RetainedManifests['problems'][number] {
   const reports = i.reports.map((hex) => `${hex}.json`).join(', ');
   const problem = i.manifest !== null
-    ? `missing: retained report ${reports} counted bundle ${i.bundle_id} but its manifest was not retained (an interrupted retain?); that bundle is among the evidence, so its manifest is used and the next \`ledgerboard retain\` writes it here`
-    : `missing: retained report ${reports} counted bundle ${i.bundle_id} of plan ${i.plan_id} but its manifest was not retained (an interrupted retain?), and no bundle with that id is among the evidence: the plan's other bundles cannot be compared with it and are not counted (REWRITTEN_EVIDENCE), and \`ledgerboard retain\` refuses until that bundle's manifest.json is copied here under this name (from the bundle, a backup or the site that published it), or the bundle is put back among the evidence`;
+    ? `missing: retained report ${reports} counted bundle ${i.bundle_id} but no valid manifest of it is retained here (an interrupted retain, or a deleted or edited file); that bundle is among the evidence, so its manifest is used and the next \`ledgerboard retain\` writes it here`
+    : `missing: retained report ${reports} counted bundle ${i.bundle_id} of plan ${i.plan_id} but no valid manifest of it is retained here (an interrupted retain, or a deleted or edited file), and no bundle with that id is among the evidence: the plan's other bundles cannot be compared with it and are not counted (REWRITTEN_EVIDENCE), and \`ledgerboard retain\` refuses until that bundle's manifest.json is copied here under this name (from the bundle, a backup or the site that published it), or the bundle is put back among the evidence`;
   return { name: `${i.bundle_id.slice(7)}.json`, problem };
 }
 
@@ -158,7 +158,7 @@ export async function checkHistory(
         finding(
           'REWRITTEN_EVIDENCE',
           'manifest.json',
-          `cannot be compared with bundle ${shortDigest(missing.bundle_id)}, which retained report ${shortDigest(`sha256:${missing.reports[0]!}`)} counted: its manifest is missing from ${MANIFESTS_DIR}/ (an interrupted retain?), so no file can be shown unchanged or appended; restore it (see the archive page) and this bundle is compared as usual`,
+          `cannot be compared with bundle ${shortDigest(missing.bundle_id)}, which retained report ${shortDigest(`sha256:${missing.reports[0]!}`)} counted: no valid manifest of it is in ${MANIFESTS_DIR}/ (an interrupted retain?), so no file can be shown unchanged or appended; restore it (see the archive page) and this bundle is compared as usual`,
         ),
       );
     }
@@ -202,8 +202,8 @@ function rewriteFinding(change: FileChange, previous: string): Finding {
 export function incompleteRetentionWarnings(history: Pick<HistoryCheck, 'incomplete'>): string[] {
   return history.incomplete.map((i) =>
     i.manifest !== null
-      ? `warning: incomplete retention: the manifest of bundle ${i.bundle_id}, counted by retained report ${shortDigest(`sha256:${i.reports[0]!}`)}, is missing; it is among the evidence, so \`ledgerboard retain\` will write it`
-      : `warning: incomplete retention: the manifest of bundle ${i.bundle_id}, counted by retained report ${shortDigest(`sha256:${i.reports[0]!}`)}, is missing and no bundle with that id is among the evidence: the other bundles of plan ${shortDigest(i.plan_id)} are not counted (REWRITTEN_EVIDENCE) and \`ledgerboard retain\` refuses until the manifest is restored under ${MANIFESTS_DIR}/${i.bundle_id.slice(7)}.json`,
+      ? `warning: incomplete retention: the manifest of bundle ${i.bundle_id}, counted by retained report ${shortDigest(`sha256:${i.reports[0]!}`)}, is not retained; it is among the evidence, so \`ledgerboard retain\` will write it`
+      : `warning: incomplete retention: the manifest of bundle ${i.bundle_id}, counted by retained report ${shortDigest(`sha256:${i.reports[0]!}`)}, is not retained (missing or edited) and no bundle with that id is among the evidence: the other bundles of plan ${shortDigest(i.plan_id)} are not counted (REWRITTEN_EVIDENCE) and \`ledgerboard retain\` refuses until the manifest is restored under ${MANIFESTS_DIR}/${i.bundle_id.slice(7)}.json`,
   );
 }
 

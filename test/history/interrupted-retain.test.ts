@@ -269,3 +269,20 @@ describe('an incomplete retention: a retained report whose counted manifests are
     expect(await retainedState(dir)).toEqual(before);
   });
 });
+
+describe('an edited retained manifest of a counted bundle', () => {
+  it('is not history, so it is an incomplete retention too: the rewritten bundle is not counted and retain refuses', async () => {
+    const { dir, config } = await site({ a: 'original', b: 'original' });
+    expect((await runCli(['retain', '--config', config])).code).toBe(0);
+    const path = join(dir, 'history', MANIFESTS_DIR, `${ids.a.original.slice(7)}.json`);
+    await writeFile(path, (await readFile(path, 'utf8')).replace(/"bytes":(\d)/, '"bytes":9$1'));
+    await rewriteEvidence(dir, ['a']);
+    const report = await reportJson(config);
+    expect(report.get(ids.a.plan)!.counted).toBe(false);
+    expect(report.get(ids.a.plan)!.findings.map((f) => [f.code, f.file])).toEqual([['REWRITTEN_EVIDENCE', 'manifest.json']]);
+    expect(report.get(ids.b.plan)!.counted).toBe(true);
+    const before = await retainedState(dir);
+    expect((await runCli(['retain', '--config', config])).code).toBe(1);
+    expect(await retainedState(dir)).toEqual(before);
+  });
+});
