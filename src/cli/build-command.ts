@@ -10,7 +10,7 @@ import { buildReport } from '../report/build-report.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './main.ts';
 import { progressReporter } from './progress.ts';
-import { checkHistoryIn } from '../history/compare.ts';
+import { checkHistoryIn, incompleteRetentionWarnings } from '../history/compare.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../config/source-date.ts';
 import { painter, useColour } from './terminal.ts';
 
@@ -67,6 +67,7 @@ Environment:
     }
     const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) }), retainedDir);
     const { results } = history;
+    for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
     const report = buildReport(results, config);
     const site = await buildSite(report, results, config, {

@@ -1,6 +1,6 @@
 /** `ledgerboard report [--json] [--config FILE] [<bundles-dir>...]` (FORMAT.md section 8). */
 import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
-import { checkHistoryIn } from '../history/compare.ts';
+import { checkHistoryIn, incompleteRetentionWarnings } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -32,7 +32,9 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
     const { config } = loaded;
     const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
     const verified = await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) });
-    const { results } = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
+    const history = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
+    const { results } = history;
+    for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`ledgerboard: ${line}\n`);
     const report = buildReport(results, config);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));
     return EXIT.ok;

@@ -1,10 +1,11 @@
-/** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only. */
+/** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only, manifests first and the report last (the commit point). */
 import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RetainError, retainReport } from '../site/retained.ts';
-import { checkHistoryIn } from '../history/compare.ts';
-import { RetainedManifestError, retainManifests } from '../history/retained-manifests.ts';
+import { join } from 'node:path';
+import { checkHistoryIn, type IncompleteRetention } from '../history/compare.ts';
+import { MANIFESTS_DIR, RetainedManifestError, retainManifests } from '../history/retained-manifests.ts';
 import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
 import type { Manifest } from '../schema/index.ts';
@@ -18,6 +19,14 @@ function countedManifests(report: Report, results: readonly VerifiedBundle[]): M
     const manifest = r.verification.evidence.manifest;
     if (manifest && counted.has(manifest.bundle_id)) byId.set(manifest.bundle_id, manifest);
   }
+  return [...byId.values()];
+}
+
+/** The manifests retain writes, in order: those finishing an earlier, interrupted retention, then the counted bundles'. */
+function manifestsToWrite(incomplete: readonly IncompleteRetention[], counted: readonly Manifest[]): Manifest[] {
+  const byId = new Map<string, Manifest>();
+  for (const i of incomplete) if (i.manifest !== null) byId.set(i.bundle_id, i.manifest);
+  for (const m of counted) byId.set(m.bundle_id, m);
   return [...byId.values()];
 }
 
@@ -38,7 +47,21 @@ retained plan later reappears with another bundle, each file is classified
 as unchanged, appended, added, removed or rewritten, and removed or
 rewritten files are REWRITTEN_EVIDENCE (the bundle is not counted).
 
-Exit: 0 retained (or already retained), 1 the name is taken by other bytes, 2 usage.`,
+All or nothing: the manifests are written first, each fsynced with its
+directory, and the report last; the report is the commit point. A retain
+that is stopped midway leaves either no report (manifests already written
+are history like any other, and running retain again finishes the job), or
+the report with all its manifests. A retained report that counted a bundle
+whose manifest is missing (an older version stopped midway, a report
+retained before manifests existed, a deleted or edited manifest) is an
+incomplete retention: when a verified bundle with exactly that bundle_id is
+among the evidence, retain writes its manifest (finishes it); otherwise
+retain refuses (exit 1) and writes nothing, and until the manifest is
+restored (copy that bundle's manifest.json to the name given) every other
+bundle of its plan is REWRITTEN_EVIDENCE, never counted unchecked.
+
+Exit: 0 retained (or already retained), 1 refused (a name taken by other
+bytes, or an incomplete retention that cannot be finished), 2 usage.`,
   options: { bundles: { type: 'string' }, config: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError('retain takes no positional arguments');
@@ -46,12 +69,27 @@ Exit: 0 retained (or already retained), 1 the name is taken by other bytes, 2 us
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config) }), retainedDir);
+    const { results, incomplete } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config) }), retainedDir);
+    const unfinishable = incomplete.filter((i) => i.manifest === null);
+    if (unfinishable.length > 0) {
+      for (const i of unfinishable) {
+        io.stderr.write(
+          `ledgerboard: incomplete retention: retained report ${i.reports.map((hex) => `${hex}.json`).join(', ')} counted bundle ${i.bundle_id} (plan ${i.plan_id}), ` +
+            `but ${join(retainedDir, MANIFESTS_DIR, `${i.bundle_id.slice(7)}.json`)} is missing or does not check, and no verified bundle with that id is among the evidence\n`,
+        );
+      }
+      io.stderr.write(
+        'ledgerboard: nothing retained: later bundles of those plans cannot be compared with what was counted. Copy each bundle\'s manifest.json (from the bundle, a backup, or the site that published it) to the name above, or put the bundle back among the evidence, and run retain again.\n',
+      );
+      return EXIT.notVerified;
+    }
     const report = buildReport(results, config);
     try {
+      // Manifests first (each durable), then the report: the commit point.
+      const manifests = await retainManifests(retainedDir, manifestsToWrite(incomplete, countedManifests(report, results)));
+      if (incomplete.length > 0) io.stdout.write(`finished an interrupted retention: the manifests of ${incomplete.length} counted bundles retained\n`);
       const { path, outcome } = await retainReport(retainedDir, report);
       io.stdout.write(outcome === 'created' ? `retained ${report.report_id} as ${path}\n` : `already retained: ${path} (same bytes)\n`);
-      const manifests = await retainManifests(retainedDir, countedManifests(report, results));
       io.stdout.write(`manifests of the counted bundles: ${manifests.created} retained, ${manifests.existing} already retained\n`);
       return EXIT.ok;
     } catch (error) {

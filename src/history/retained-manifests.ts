@@ -5,9 +5,14 @@
  * `<retained_reports_dir>/manifests/<bundle-hex>.json` (RFC 8785 plus a
  * newline; the name is the bundle_id, which re-derives from the content).
  * Create-only, like the reports: a manifest is never overwritten.
+ *
+ * `retain` writes them BEFORE its report, each durably (create-only.ts), and
+ * the report last: the report is the commit point, so a report is never on
+ * disk without the manifests of the bundles it counted (compare.ts treats a
+ * report whose counted manifest is missing as an incomplete retention).
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { mkdirDurable, TEMP_NAME, writeCreateOnly } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
@@ -63,21 +68,34 @@ export function checkRetainedManifest(hex: string, bytes: Uint8Array): { manifes
   return { manifest: schema.data };
 }
 
-/** Writes manifests create-only; an existing file with the same bytes is fine, other bytes are an error. */
+/**
+ * Writes manifests create-only and durably (each fsynced, with its
+ * directory, before the next), in the order given. A file already there is
+ * fine when it is this manifest: the same bytes, or any strict JSON of it
+ * whose bundle_id re-derives (such as the bundle's own manifest.json copied
+ * back to finish an interrupted retention). Anything else is an error.
+ */
 export async function retainManifests(dir: string, manifests: readonly Manifest[]): Promise<{ created: number; existing: number }> {
   const root = join(dir, MANIFESTS_DIR);
-  await mkdir(root, { recursive: true });
+  await mkdirDurable(root);
   let created = 0;
   let existing = 0;
   for (const manifest of manifests) {
-    const path = join(root, `${manifest.bundle_id.slice(7)}.json`);
+    const hex = manifest.bundle_id.slice(7);
+    const path = join(root, `${hex}.json`);
     try {
-      if ((await writeCreateOnlyOrSame(path, Buffer.from(`${canonicalJson(manifest)}\n`, 'utf8'))) === 'created') created++;
-      else existing++;
+      await writeCreateOnly(path, Buffer.from(`${canonicalJson(manifest)}\n`, 'utf8'));
+      created++;
+      continue;
     } catch (error) {
-      if (error instanceof AlreadyExistsError) throw new RetainedManifestError(`${path} already exists with other content; retained manifests are never overwritten`);
-      throw error;
+      if (!(error instanceof AlreadyExistsError)) throw error;
     }
+    // Something is there: it counts only if the reader would use it (a regular file, never followed, that checks, with this id).
+    const there = (await lstat(path)).isFile() ? checkRetainedManifest(hex, await readFile(path)) : null;
+    if (there?.manifest?.bundle_id !== manifest.bundle_id) {
+      throw new RetainedManifestError(`${path} already exists and is not this manifest; retained manifests are never overwritten`);
+    }
+    existing++;
   }
   return { created, existing };
 }

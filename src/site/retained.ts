@@ -5,8 +5,8 @@
  * their own URLs whatever later evidence says. An edited retained report is
  * shown as such on the archive page, never silently accepted.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
+import { readdir, readFile } from 'node:fs/promises';
+import { mkdirDurable, TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
@@ -79,12 +79,14 @@ export function retainedBytes(report: Report): string {
 }
 
 /**
- * Writes a report into the retained directory, create-only. Returns 'created',
+ * Writes a report into the retained directory, create-only and durably (the
+ * commit point of `retain`: called only after the manifests of the bundles it
+ * counted are on disk, src/cli/retain-command.ts). Returns 'created',
  * or 'exists' when a file with the same id and the same bytes is already there;
  * a file with that name and other bytes is an error (history is never rewritten).
  */
 export async function retainReport(dir: string, report: Report): Promise<{ path: string; outcome: 'created' | 'exists' }> {
-  await mkdir(dir, { recursive: true });
+  await mkdirDurable(dir);
   const path = join(dir, `${report.report_id.slice(7)}.json`);
   try {
     return { path, outcome: await writeCreateOnlyOrSame(path, Buffer.from(retainedBytes(report), 'utf8')) };

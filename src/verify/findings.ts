@@ -197,8 +197,8 @@ export const FINDING_CODES = {
   REWRITTEN_EVIDENCE: {
     severity: 'error',
     stage: 'history',
-    when: 'A plan that a retained report counted reappears with another bundle_id, and a file of the retained bundle was removed, or its old bytes are no longer a prefix of the new file (an append keeps the old bytes as a prefix).',
-    fix: 'Publish the retained bytes again; new evidence goes into new files or is appended, never rewritten.',
+    when: "A plan that a retained report counted reappears with another bundle_id, and a file of the retained bundle was removed, or its old bytes are no longer a prefix of the new file (an append keeps the old bytes as a prefix); or the retained bundle's manifest is missing from the retained manifests (an incomplete retention), so no file can be shown unchanged or appended (the finding's file is manifest.json).",
+    fix: "Publish the retained bytes again; new evidence goes into new files or is appended, never rewritten. For a missing manifest, copy the retained bundle's manifest.json to the name the archive page gives.",
   },
   INTERNAL_ERROR: {
     severity: 'error',
