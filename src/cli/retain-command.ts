@@ -46,7 +46,7 @@ Exit: 0 retained (or already retained), 1 the name is taken by other bytes, 2 us
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config) }), retainedDir);
+    const { results } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
     const report = buildReport(results, config);
     try {
       const { path, outcome } = await retainReport(retainedDir, report);
