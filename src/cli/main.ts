@@ -45,6 +45,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   freeze: async () => (await import('./freeze-command.ts')).freezeCommand,
   seal: async () => (await import('./seal-command.ts')).sealCommand,
   import: async () => (await import('./import-command.ts')).importCommand,
+  preview: async () => (await import('./preview-command.ts')).previewCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -60,6 +61,7 @@ Commands:
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
   seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it
   import inspect <log>... -o DIR       import Inspect AI eval logs (.eval, .json) as imported evidence bundles
+  preview [--out DIR] [--port N]       serve the built site locally at its base path
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)
