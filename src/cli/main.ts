@@ -46,6 +46,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   seal: async () => (await import('./seal-command.ts')).sealCommand,
   import: async () => (await import('./import-command.ts')).importCommand,
   preview: async () => (await import('./preview-command.ts')).previewCommand,
+  init: async () => (await import('./init-command.ts')).initCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -53,6 +54,7 @@ const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles an
 Usage: ledgerboard <command> [options]
 
 Commands:
+  init [DIR]                           scaffold a board repository (config, evidence/, package.json, Pages workflow)
   verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
   report [--json] [<bundles-dir>...]  analyse verified bundles: cohorts, score vectors, verdicts
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
