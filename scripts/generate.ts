@@ -1,7 +1,8 @@
 /**
  * Writes the generated files from their one source:
  * - public/schema/<name>.json from the zod schemas (src/schema/),
- * - docs/finding-codes.md from the finding catalog (src/verify/findings.ts).
+ * - docs/finding-codes.md from the finding catalog (src/verify/findings.ts),
+ * - docs/config.md from the config's schema (src/config/config.ts).
  * Run `npm run generate` after changing either; tests fail while they are stale.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonSchemaText, PUBLISHED_SCHEMAS } from '../src/schema/json-schema.ts';
 import { findingCodesMarkdown } from './docs/finding-codes.ts';
+import { configMarkdown } from './docs/config.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,3 +25,4 @@ for (const name of Object.keys(PUBLISHED_SCHEMAS) as (keyof typeof PUBLISHED_SCH
   await write(`public/schema/${name}.json`, jsonSchemaText(name));
 }
 await write('docs/finding-codes.md', findingCodesMarkdown());
+await write('docs/config.md', configMarkdown());

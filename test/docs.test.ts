@@ -6,12 +6,31 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { findingCodesMarkdown } from '../scripts/docs/finding-codes.ts';
+import { configMarkdown } from '../scripts/docs/config.ts';
+import { parseConfig } from '../src/config/config.ts';
 import { FINDING_CODES } from '../src/verify/findings.ts';
 
 describe('docs/finding-codes.md', () => {
   it('is generated from the catalog (run `npm run generate` if this fails)', async () => {
     const committed = await readFile(new URL('../docs/finding-codes.md', import.meta.url), 'utf8');
     expect(committed).toBe(findingCodesMarkdown());
+  });
+});
+
+describe('docs/config.md', () => {
+  it('is generated from the config schema (run `npm run generate` if this fails)', async () => {
+    const committed = await readFile(new URL('../docs/config.md', import.meta.url), 'utf8');
+    expect(committed).toBe(configMarkdown());
+  });
+
+  it('documents every member, and its example is a valid config equal to the demo config', async () => {
+    const text = configMarkdown();
+    for (const member of ['$schema', 'title', 'site_url', 'bundles_dir', 'retained_reports_dir', 'acceptance', 'acceptance.min_improved', 'grading_pin', 'grading_pin.id', 'limits', 'limits.files', 'limits.depth']) {
+      expect(text, member).toContain(`| \`${member}\` |`);
+    }
+    const example = /```json\n([\s\S]*?)```/.exec(text)![1]!;
+    const demo = await readFile(new URL('../ledgerboard.config.json', import.meta.url), 'utf8');
+    expect(parseConfig(new TextEncoder().encode(example), 'example')).toEqual(parseConfig(new TextEncoder().encode(demo), 'demo'));
   });
 });
 

@@ -65,7 +65,7 @@ Environment:
       if (error instanceof OutputDirError) throw new UsageError(error.message);
       throw error;
     }
-    const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) }), retainedDir);
+    const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
     const { results } = history;
     for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);
     io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));

@@ -8,9 +8,17 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/config.ts';
 import { PathArgumentError } from '../evidence/discover.ts';
 import { VERSION } from '../version.ts';
+import { didYouMean } from '../author/suggest.ts';
 
-/** A usage error: printed with a hint, exit 2. */
-export class UsageError extends Error {}
+/** A usage error: printed with a hint, exit 2. `command` names the command whose --help the hint points at. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, notVerified: 1, usage: 2, internal: 3 } as const;
@@ -37,6 +45,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   freeze: async () => (await import('./freeze-command.ts')).freezeCommand,
   seal: async () => (await import('./seal-command.ts')).sealCommand,
   import: async () => (await import('./import-command.ts')).importCommand,
+  preview: async () => (await import('./preview-command.ts')).previewCommand,
+  init: async () => (await import('./init-command.ts')).initCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -44,6 +54,7 @@ const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles an
 Usage: ledgerboard <command> [options]
 
 Commands:
+  init [DIR]                           scaffold a board repository (config, evidence/, package.json, Pages workflow)
   verify [--json] [--all] <path>...   re-derive every id and digest of the bundles under each path
   report [--json] [<bundles-dir>...]  analyse verified bundles: cohorts, score vectors, verdicts
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
@@ -52,6 +63,7 @@ Commands:
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
   seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it
   import inspect <log>... -o DIR       import Inspect AI eval logs (.eval, .json) as imported evidence bundles
+  preview [--out DIR] [--port N]       serve the built site locally at its base path
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)
@@ -75,15 +87,15 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
       io.stdout.write(`${VERSION}\n`);
       return EXIT.ok;
     }
-    const load = COMMANDS[name];
-    if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!load) throw new UsageError(unknownCommand(name));
     const command = await load();
     const options = { ...command.options, help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } } as const;
     let parsed;
     try {
       parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(argumentProblem(error as NodeJS.ErrnoException, rest, options), name);
     }
     if (parsed.values.help) {
       io.stdout.write(`${command.usage}\n`);
@@ -92,12 +104,44 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
     return await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
   } catch (error) {
     if (error instanceof UsageError || error instanceof PathArgumentError || error instanceof ConfigError) {
-      io.stderr.write(`ledgerboard: ${error.message}\nRun 'ledgerboard --help' for usage.\n`);
+      const command = error instanceof UsageError && error.command !== undefined ? error.command : argv.find((a) => Object.hasOwn(COMMANDS, a));
+      io.stderr.write(`ledgerboard: ${error.message}\nRun 'ledgerboard ${command === undefined ? '' : `${command} `}--help' for usage.\n`);
       return EXIT.usage;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`ledgerboard: unexpected error: ${message}\n`);
     io.stderr.write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : '(run again with --debug for the stack trace)\n');
     return EXIT.internal;
+  }
+}
+
+/** "unknown command", with the closest command when one is a plausible typo. */
+function unknownCommand(name: string): string {
+  const suggestion = didYouMean(name, Object.keys(COMMANDS));
+  return `unknown command ${JSON.stringify(name)}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; the commands are ${Object.keys(COMMANDS).join(', ')}`;
+}
+
+/**
+ * What was wrong with the arguments, in our words rather than parseArgs'
+ * (its codes are stable; its messages are written for programmers): an
+ * unknown option with the closest known one, an option without its value,
+ * a value given to a flag.
+ */
+function argumentProblem(error: NodeJS.ErrnoException, args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string {
+  const names = Object.keys(options).map((o) => `--${o}`);
+  const given = /'(-[^'\s]*)/.exec(error.message)?.[1] ?? args.find((a) => a.startsWith('-') && !names.includes(a.split('=')[0]!)) ?? '';
+  const flag = given.split('=')[0]!;
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const suggestion = didYouMean(flag.replace(/^-+/, ''), Object.keys(options));
+      return `unknown option ${JSON.stringify(flag)}${suggestion ? ` (did you mean "--${suggestion}"?)` : ''}`;
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const name = /--([A-Za-z0-9-]+)/.exec(error.message)?.[1] ?? flag.replace(/^-+/, '');
+      const option = options[name];
+      return option?.type === 'string' ? `option --${name} needs a value (--${name} VALUE)` : `option --${name} takes no value`;
+    }
+    default:
+      return error.message;
   }
 }

@@ -31,7 +31,7 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
     const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
-    const verified = await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config) });
+    const verified = await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config), requireBundles: positionals.length > 0 });
     const history = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
     const { results } = history;
     for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`ledgerboard: ${line}\n`);

@@ -69,7 +69,7 @@ bytes, or an incomplete retention that cannot be finished), 2 usage.`,
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, incomplete } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config) }), retainedDir);
+    const { results, incomplete } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
     const unfinishable = incomplete.filter((i) => i.manifest === null);
     if (unfinishable.length > 0) {
       for (const i of unfinishable) {

@@ -16,12 +16,17 @@ import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
  * `min_improved` improved tasks (default 1).
  */
 export const AcceptanceRule = z.strictObject({
-  min_improved: z.int().min(0).default(1),
+  min_improved: z.int().min(0).default(1).describe('How many headline tasks a candidate must improve (with none regressed) to PASS.'),
 });
 export type AcceptanceRule = z.infer<typeof AcceptanceRule>;
 
 /** Pin the grading layer to one grader (id + version); null: each attempt's latest generation. */
-export const GradingPin = z.strictObject({ id: z.string().min(1), version: z.string().min(1) }).nullable();
+export const GradingPin = z
+  .strictObject({
+    id: z.string().min(1).describe("The grader's id, as the grades files name it."),
+    version: z.string().min(1).describe("The grader's version, as the grades files name it."),
+  })
+  .nullable();
 export type GradingPin = z.infer<typeof GradingPin>;
 
 /**
@@ -43,18 +48,23 @@ export const LimitsConfig = z.strictObject({
 
 /** The whole config; every member has a default, so `{}` is a valid config. */
 export const Config = z.strictObject({
-  title: z.string().min(1).default('ledgerboard'),
+  $schema: z.string().optional().describe('The JSON Schema this file follows, for editors (ledgerboard init writes the one in node_modules/ledgerboard/public/schema/config.json). Ignored by ledgerboard and left out of the report.'),
+  title: z.string().min(1).default('ledgerboard').describe("The leaderboard's title: the site's heading, the citation's title and the feed's name."),
   site_url: z
     .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://board.example.org/"' })
     // Pages link root-relative (/boards/...): the site is served from the root of its origin.
     .refine((url) => new URL(url).pathname === '/', 'the site is served from the root of its origin: expected a URL with no path, such as "https://board.example.org/"')
-    .default('http://localhost:4321/'),
+    .default('http://localhost:4321/')
+    .describe('Where the site is published (http or https, the root of its origin): canonical URLs, citations, the feed, the sitemap and the commands beside every id use it.'),
   /** One directory, or several (e.g. frozen and imported evidence side by side), searched for bundles in order. */
-  bundles_dir: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).default('content/bundles'),
-  retained_reports_dir: z.string().min(1).default('content/reports'),
-  acceptance: AcceptanceRule.default({ min_improved: 1 }),
-  grading_pin: GradingPin.default(null),
-  limits: LimitsConfig.optional(),
+  bundles_dir: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .default('content/bundles')
+    .describe('Where build, retain and report (given no directory) look for bundles: one directory or a list, each relative to the config file. An empty directory is a board with no evidence yet.'),
+  retained_reports_dir: z.string().min(1).default('content/reports').describe('The append-only history: retained reports (ledgerboard retain) and the manifests of the bundles they counted, relative to the config file.'),
+  acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
+  grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
+  limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -4,10 +4,12 @@
  * attempts.jsonl but no manifest is a bundle too (a broken one: it reports
  * its missing manifest rather than being silently skipped). fast-glob never
  * follows symbolic links here; a bundle nested inside another bundle's
- * directory is part of the outer bundle, not a bundle of its own.
+ * directory is part of the outer bundle, not a bundle of its own. A
+ * directory with no bundle below it holds no evidence: discovery finds
+ * nothing there, and a command that was given that path says so (exit 2).
  */
 import { lstat, stat } from 'node:fs/promises';
-import { join, posix, sep } from 'node:path';
+import { basename, dirname, join, posix, sep } from 'node:path';
 import fg from 'fast-glob';
 import { compareUtf8 } from './paths.ts';
 
@@ -21,8 +23,8 @@ export const BUNDLE_MARKERS = ['manifest.json', 'plan.json', 'ledger.jsonl', 'at
  * Bundle directories for one user-given path: the path itself when it holds
  * any bundle marker file, else every outermost bundle below it (dot
  * directories included; node_modules and .git skipped), sorted by byte order.
- * A directory with no bundle below it is returned as a bundle of its own, so
- * it reports its missing manifest (no_verdict) instead of passing silently.
+ * A directory with no bundle below it gives none (verifyPaths decides whether
+ * that is an error for the path the user typed).
  */
 export async function discoverBundles(path: string): Promise<string[]> {
   let stats;
@@ -31,7 +33,10 @@ export async function discoverBundles(path: string): Promise<string[]> {
   } catch {
     throw new PathArgumentError(`no such file or directory: ${path}`);
   }
-  if (!stats.isDirectory()) throw new PathArgumentError(`not a directory: ${path}`);
+  if (!stats.isDirectory()) {
+    const hint = BUNDLE_MARKERS.some((marker) => basename(path) === marker) ? ` (a bundle is the directory that holds ${basename(path)}: try ${dirname(path)})` : '';
+    throw new PathArgumentError(`not a directory: ${path}${hint}`);
+  }
   for (const marker of BUNDLE_MARKERS) if (await isEntry(join(path, marker))) return [path];
   const markers = await fg(`**/{${BUNDLE_MARKERS.join(',')}}`, {
     cwd: path,
@@ -47,7 +52,7 @@ export async function discoverBundles(path: string): Promise<string[]> {
     if (outermost.some((outer) => dir.startsWith(`${outer}/`))) continue;
     outermost.push(dir);
   }
-  if (outermost.length === 0) return [path];
+  if (outermost.length === 0) return [];
   return outermost.map((dir) => (path.endsWith(sep) ? `${path}${dir}` : `${path}${sep}${dir}`));
 }
 

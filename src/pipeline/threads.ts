@@ -44,6 +44,9 @@ export async function workersFor(dirs: readonly string[], requested?: number): P
   return 0;
 }
 
+/** The worker's entry point beside this module: verify-worker.js when compiled, else the .mjs shim that loads the .ts. */
+const WORKER_ENTRY = import.meta.url.endsWith('.ts') ? './verify-worker.mjs' : './verify-worker.js';
+
 type WorkerMessage =
   | { kind: 'result'; index: number; wire: DirectoryWire }
   | { kind: 'done' }
@@ -62,8 +65,9 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
   const threads: Worker[] = [];
   try {
     const running = Array.from({ length: workers }, () => {
-      // No inherited execArgv: the worker's entry point registers its own TypeScript loader.
-      const worker = new Worker(new URL('./verify-worker.mjs', import.meta.url), { workerData: { dirs, next, limits } satisfies VerifyWorkerData, execArgv: [] });
+      // Compiled (lib/, as installed): the worker is plain JavaScript. From the TypeScript sources (tests, scripts):
+      // a .mjs entry point that registers tsx's loader first, as a worker does not inherit the main thread's.
+      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits } satisfies VerifyWorkerData, execArgv: [] });
       threads.push(worker);
       return new Promise<void>((resolve, reject) => {
         worker.on('message', (message: WorkerMessage) => {

@@ -4,7 +4,7 @@
  * stages; the only stage here that touches the disk is the reading.
  */
 import { ContentArena } from '../evidence/arena.ts';
-import { discoverBundles } from '../evidence/discover.ts';
+import { discoverBundles, PathArgumentError } from '../evidence/discover.ts';
 import { readBundle, type BundleSnapshot, type SnapshotEntry } from '../evidence/read-bundle.ts';
 import { digestCanonical } from '../json/canonical.ts';
 import { finding, statusOf } from '../verify/findings.ts';
@@ -44,12 +44,23 @@ export interface VerifyOptions {
    * cores. The results are the same either way.
    */
   workers?: number;
+  /**
+   * When true (the default), a path with no bundle below it is a usage error
+   * ("no bundle found under X"): the user named it as evidence. build, report
+   * and retain read the config's directories with false: an empty evidence
+   * directory is a board with no evidence yet, not an error.
+   */
+  requireBundles?: boolean;
 }
 
 /** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
 export async function verifyPaths(paths: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<VerifiedBundle[]> {
   const dirs: string[] = [];
-  for (const path of paths) dirs.push(...(await discoverBundles(path)));
+  for (const path of paths) {
+    const found = await discoverBundles(path);
+    if (found.length === 0 && options.requireBundles !== false) throw new PathArgumentError(`no bundle (no manifest.json) found under ${path}`);
+    dirs.push(...found);
+  }
   // A verifier passed in (a test's) cannot be sent to another thread.
   const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
   if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress);

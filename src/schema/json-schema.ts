@@ -10,6 +10,7 @@ import { LedgerRecord } from './ledger.ts';
 import { Manifest } from './manifest.ts';
 import { Plan } from './plan.ts';
 import { Report } from '../report/schema.ts';
+import { Config } from '../config/config.ts';
 
 /** File name (without .json) to schema, in publication order. */
 export const PUBLISHED_SCHEMAS = {
@@ -20,11 +21,15 @@ export const PUBLISHED_SCHEMAS = {
   grades: Grades,
   grant: Grant,
   report: Report,
+  config: Config,
 } as const;
+
+/** Schemas of files people write by hand: described as input (members with a default are optional). */
+const INPUT_SCHEMAS: ReadonlySet<keyof typeof PUBLISHED_SCHEMAS> = new Set(['config']);
 
 /** The JSON Schema text of one published schema, 2-space indented with a final newline. */
 export function jsonSchemaText(name: keyof typeof PUBLISHED_SCHEMAS): string {
-  const schema = z.toJSONSchema(PUBLISHED_SCHEMAS[name], { target: 'draft-2020-12', unrepresentable: 'any' });
+  const schema = z.toJSONSchema(PUBLISHED_SCHEMAS[name], { target: 'draft-2020-12', unrepresentable: 'any', io: INPUT_SCHEMAS.has(name) ? 'input' : 'output' });
   const titled = { $id: `/schema/${name}.json`, title: `ledgerboard ${name}`, ...schema };
   return `${JSON.stringify(titled, null, 2)}\n`;
 }

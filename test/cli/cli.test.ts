@@ -74,16 +74,36 @@ describe('ledgerboard verify', () => {
     expect(stdout).toContain('\u001b[31minvalid');
   });
 
-  it('treats a directory without any bundle as a bundle missing its manifest (exit 1), never as success', async () => {
+  it('says a directory without any bundle holds none (exit 2), never reports success and never invents a broken bundle', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'lb-empty-'));
     temps.push(empty);
-    const { code, stdout } = await run(['verify', '--json', empty]);
-    expect(code).toBe(1);
-    const doc = JSON.parse(stdout) as { bundles: { status: string; bundle_id: null; findings: { code: string }[] }[] };
-    expect(doc.bundles).toHaveLength(1);
-    expect(doc.bundles[0]!.status).toBe('no_verdict');
-    expect(doc.bundles[0]!.bundle_id).toBeNull();
-    expect(doc.bundles[0]!.findings.map((f) => f.code)).toContain('MISSING_FILE');
+    const { code, stdout, stderr } = await run(['verify', '--json', empty]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`ledgerboard: no bundle (no manifest.json) found under ${empty}\nRun 'ledgerboard verify --help' for usage.\n`);
+  });
+
+  it('given a manifest.json instead of its bundle, points at the directory', async () => {
+    const manifest = join(bundles, '2026-09-14-widget-bugs', 'manifest.json');
+    const { code, stderr } = await run(['verify', manifest]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`not a directory: ${manifest} (a bundle is the directory that holds manifest.json: try ${join(bundles, '2026-09-14-widget-bugs')})`);
+  });
+
+  it.each([
+    [['frobnicate'], 'unknown command "frobnicate"; the commands are', "Run 'ledgerboard --help'"],
+    [['verfy', bundles], 'unknown command "verfy" (did you mean "verify"?)', "Run 'ledgerboard --help'"],
+    [['verify', '--jsn', bundles], 'unknown option "--jsn" (did you mean "--json"?)', "Run 'ledgerboard verify --help'"],
+    [['report', '--conifg', 'x.json'], 'unknown option "--conifg" (did you mean "--config"?)', "Run 'ledgerboard report --help'"],
+    [['verify', '--json=yes', bundles], 'option --json takes no value', "Run 'ledgerboard verify --help'"],
+    [['build', '--out'], 'option --out needs a value (--out VALUE)', "Run 'ledgerboard build --help'"],
+    [['verify', '-x', bundles], 'unknown option "-x"', "Run 'ledgerboard verify --help'"],
+  ])('argument errors are ours, with a did-you-mean and the command\'s --help: %j', async (args, message, hint) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`ledgerboard: ${message}`);
+    expect(stderr).toContain(hint);
+    expect(stderr).not.toMatch(/To specify a positional argument|ERR_PARSE_ARGS/);
   });
 
   it.each([
@@ -124,6 +144,14 @@ describe('unexpected errors', () => {
 });
 
 describe('bin/ledgerboard.mjs', () => {
+  it('exits quietly when its reader stops early (EPIPE is not a crash), and JSON output ends with a newline', async () => {
+    const bin = join(root, 'bin', 'ledgerboard.mjs');
+    const piped = await promisify(execFile)('bash', ['-c', `set -o pipefail; "${process.execPath}" "${bin}" report --json "${bundles}" | head -c 100 >/dev/null`]);
+    expect(piped.stderr).toBe('');
+    const whole = await promisify(execFile)(process.execPath, [bin, 'verify', '--json', bundles], { maxBuffer: 1 << 26 });
+    expect(whole.stdout.endsWith('}\n')).toBe(true);
+  });
+
   it('runs as a real process: --help exits 0, a failing bundle exits 1', async () => {
     const bin = join(root, 'bin', 'ledgerboard.mjs');
     const help = await promisify(execFile)(process.execPath, [bin, '--help']);

@@ -35,3 +35,16 @@ describe('bundles_dir', () => {
     expect(bundleDirs(defaults)).toEqual(['content/bundles']);
   });
 });
+
+describe('$schema', () => {
+  it('is accepted for editors, and left out of the report config (same config digest with or without it)', async () => {
+    const { reportConfigOf } = await import('../../src/report/schema.ts');
+    const { digestCanonical } = await import('../../src/json/canonical.ts');
+    const withSchema = parseConfig(new TextEncoder().encode('{"$schema":"./node_modules/ledgerboard/public/schema/config.json","title":"t"}'), 'c.json');
+    const without = parseConfig(new TextEncoder().encode('{"title":"t"}'), 'c.json');
+    expect(withSchema.$schema).toBe('./node_modules/ledgerboard/public/schema/config.json');
+    expect(reportConfigOf(withSchema)).not.toHaveProperty('$schema');
+    expect(digestCanonical(reportConfigOf(withSchema))).toBe(digestCanonical(reportConfigOf(without)));
+    expect(() => parseConfig(new TextEncoder().encode('{"$schema":1}'), 'c.json')).toThrow(ConfigError);
+  });
+});

@@ -109,4 +109,11 @@ describe('FORMAT.md 6 "nothing is silently dropped": discovery', () => {
     await writeFile(join(root, 'artifacts', 'src', 'manifest.json'), '{}');
     expect(await discoverBundles(root)).toEqual([root]);
   });
+
+  it('a directory with no bundle marker anywhere below it holds no bundle (the command that was given it says so)', async () => {
+    const root = await makeTempDir();
+    await mkdir(join(root, 'notes'), { recursive: true });
+    await writeFile(join(root, 'notes', 'README.md'), 'no evidence here');
+    expect(await discoverBundles(root)).toEqual([]);
+  });
 });

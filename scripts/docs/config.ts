@@ -1,0 +1,108 @@
+/**
+ * Renders docs/config.md from the config's JSON Schema (itself generated from
+ * the zod schema in src/config/config.ts): every member, its type, default
+ * and meaning, so the reference cannot drift from what the code accepts.
+ */
+import { jsonSchemaText } from '../../src/schema/json-schema.ts';
+
+interface Property {
+  type?: string;
+  description?: string;
+  default?: unknown;
+  anyOf?: Property[];
+  items?: Property;
+  properties?: Record<string, Property>;
+  required?: string[];
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+}
+
+/** A short type text: `string`, `integer >= 1`, `string or array of string`, `object or null`. */
+function typeOf(p: Property): string {
+  if (p.anyOf) return p.anyOf.map(typeOf).join(' or ');
+  if (p.type === 'array') return `array of ${p.items ? typeOf(p.items) : 'any'}`;
+  if (p.type === 'integer') {
+    const bounds = [p.minimum !== undefined ? `>= ${p.minimum}` : '', p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER ? `<= ${p.maximum}` : ''].filter(Boolean);
+    return ['integer', ...bounds].join(' ');
+  }
+  if (p.format === 'uri') return 'URL';
+  return p.type ?? 'any';
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function defaultText(p: Property): string {
+  return p.default === undefined ? 'absent' : `\`${JSON.stringify(p.default)}\``;
+}
+
+function table(properties: Record<string, Property>, prefix: string): string[] {
+  const rows = ['| member | type | default | meaning |', '|---|---|---|---|'];
+  for (const [name, p] of Object.entries(properties)) rows.push(`| \`${prefix}${name}\` | ${cell(typeOf(p))} | ${cell(defaultText(p))} | ${cell(p.description ?? '')} |`);
+  return rows;
+}
+
+/** The objects inside the config whose members get a table of their own. */
+function nested(p: Property): Record<string, Property> | null {
+  if (p.properties) return p.properties;
+  const object = p.anyOf?.find((a) => a.properties);
+  return object?.properties ?? null;
+}
+
+/** The Markdown text of docs/config.md. */
+export function configMarkdown(): string {
+  const schema = JSON.parse(jsonSchemaText('config')) as { properties: Record<string, Property> };
+  const lines = [
+    '# The config: `ledgerboard.config.json`',
+    '',
+    '<!-- Generated from src/config/config.ts by `npm run generate`; do not edit by hand. -->',
+    '',
+    '`ledgerboard build`, `report` and `retain` read `ledgerboard.config.json` in',
+    'the working directory (or the file `--config FILE` names). It is parsed',
+    'strictly: an unknown member, a duplicate member or a wrong type stops the',
+    'command (exit 2) with every problem named by its JSON path. Every member is',
+    'optional, so `{}` is a valid config. Relative paths are relative to the',
+    'config file, never to the directory the command runs in. Its JSON Schema is',
+    '`public/schema/config.json` (published at `/schema/config.json`).',
+    '',
+    '## Members',
+    '',
+    ...table(schema.properties, ''),
+  ];
+  for (const [name, p] of Object.entries(schema.properties)) {
+    const inner = nested(p);
+    if (!inner) continue;
+    lines.push('', `## \`${name}\``, '', ...table(inner, `${name}.`));
+  }
+  lines.push(
+    '',
+    '## What the report keeps of it',
+    '',
+    'The config in force is part of the report (`config`, and its digest',
+    '`config_digest`), so a different acceptance rule, grading pin, title,',
+    'site URL or set of limits is a different report. The paths (`bundles_dir`,',
+    '`retained_reports_dir`) and `$schema` are left out: where the files sit is',
+    'not what the numbers mean. [analysis.md](analysis.md#the-config) explains',
+    'each choice.',
+    '',
+    '## Example',
+    '',
+    'The demo\'s config (this repository\'s `ledgerboard.config.json`):',
+    '',
+    '```json',
+    '{',
+    '  "$schema": "./public/schema/config.json",',
+    '  "title": "widget-bugs leaderboard (demo)",',
+    '  "site_url": "https://ledgerboard.example/",',
+    '  "bundles_dir": ["content/bundles", "content/imported/bundles"],',
+    '  "retained_reports_dir": "content/reports",',
+    '  "acceptance": { "min_improved": 1 },',
+    '  "grading_pin": null',
+    '}',
+    '```',
+    '',
+  );
+  return lines.join('\n');
+}

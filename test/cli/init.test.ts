@@ -1,0 +1,105 @@
+/**
+ * `ledgerboard init` (issue 11 point 3): a board repository scaffolded
+ * create-only, whose config loads, whose workflow verifies, builds and deploys
+ * to GitHub Pages, and which builds a valid, friendly empty site before any
+ * evidence is there.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfigFile } from '../../src/config/config.ts';
+import { packageNameOf, WORKFLOW_NODE } from '../../src/author/scaffold.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const temps: string[] = [];
+afterAll(async () => {
+  for (const dir of temps) await rm(dir, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lb-init-'));
+  temps.push(dir);
+  return dir;
+}
+
+const FILES = ['ledgerboard.config.json', 'package.json', '.gitignore', 'evidence/README.md', '.github/workflows/leaderboard.yml'];
+
+describe('ledgerboard init', () => {
+  it('writes a board repository whose config loads and whose workflow verifies, builds and deploys', async () => {
+    const parent = await tempDir();
+    const dir = join(parent, 'My Board');
+    const { code, stdout } = await runCli(['init', dir, '--site-url', 'https://boards.example.org/']);
+    expect(code).toBe(0);
+    for (const file of FILES) expect(stdout).toContain(`created  ${file}\n`);
+    const { config } = await loadConfigFile(join(dir, 'ledgerboard.config.json'));
+    expect(config).toMatchObject({ title: 'My Board leaderboard', site_url: 'https://boards.example.org/', bundles_dir: 'evidence', retained_reports_dir: 'history' });
+    expect(config.$schema).toBe('./node_modules/ledgerboard/public/schema/config.json');
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.name).toBe('my-board');
+    expect(pkg.scripts).toEqual({ build: 'ledgerboard build --strict', verify: 'ledgerboard verify evidence', preview: 'ledgerboard preview', retain: 'ledgerboard retain' });
+    expect(Object.keys(pkg.devDependencies)).toEqual(['ledgerboard']);
+    const workflow = parse(await readFile(join(dir, '.github', 'workflows', 'leaderboard.yml'), 'utf8')) as {
+      permissions: Record<string, string>;
+      jobs: { build: { steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }; deploy: { needs: string; steps: { uses?: string }[] } };
+    };
+    expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' });
+    const steps = workflow.jobs.build.steps;
+    expect(steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(WORKFLOW_NODE);
+    expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', 'npx ledgerboard build --strict']);
+    expect(steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))?.with?.path).toBe('dist');
+    expect(workflow.jobs.deploy.needs).toBe('build');
+    expect(workflow.jobs.deploy.steps.map((s) => s.uses)).toEqual(['actions/deploy-pages@v4']);
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\/\ndist\/\n/);
+    expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('ledgerboard seal');
+  });
+
+  it('never overwrites: a second init keeps every file byte for byte, and an edited file stays edited', async () => {
+    const dir = await tempDir();
+    expect((await runCli(['init', dir])).code).toBe(0);
+    await writeFile(join(dir, 'ledgerboard.config.json'), '{ "title": "mine" }\n');
+    const before = await Promise.all(FILES.map((f) => readFile(join(dir, f))));
+    const again = await runCli(['init', dir, '--title', 'other']);
+    expect(again.code).toBe(0);
+    for (const file of FILES) expect(again.stdout).toContain(`kept     ${file} (exists; never overwritten)\n`);
+    expect(again.stdout).toContain('package.json was kept');
+    const after = await Promise.all(FILES.map((f) => readFile(join(dir, f))));
+    expect(after).toEqual(before);
+  });
+
+  it('refuses a site URL the config would refuse, and a file as the directory (exit 2, nothing written)', async () => {
+    const dir = await tempDir();
+    const bad = await runCli(['init', dir, '--site-url', 'ftp://x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('site_url');
+    await expect(readFile(join(dir, 'package.json'))).rejects.toThrow();
+    await writeFile(join(dir, 'file'), 'x');
+    const file = await runCli(['init', join(dir, 'file')]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('not a directory');
+  });
+
+  it('then build with no evidence yet: a valid site that says how to add some, not an error', { timeout: 300_000 }, async () => {
+    const dir = await tempDir();
+    expect((await runCli(['init', dir])).code).toBe(0);
+    const out = join(dir, 'dist');
+    const built = await runCli(['build', '--config', join(dir, 'ledgerboard.config.json'), '--out', out]);
+    expect(built.code).toBe(0);
+    expect(built.stdout).toContain('0 bundles: 0 verified');
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('No evidence yet');
+    expect(index).toContain('ledgerboard seal');
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { boards: unknown[]; bundles: unknown[] };
+    expect(report.boards).toEqual([]);
+    expect(report.bundles).toEqual([]);
+  });
+});
+
+describe('packageNameOf', () => {
+  it('makes a valid npm name of any directory name', () => {
+    expect(packageNameOf('My Board')).toBe('my-board');
+    expect(packageNameOf('..__')).toBe('leaderboard');
+    expect(packageNameOf('Ünïcode 板')).toBe('n-code');
+    expect(packageNameOf('a'.repeat(300))).toHaveLength(100);
+  });
+});
