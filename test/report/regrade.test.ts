@@ -131,3 +131,39 @@ describe('a regrade of the baseline alone moves the candidate’s verdict', () =
     expect(cohort(report, BASELINE.model, GRADER).regrade).toMatchObject({ attempts: 1, fail_to_pass: 0, pass_to_fail: 1 });
   });
 });
+
+describe('the demo’s November regrade (generation 2 by oracle 1.2.1 of all 288 attempts)', () => {
+  it('`earlier` is what the report pinned to the plan’s grader says; 11 outcomes moved fail -> pass, none pass -> fail', async () => {
+    const { verifyPaths } = await import('../../src/pipeline/verify-paths.ts');
+    const results = await verifyPaths([new URL('../../content/bundles/2026-11-16-widget-bugs-offline-tools', import.meta.url).pathname]);
+    const report = buildReport(results, Config.parse({}));
+    const pinned = buildReport(results, Config.parse({ grading_pin: { id: 'oracle', version: '1.2.0' } }));
+    const regraded = report.cohorts.filter((c) => c.regrade);
+    expect(regraded).toHaveLength(4);
+    expect(regraded.reduce((n, c) => n + c.regrade!.fail_to_pass, 0)).toBe(11);
+    expect(regraded.reduce((n, c) => n + c.regrade!.pass_to_fail, 0)).toBe(0);
+    for (const c of regraded) {
+      expect(c.regrade!.earlier).toHaveLength(1);
+      const earlier = c.regrade!.earlier[0]!;
+      const then = pinned.cohorts.find((p) => p.cohort_id === earlier.cohort_id)!;
+      expect(earlier).toEqual({
+        cohort_id: then.cohort_id,
+        board_id: then.board_id,
+        grader: pinned.boards.find((b) => b.board_id === then.board_id)!.key.grading,
+        role: then.subject.role,
+        headline: { resolved: then.headline.resolved, graded: then.headline.graded, rate: then.headline.rate },
+        verdict: then.verdict,
+        classes: then.classes,
+        regressed_tasks: then.regressed_tasks,
+      });
+      // Resolved now minus resolved then: what moved on the headline tasks (every move of this regrade is on one).
+      expect(c.headline.resolved - earlier.headline.resolved).toBe(c.regrade!.fail_to_pass - c.regrade!.pass_to_fail);
+    }
+    expect(Object.fromEntries(regraded.map((c) => [c.subject.model, [c.verdict, c.regrade!.fail_to_pass, c.regrade!.earlier[0]!.verdict]]))).toEqual({
+      'acme/mini-2026-08-01': ['PASS', 7, 'NO_VERDICT'],
+      'lumen/sage-2026-10-15': ['PASS', 0, 'NO_VERDICT'],
+      'orbit/coder-7b-2026-07': ['REGRESSION', 3, 'REGRESSION'],
+      'acme/base-2025-01-01': [null, 1, null],
+    });
+  });
+});
