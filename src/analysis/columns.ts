@@ -15,6 +15,7 @@ import { TERMINAL_CLASSES, type GraderReason, type TerminalClass } from './gradi
 /** One grading generation: for each result the row of the attempt it names (-1: none) and its verdict code. */
 export interface GenerationColumns {
   generation: number;
+  created_at: string;
   grader: Grader;
   rows: Int32Array;
   verdicts: Uint8Array;
@@ -34,7 +35,7 @@ export interface BundleColumns {
 export function bundleColumns(evidence: BundleEvidence): BundleColumns {
   const kept = evidenceTables(evidence);
   if (kept && kept.attempts && !kept.attempts.duplicateIds && kept.grades.every((g) => g instanceof GradesTable)) {
-    const generations = (kept.grades as GradesTable[]).map((g) => ({ generation: g.generation, grader: g.grader, rows: g.row.subarray(0, g.count), verdicts: g.verdict.subarray(0, g.count) }));
+    const generations = (kept.grades as GradesTable[]).map((g) => ({ generation: g.generation, created_at: g.created_at, grader: g.grader, rows: g.row.subarray(0, g.count), verdicts: g.verdict.subarray(0, g.count) }));
     return { attempts: kept.attempts, nextSame: null, generations, newestEnd: kept.attempts.newestEnd };
   }
   return columnsOfObjects(evidence);
@@ -67,13 +68,22 @@ export function columnsOfObjects(evidence: BundleEvidence): BundleColumns {
       rows[i] = firstRow.get(r.attempt_id) ?? -1;
       verdicts[i] = VERDICT_CODES.indexOf(r.verdict);
     });
-    return { generation: grades.generation, grader: grades.grader, rows, verdicts };
+    return { generation: grades.generation, created_at: grades.created_at, grader: grades.grader, rows, verdicts };
   });
   return { attempts, nextSame, generations, newestEnd };
 }
 
 /** Verdict code of a row without a result in the layer (missing). */
 export const NO_VERDICT = 255;
+
+/** The grading layer of a bundle's rows (see {@link layerColumns}). */
+export interface LayerColumns {
+  graders: Grader[];
+  /** For each of `graders`, the generation it is (null: the plan's grader for rows no generation graded). */
+  generations: (GenerationColumns | null)[];
+  grader: Int32Array;
+  verdict: Uint8Array;
+}
 
 /**
  * The grading layer (as src/analysis/grading.ts gradingLayer, column-wise):
@@ -82,11 +92,12 @@ export const NO_VERDICT = 255;
  * graded is in the plan's grader's layer (the last of `graders`) with no
  * verdict.
  */
-export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin): { graders: Grader[]; grader: Int32Array; verdict: Uint8Array } {
+export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin): LayerColumns {
   const n = columns.attempts.count;
   const grader = new Int32Array(n).fill(-1);
   const verdict = new Uint8Array(n).fill(NO_VERDICT);
   const graders: Grader[] = [];
+  const generations: (GenerationColumns | null)[] = [];
   // Generations in number order (a stable sort, like gradingLayer's); a later result for an attempt wins.
   const ordered = [...columns.generations].sort((a, b) => a.generation - b.generation);
   const next = columns.nextSame;
@@ -94,6 +105,7 @@ export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin
     if (pin && (g.grader.id !== pin.id || g.grader.version !== pin.version)) continue;
     const k = graders.length;
     graders.push({ id: g.grader.id, version: g.grader.version, executable: g.grader.executable });
+    generations.push(g);
     const { rows, verdicts } = g;
     for (let i = 0; i < rows.length; i++) {
       for (let row = rows[i]!; row !== -1; row = next === null ? -1 : next[row]!) {
@@ -105,9 +117,20 @@ export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin
   if (!pin) {
     const k = graders.length;
     graders.push({ id: plan.grader.id, version: plan.grader.version, executable: plan.grader.executable });
+    generations.push(null);
     for (let row = 0; row < n; row++) if (grader[row] === -1) grader[row] = k;
   }
-  return { graders, grader, verdict };
+  return { graders, generations, grader, verdict };
+}
+
+/**
+ * The layer as generation 1 alone grades the rows: the grader the plan
+ * pinned (FORMAT.md 5.3: generation 1's grader is the plan's), every
+ * attempt it did not grade missing; no config pin. What a regrade is
+ * compared with.
+ */
+export function firstLayerColumns(plan: Plan, columns: BundleColumns): LayerColumns {
+  return layerColumns(plan, { ...columns, generations: columns.generations.filter((g) => g.generation === 1) }, null);
 }
 
 /** Reason codes of grader_failure: 0 none, then failed, errored, missing. */

@@ -9,7 +9,8 @@
 import type { GradingPin } from '../config/config.ts';
 import type { Grader, Plan } from '../schema/index.ts';
 import { subjectKey } from '../verify/context.ts';
-import { bundleColumns, classCodes, layerColumns, type BundleColumns } from './columns.ts';
+import { bundleColumns, classCodes, firstLayerColumns, layerColumns, type BundleColumns } from './columns.ts';
+import { TERMINAL_CLASSES } from './grading.ts';
 import { boardKeyOf, cohortKeyOf, keyId, type BoardKey } from './keys.ts';
 import type { AnalysisInput, CohortPool, Pools } from './pool.ts';
 
@@ -25,9 +26,33 @@ export interface Segment {
   reason: Uint8Array;
 }
 
+/**
+ * A later grading generation (a regrade, FORMAT.md 5.3) whose verdicts a
+ * cohort uses in the layer in use, against generation 1's verdicts for the
+ * same attempts. An attempt is resolved or not as its terminal class says
+ * (fail, error and missing are not resolved; an attempt that did not
+ * complete is never resolved, whoever grades it).
+ */
+export interface RegradeTally {
+  plan_id: string;
+  generation: number;
+  created_at: string;
+  grader: Grader;
+  /** This cohort's attempts whose grade comes from this generation. */
+  attempts: number;
+  /** Of those, not resolved under generation 1 and resolved now. */
+  fail_to_pass: number;
+  /** Of those, resolved under generation 1 and not resolved now. */
+  pass_to_fail: number;
+}
+
 /** A cohort whose attempts are segments of rows. */
 export interface ColumnPool extends Omit<CohortPool, 'attempts'> {
   segments: Segment[];
+  /** The regrades this cohort's attempts were graded by, in bundle id then generation order (the report sorts them by plan id). */
+  regrades: RegradeTally[];
+  /** For each contributing plan, the cohort its subject has when generation 1 alone grades the plan (see {@link poolColumns} `first`). */
+  earlier: Map<string, string>;
 }
 
 /** What column-wise pooling produced (as {@link Pools}). */
@@ -35,8 +60,12 @@ export interface ColumnPools extends Omit<Pools, 'cohorts'> {
   cohorts: Map<string, ColumnPool>;
 }
 
-/** Pools the verified bundles (see pool.ts poolAttempts). */
-export function poolColumns(inputs: readonly AnalysisInput[], pin: GradingPin): ColumnPools {
+/**
+ * Pools the verified bundles (see pool.ts poolAttempts). With `layer`
+ * 'first', every bundle is graded by generation 1 alone (its plan's
+ * grader; no pin): the cohorts as they were before any regrade.
+ */
+export function poolColumns(inputs: readonly AnalysisInput[], pin: GradingPin, layer: 'latest' | 'first' = 'latest'): ColumnPools {
   const pools: ColumnPools = { cohorts: new Map(), boards: new Map(), ledgers: new Map(), excludedByPin: [], conflicts: [] };
   const byPlan = new Map<string, Map<string, AnalysisInput>>();
   for (const input of inputs) {
@@ -51,16 +80,21 @@ export function poolColumns(inputs: readonly AnalysisInput[], pin: GradingPin): 
   }
   pools.conflicts.sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0));
   counted.sort((a, b) => (a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : 0));
-  for (const input of counted) poolBundle(pools, input, pin);
+  for (const input of counted) poolBundle(pools, input, pin, layer);
   return pools;
 }
 
-function poolBundle(pools: ColumnPools, input: AnalysisInput, pin: GradingPin): void {
+const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
+
+function poolBundle(pools: ColumnPools, input: AnalysisInput, pin: GradingPin, layerKind: 'latest' | 'first'): void {
   const plan = input.evidence.plan as Plan;
   if (!pools.ledgers.has(plan.ledger.digest)) pools.ledgers.set(plan.ledger.digest, { name: plan.ledger.name, records: input.evidence.ledger });
   const columns = bundleColumns(input.evidence);
   const { attempts } = columns;
-  const layer = layerColumns(plan, columns, pin);
+  const layer = layerKind === 'first' ? firstLayerColumns(plan, columns) : layerColumns(plan, columns, pin);
+  // Rows graded by a later generation are compared with generation 1's verdicts (docs/analysis.md, "Regrades").
+  const first = layer.generations.some((g) => g !== null && g.generation > 1) ? firstLayerColumns(plan, columns) : null;
+  const firstBoard = boardKeyOf(plan, plan.grader);
   const roles = new Map(plan.subjects.map((s) => [subjectKey(s.model, s.agent), s]));
   // As pool.ts: one cohort per (subject key, layer grader), found without building a string per attempt.
   const cohortCache = new Map<string, Map<Grader, ColumnPool>>();
@@ -96,7 +130,7 @@ function poolBundle(pools: ColumnPools, input: AnalysisInput, pin: GradingPin): 
         const boardKey = boardKeyOf(plan, grader);
         const board_id = keyId(boardKey);
         touched.set(board_id, boardKey);
-        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!);
+        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!, firstBoard);
         bySubject.set(grader, pool);
       }
       p = found.indexOf(pool);
@@ -117,6 +151,8 @@ function poolBundle(pools: ColumnPools, input: AnalysisInput, pin: GradingPin): 
     return segment;
   });
   const filled = new Int32Array(found.length);
+  // Regrade tallies of each cohort, by layer grader index.
+  const regrades = found.map(() => new Map<number, RegradeTally>());
   for (let row = 0; row < attempts.count; row++) {
     const p = poolOfRow[row]!;
     if (p === -1) continue;
@@ -126,27 +162,43 @@ function poolBundle(pools: ColumnPools, input: AnalysisInput, pin: GradingPin): 
     segment.rows[at] = row;
     segment.klass[at] = klass;
     segment.reason[at] = reason;
+    const k = layer.grader[row]!;
+    const generation = layer.generations[k];
+    if (first === null || !generation || generation.generation === 1) continue;
+    let tally = regrades[p]!.get(k);
+    if (!tally) {
+      const { id, version, executable } = generation.grader;
+      tally = { plan_id: input.plan_id, generation: generation.generation, created_at: generation.created_at, grader: { id, version, executable }, attempts: 0, fail_to_pass: 0, pass_to_fail: 0 };
+      regrades[p]!.set(k, tally);
+    }
+    tally.attempts++;
+    const before = classCodes(attempts.outcome[row]!, first.verdict[row]!).klass === RESOLVED;
+    const now = klass === RESOLVED;
+    if (!before && now) tally.fail_to_pass++;
+    if (before && !now) tally.pass_to_fail++;
   }
+  found.forEach((pool, p) => pool.regrades.push(...[...regrades[p]!.values()].sort((a, b) => a.generation - b.generation)));
   if (excluded > 0) pools.excludedByPin.push({ bundle_id: input.bundle_id, attempts: excluded });
   // As pool.ts: every subject of the plan contributes the plan to each board the plan puts attempts on.
   for (const [board_id, boardKey] of touched) {
-    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject);
+    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject, firstBoard);
   }
 }
 
 /** The cohort of a plan subject on a board (created when new), with the plan recorded as contributing (as pool.ts). */
-function joinCohort(pools: ColumnPools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number]): ColumnPool {
+function joinCohort(pools: ColumnPools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number], firstBoard: BoardKey): ColumnPool {
   const plan = input.evidence.plan as Plan;
   pools.boards.set(board_id, boardKey);
   const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
   const cohort_id = keyId(key);
   let pool = pools.cohorts.get(cohort_id);
   if (!pool) {
-    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), segments: [] };
+    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), segments: [], regrades: [], earlier: new Map() };
     pools.cohorts.set(cohort_id, pool);
   }
   pool.roles.add(subject.role);
   pool.selectors.add(subject.selector);
+  if (!pool.earlier.has(input.plan_id)) pool.earlier.set(input.plan_id, keyId(cohortKeyOf(firstBoard, { model: subject.model, agent: subject.agent })));
   pool.plans.set(input.plan_id, {
     plan_id: input.plan_id,
     bundle_id: input.bundle_id,

@@ -45,6 +45,20 @@ export function reportText(report: Report, paint: Paint): string {
     if (board.baseline_problem) lines.push(`  no verdicts: ${board.baseline_problem.replace('_', ' ')}`);
     const drifted = board.drift.filter((d) => d.versus_previous?.drift);
     for (const d of drifted) lines.push(paint('yellow', `  drift: the baseline moved to ${percent(d.rate)} in the plan of ${d.created_at} (p = ${d.versus_previous!.p.toFixed(3)})`));
+    // A regrade replaced generation 1's verdicts (the latest generation is in use): say what moved and the verdict then.
+    for (const id of board.cohorts) {
+      const c = cohorts.get(id)!;
+      const r = c.regrade;
+      if (!r) continue;
+      const by = r.generations.map((g) => `generation ${g.generation} (${terminalSafe(g.grader.id)} ${terminalSafe(g.grader.version)}) of plan ${shortDigest(g.plan_id)}`).join(', ');
+      const then = r.earlier.map((e) => e.verdict ?? 'none, a baseline').join(', ') || '-';
+      lines.push(
+        paint(
+          'yellow',
+          `  regraded: ${terminalSafe(c.subject.model)} ${terminalSafe(`${c.subject.agent.name} ${c.subject.agent.version}`)}: ${by || 'its baseline only'}: ${r.fail_to_pass} fail -> pass, ${r.pass_to_fail} pass -> fail${r.baseline_regraded && r.generations.length > 0 ? ', baseline regraded too' : ''}; under generation 1: ${then}`,
+        ),
+      );
+    }
   }
   const notCounted = report.bundles.filter((b) => !b.counted);
   lines.push('');

@@ -13,12 +13,12 @@ import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
 import { newestTimes } from '../analysis/columns.ts';
 import type { AnalysisInput } from '../analysis/pool.ts';
-import { poolColumns, type ColumnPool } from '../analysis/pool-columns.ts';
+import { poolColumns, type ColumnPool, type ColumnPools } from '../analysis/pool-columns.ts';
 import type { CohortFigures, TaskTally } from '../analysis/score.ts';
 import { baselineDriftColumns, cohortFiguresColumns, tallyColumns } from '../analysis/score-columns.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
-import { reportConfigOf, type Report, type ReportBoard, type ReportCohort } from './schema.ts';
+import { reportConfigOf, type Report, type ReportBoard, type ReportCohort, type ReportRegrade } from './schema.ts';
 
 /** One bundle as the report takes it. */
 export interface ReportInput {
@@ -61,6 +61,9 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
     figures.set(pool.cohort_id, { pool, tallies, figures: cohortFiguresColumns(pool, s, tallies, pool.key.budget?.currency ?? null) });
   }
 
+  // A regrade anywhere: the cohorts as generation 1 alone grades them, to set the earlier verdicts beside the ones in use.
+  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolColumns(counted, null, 'first'), config) : null;
+
   const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
   const boards: ReportBoard[] = [];
   const cohorts: ReportCohort[] = [];
@@ -80,6 +83,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
       cohorts.push(
         cohortEntry(member, {
           rank: ranked.get(member.pool.cohort_id)!,
+          regrade: earlier && regradeOf(member.pool, isBaseline ? null : (baseline?.pool ?? null), earlier),
           baselineId: baseline?.pool.cohort_id ?? null,
           verdict,
           delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
@@ -202,6 +206,7 @@ function cohortEntry(
     verdict: VerdictResult | null;
     delta: ReportCohort['delta'];
     incompatible: ReportCohort['incompatible_with'];
+    regrade: ReportRegrade | null;
   },
 ): ReportCohort {
   const { pool, figures: f } = member;
@@ -235,11 +240,80 @@ function cohortEntry(
     classes: v ? v.classes : null,
     verdict: v ? v.verdict : null,
     verdict_reasons: v ? v.reasons : [],
+    regrade: extra.regrade,
     regressed_tasks: v ? v.regressed_tasks : [],
     incomplete_tasks: v ? v.incomplete_tasks : [],
     tasks: v ? v.tasks : [],
     plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
     incompatible_with: extra.incompatible,
+  };
+}
+
+type EarlierCohort = ReportRegrade['earlier'][number];
+
+/**
+ * The cohorts of a generation-1 pooling (poolColumns 'first') with their
+ * headline figures and verdicts, judged as the report judges the cohorts
+ * in use (same splits, baselines and acceptance rule; no delta).
+ */
+function earlierCohorts(pools: ColumnPools, config: Config): Map<string, EarlierCohort> {
+  const out = new Map<string, EarlierCohort>();
+  const members = new Map<string, { pool: ColumnPool; tallies: Map<string, TaskTally>; headline: CohortFigures['headline'] }[]>();
+  const splits = new Map<string, LedgerSplits>();
+  for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
+  for (const pool of pools.cohorts.values()) {
+    const tallies = tallyColumns(pool);
+    const s = splits.get(pool.key.ledger_digest)!;
+    const list = members.get(pool.board_id) ?? [];
+    list.push({ pool, tallies, headline: cohortFiguresColumns(pool, s, tallies, pool.key.budget?.currency ?? null).headline });
+    members.set(pool.board_id, list);
+  }
+  for (const [board_id, list] of members) {
+    const key = pools.boards.get(board_id)!;
+    const headline = splits.get(key.ledger_digest)!.headline;
+    const baselines = list.filter((m) => m.pool.roles.has('baseline'));
+    const baseline = baselines.length === 1 ? baselines[0]! : null;
+    const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
+    for (const m of list) {
+      const isBaseline = m.pool.roles.has('baseline');
+      const v = isBaseline ? null : judge(headline, { tallies: m.tallies, plans: m.pool.plans }, baseline && { tallies: baseline.tallies, plans: baseline.pool.plans }, problem, config.acceptance);
+      out.set(m.pool.cohort_id, {
+        cohort_id: m.pool.cohort_id,
+        board_id,
+        grader: key.grading,
+        role: isBaseline ? 'baseline' : 'candidate',
+        headline: { resolved: m.headline.resolved, graded: m.headline.graded, rate: m.headline.rate },
+        verdict: v ? v.verdict : null,
+        classes: v ? v.classes : null,
+        regressed_tasks: v ? v.regressed_tasks : [],
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * A cohort's regrade entry: the later generations its attempts are graded
+ * by, what moved, and the cohorts generation 1 alone puts its subject in
+ * (from its contributing plans) with their verdicts then. Null when neither
+ * it nor its baseline has a regraded attempt.
+ */
+function regradeOf(pool: ColumnPool, baseline: ColumnPool | null, earlier: ReadonlyMap<string, EarlierCohort>): ReportRegrade | null {
+  const baseline_regraded = baseline !== null && baseline.regrades.length > 0;
+  if (pool.regrades.length === 0 && !baseline_regraded) return null;
+  const generations = pool.regrades.map((r) => ({ ...r, grader: { ...r.grader } })).sort((a, b) => byString(a.plan_id, b.plan_id) || a.generation - b.generation);
+  const sum = (f: 'attempts' | 'fail_to_pass' | 'pass_to_fail') => generations.reduce((n, g) => n + g[f], 0);
+  const ids = [...new Set(pool.earlier.values())].sort(byString);
+  return {
+    generations,
+    attempts: sum('attempts'),
+    fail_to_pass: sum('fail_to_pass'),
+    pass_to_fail: sum('pass_to_fail'),
+    baseline_regraded,
+    earlier: ids.flatMap((id) => {
+      const e = earlier.get(id);
+      return e ? [e] : [];
+    }),
   };
 }
 

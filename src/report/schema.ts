@@ -60,6 +60,50 @@ const TaskSide = z.strictObject({
 
 const KeyDifference = z.strictObject({ component: z.string(), a: z.unknown(), b: z.unknown() });
 
+const GraderOut = z.strictObject({ id: z.string(), version: z.string(), executable: Digest });
+const VerdictOut = z.enum(['PASS', 'REGRESSION', 'NO_GAIN', 'NO_VERDICT']);
+const Classes = z.strictObject({ improved: Count, regressed: Count, unchanged: Count, unclear: Count });
+
+/**
+ * What a regrade changed (FORMAT.md 5.3 and 7.1: the latest generation is
+ * the layer in use). Null when no attempt of the cohort, nor of its board's
+ * baseline, is graded by a generation after the first.
+ */
+export const ReportRegrade = z.strictObject({
+  /** Each later generation this cohort's attempts are graded by, with how many of them moved against generation 1. */
+  generations: z.array(
+    z.strictObject({
+      plan_id: Digest,
+      generation: z.int().min(2),
+      created_at: Timestamp,
+      grader: GraderOut,
+      attempts: Count,
+      fail_to_pass: Count,
+      pass_to_fail: Count,
+    }),
+  ),
+  /** Sums over `generations`. */
+  attempts: Count,
+  fail_to_pass: Count,
+  pass_to_fail: Count,
+  /** True when the board's baseline cohort (not this one) has regraded attempts: this verdict may have moved with it. */
+  baseline_regraded: z.boolean(),
+  /** The cohorts this cohort's contributing plans put its subject in when generation 1 alone grades every bundle, with their verdicts then. */
+  earlier: z.array(
+    z.strictObject({
+      cohort_id: Digest,
+      board_id: Digest,
+      grader: GraderOut,
+      role: z.enum(['candidate', 'baseline']),
+      headline: z.strictObject({ resolved: Count, graded: Count, rate: Rate.nullable() }),
+      verdict: VerdictOut.nullable(),
+      classes: Classes.nullable(),
+      regressed_tasks: z.array(z.string()),
+    }),
+  ),
+});
+export type ReportRegrade = z.infer<typeof ReportRegrade>;
+
 /** A cohort and its score vector. `classes`, `verdict` and `delta` are null for the baseline itself. */
 export const ReportCohort = z.strictObject({
   cohort_id: Digest,
@@ -108,9 +152,11 @@ export const ReportCohort = z.strictObject({
       seed: z.string(),
     })
     .nullable(),
-  classes: z.strictObject({ improved: Count, regressed: Count, unchanged: Count, unclear: Count }).nullable(),
-  verdict: z.enum(['PASS', 'REGRESSION', 'NO_GAIN', 'NO_VERDICT']).nullable(),
+  classes: Classes.nullable(),
+  verdict: VerdictOut.nullable(),
   verdict_reasons: z.array(z.string()),
+  // Reports retained before regrades were reported carry none; they stay valid reports. Every report built now has it (null or not).
+  regrade: ReportRegrade.nullable().optional(),
   regressed_tasks: z.array(z.string()),
   incomplete_tasks: z.array(
     z.strictObject({ task_id: z.string(), side: z.enum(['candidate', 'baseline']), reason: z.enum(['no_attempt', 'unaccounted_slot', 'ungraded']) }),

@@ -17,7 +17,7 @@
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
 import type { ReportBoard, ReportCohort } from '../report/schema.ts';
-import { amount, hexOf, interval, percent } from './format.ts';
+import { amount, hexOf, interval, percent, shortIdentity } from './format.ts';
 
 /** A chart: the SVG element's text and its plain-text alternative. */
 export interface Chart {
@@ -200,11 +200,11 @@ function rowsOf(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>):
   });
 }
 
-/** "model · agent version", with control and bidi-override characters made spaces. */
+/** "model · agent version", each shortened with invisible characters shown (format.ts shortIdentity); any control or bidi character left made a space. */
 function labelOf(cohort: ReportCohort): string {
   const { model, agent } = cohort.subject;
   // eslint-disable-next-line no-control-regex
-  return `${model} · ${agent.name} ${agent.version}`.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, ' ');
+  return `${shortIdentity(model)} · ${shortIdentity(agent.name)} ${shortIdentity(agent.version)}`.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, ' ');
 }
 
 function rateTitle(r: Row): string {

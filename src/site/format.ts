@@ -69,3 +69,86 @@ export function hexOf(digest: string): string {
 export function short(digest: string | null): string {
   return digest === null ? '-' : hexOf(digest).slice(0, 12);
 }
+
+/**
+ * Characters a reader cannot see or that change how the text around them
+ * reads: controls (Cc), format characters (Cf: zero-width space and joiners,
+ * bidi embeddings, overrides and isolates, the BOM ...), other
+ * default-ignorable code points (variation selectors, Hangul fillers ...),
+ * line and paragraph separators, every space other than U+0020, and lone
+ * surrogates.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]|(?! )\p{Zs}/u;
+
+/** The visible marker of one code point: "⟨U+200B⟩". */
+function marker(cp: number): string {
+  return `⟨U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
+
+/** One code point as shown: itself, or its marker when invisible. */
+function shown(ch: string): string {
+  return INVISIBLE.test(ch) ? marker(ch.codePointAt(0)!) : ch;
+}
+
+/** True when `text` holds a character {@link visible} marks. */
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/**
+ * Evidence text with every invisible or format character shown as a marker
+ * (`acme/base\u200b` reads "acme/base⟨U+200B⟩"), so two names that look the
+ * same are told apart. Plain text: render it through Astro's escaping, never
+ * set:html.
+ */
+export function visible(text: string): string {
+  if (!INVISIBLE.test(text)) return text;
+  let out = '';
+  for (const ch of text) out += shown(ch);
+  return out;
+}
+
+/** How many characters of an identity a page shows before shortening it. */
+export const IDENTITY_CHARS = 80;
+
+/** An identity as a page shows it. */
+export interface ShownIdentity {
+  /** The text to show: visible markers, at most about `max` characters, then "… (N characters)" when shortened. */
+  text: string;
+  /** True when `text` is not all of the value. */
+  shortened: boolean;
+  /** Characters (code points) in the value. */
+  length: number;
+}
+
+/**
+ * An identity from evidence (a model, agent, title, grader id ...) as pages
+ * show it: invisible characters made visible ({@link visible}) and, past
+ * `max` shown characters, cut with "…" and the full length, so a 64 KiB
+ * name neither floods a page nor breaks its layout. Cuts between code points.
+ */
+export function identity(value: string, max: number = IDENTITY_CHARS): ShownIdentity {
+  let text = '';
+  let length = 0;
+  let shownChars = 0;
+  let shortened = false;
+  for (const ch of value) {
+    length++;
+    if (shortened) continue;
+    const piece = shown(ch);
+    // Characters as shown: one for a code point, the marker's length for a marker (all in the BMP).
+    const width = piece === ch ? 1 : piece.length;
+    if (shownChars + width > max) {
+      shortened = true;
+      continue;
+    }
+    text += piece;
+    shownChars += width;
+  }
+  return shortened ? { text: `${text}… (${grouped(length)} characters)`, shortened, length } : { text, shortened, length };
+}
+
+/** {@link identity}'s text alone: for attributes, <title> and other plain strings. */
+export function shortIdentity(value: string, max: number = IDENTITY_CHARS): string {
+  return identity(value, max).text;
+}

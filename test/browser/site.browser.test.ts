@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ReportCohort } from '../../src/report/schema.ts';
+import { shortIdentity } from '../../src/site/format.ts';
 import { fileUrl } from '../../src/site/model.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
@@ -497,10 +498,13 @@ describe('hostile site: publisher strings are data, never markup', () => {
       const home = all.get('/')!;
       if (home.h1 !== HOSTILE_SITE_TITLE) problems.push(`/: h1 ${JSON.stringify(home.h1)}`);
 
+      // Identities read back as pages show them (src/site/format.ts shortIdentity): invisible characters as markers, shortened past 80 characters.
+      const shown = (value: string): string => asText(shortIdentity(value));
+
       // Plan titles: the h1 of a plan page is the title as text, with no element inside.
       const planH1 = new Set(where('/plans/').map(([, f]) => f.h1));
       for (const title of [...specs.map((s) => s.title), rejected.spec.title]) {
-        if (!planH1.has(asText(title))) problems.push(`no plan page has the h1 ${JSON.stringify(title.slice(0, 120))}...`);
+        if (!planH1.has(shown(title))) problems.push(`no plan page has the h1 ${JSON.stringify(title.slice(0, 120))}...`);
       }
       for (const [path, f] of where('/plans/')) if (f.h1ElementChildren !== 0) problems.push(`${path}: h1 holds elements`);
 
@@ -509,8 +513,8 @@ describe('hostile site: publisher strings are data, never markup', () => {
       const cohortH1 = new Set(where('/cohorts/').map(([, f]) => f.h1));
       for (const spec of specs) {
         for (const subject of [spec.candidate, spec.baseline]) {
-          if (!homeLinks.has(asText(subject.model))) problems.push(`/: no link reads ${JSON.stringify(subject.model)}`);
-          const name = asText(`${subject.model} · ${subject.agent} ${spec.agentVersion}`);
+          if (!homeLinks.has(shown(subject.model))) problems.push(`/: no link reads ${JSON.stringify(subject.model)}`);
+          const name = `${shown(subject.model)} · ${shown(subject.agent)} ${shown(spec.agentVersion)}`;
           if (!cohortH1.has(name)) problems.push(`no cohort page has the h1 ${JSON.stringify(name)}`);
         }
       }
@@ -519,13 +523,13 @@ describe('hostile site: publisher strings are data, never markup', () => {
       const boardText = where('/boards/').map(([, f]) => f.bodyText).join('\n');
       for (const spec of specs) {
         for (const text of [...spec.tasks, spec.harnessName, spec.harnessVersion, spec.grader.id, spec.grader.version, spec.isolation, spec.sessionTopology, spec.ledgerName]) {
-          if (!boardText.includes(asText(text))) problems.push(`no board page shows ${JSON.stringify(text)}`);
+          if (!boardText.includes(shown(text))) problems.push(`no board page shows ${JSON.stringify(text)}`);
         }
       }
 
       // Plan pages: hostile file names as link text, linked at their percent-encoded URL.
       for (const spec of specs) {
-        const plan = where('/plans/').find(([, f]) => f.h1 === asText(spec.title));
+        const plan = where('/plans/').find(([, f]) => f.h1 === shown(spec.title));
         if (!plan) continue;
         const [path, f] = plan;
         const bundle = hostile.report.bundles.find((b) => b.plan_id !== null && `/plans/${hex(b.plan_id)}/` === path)!;

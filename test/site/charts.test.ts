@@ -255,12 +255,12 @@ describe('rateChart', () => {
     expect(alt).toContain(HOSTILE_MODEL);
   });
 
-  it('neutralizes control and bidi characters in labels', () => {
+  it('shows control and bidi characters in labels as visible markers (format.ts visible), never raw', () => {
     const { board: b, cohorts: c } = boardOf([{ id: 9, model: 'evil\nmodel\u202Eexe.txt', resolved: 1, graded: 2 }]);
     const { svg, alt } = rateChart(b, c);
     expect(svg).not.toContain('\u202E');
     expect(svg).not.toContain('<tspan');
-    expect(alt).toContain('evil model exe.txt · loop 3.1.0');
+    expect(alt).toContain('evil⟨U+000A⟩model⟨U+202E⟩exe.txt · loop 3.1.0');
   });
 });
 
