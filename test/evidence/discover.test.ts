@@ -11,7 +11,7 @@
  * removes the permissions for itself.
  */
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +106,21 @@ describe('a directory that cannot be listed (item 7)', () => {
       expect(by.get(locked)!.status, locked).toBe('no_verdict');
       expect(by.get(locked)!.findings.map((f) => [f.code, f.file]), locked).toEqual([['MISSING_FILE', 'manifest.json']]);
     }
+
+    // build too: the site is built (from this read-only checkout, for that user) with those bundles on it, not exit 3.
+    const site = join(dir, 'published');
+    await mkdir(site);
+    if (asRoot) await chown(site, NOBODY, NOBODY);
+    await writeFile(join(dir, 'ledgerboard.config.json'), '{}');
+    const built = await runUnprivileged(['build', '--config', join(dir, 'ledgerboard.config.json'), '--bundles', evidence, '--out', join(site, 'out')], dir);
+    expect(built.stderr).not.toContain('unexpected error');
+    expect(built.code, built.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(site, 'out', 'report.json'), 'utf8')) as { bundles: { status: string; findings: { code: string; file: string }[] }[] };
+    expect(report.bundles.filter((b) => b.status === 'verified')).toHaveLength(1); // a-good and e-good are one bundle (same content)
+    expect(report.bundles.filter((b) => b.status === 'no_verdict').flatMap((b) => b.findings.map((f) => [f.code, f.file])).sort()).toEqual(
+      // c-locked-bundle and d-locked-junk hold nothing readable: one entry (same, empty content).
+      [['MISSING_FILE', 'manifest.json'], ['MISSING_FILE', 'private']],
+    );
 
     // The evidence directory itself cannot be listed: one no_verdict bundle, not a crash.
     await chmod(evidence, 0o000);
