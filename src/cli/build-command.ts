@@ -3,6 +3,8 @@
  * report), then the static site is rendered from the report into the output
  * directory, replaced atomically (a failed build leaves the old one).
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
@@ -44,6 +46,17 @@ Options:
   --config FILE   the config (default ./ledgerboard.config.json when present)
   --strict        exit 1 if any bundle is not verified (the site is still built)
 
+The build writes only beside the output: <out>.lock while it runs (a second
+build into the same output is refused, exit 2; a lock left by a killed build
+is taken over), Astro's work in <out>.render-XXXXXX, the new site in
+<out>.staging. The project itself may be read-only.
+
+Exit codes: 0 built (with --strict: and every bundle verified), 1 --strict
+and some bundle not verified, 2 usage error, or the build cannot run as asked:
+another build holds the output, the output cannot be written (read-only, no
+permission), the disk is full, or the evidence changed during the build (one
+line names the path and what to do; the previous site is kept), 3 unexpected.
+
 Environment:
   SOURCE_DATE_EPOCH   seconds since 1970: the site's date when no evidence is
                       dated (the site never reads the clock); malformed: exit 2`,
@@ -56,7 +69,7 @@ Environment:
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { buildSite, PROJECT_ROOT } = await import('../site/build-site.ts');
+    const { buildSite, PROJECT_ROOT, removeStaleRenders } = await import('../site/build-site.ts');
     const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
     try {
       // Before any work: an output that holds the project, the evidence, the history or the config is refused.
@@ -65,18 +78,37 @@ Environment:
       if (error instanceof OutputDirError) throw new UsageError(error.message);
       throw error;
     }
-    const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
-    const { results } = history;
-    for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);
-    io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
-    const report = buildReport(results, config);
-    const site = await buildSite(report, results, config, {
-      retainedDir,
-      history,
-      outDir: out,
-      sourceDate,
-      log: (line) => io.stderr.write(`build: ${line}\n`),
-    });
+    const { takeBuildLock } = await import('../site/build-lock.ts');
+    const { buildEnvironmentError } = await import('../site/build-errors.ts');
+    let lock;
+    try {
+      await mkdir(dirname(resolve(out)), { recursive: true });
+      // One build at a time into one output; what killed builds left beside it is removed under the lock.
+      lock = await takeBuildLock(out);
+      await removeStaleRenders(out);
+    } catch (error) {
+      // Another build holding the output is a BuildEnvironmentError already.
+      throw buildEnvironmentError(error, out) ?? error;
+    }
+    let results, report, site;
+    try {
+      const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
+      results = history.results;
+      for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);
+      io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
+      report = buildReport(results, config);
+      site = await buildSite(report, results, config, {
+        retainedDir,
+        history,
+        outDir: out,
+        sourceDate,
+        log: (line) => io.stderr.write(`build: ${line}\n`),
+      });
+    } catch (error) {
+      throw buildEnvironmentError(error, out) ?? error;
+    } finally {
+      await lock.release();
+    }
     io.stderr.write(
       `build: ${summaryLine(results)}; report ${shortDigest(report.report_id)}: ${report.boards.length} boards, ${report.cohorts.length} cohorts; ${site.pages} pages and ${site.files} files in ${out}\n`,
     );

@@ -2,11 +2,15 @@
  * The `ledgerboard` command line: parse arguments with node:util parseArgs,
  * lazy-import the command, and map every error to an exit code in one place.
  * Exit codes: 0 success (all verified), 1 some bundle not verified,
- * 2 usage error, 3 unexpected internal error.
+ * 2 usage error or a build that cannot run as asked (its output is held by
+ * another build, cannot be written or is on a full disk, or the evidence
+ * changed during the build: one line says what to do), 3 unexpected
+ * internal error.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/config.ts';
 import { PathArgumentError } from '../evidence/discover.ts';
+import { BuildEnvironmentError } from '../site/build-errors.ts';
 import { VERSION } from '../version.ts';
 import { didYouMean } from '../author/suggest.ts';
 
@@ -70,7 +74,8 @@ Options:
   -v, --version   print the version
   --debug         print the stack of an unexpected error
 
-Exit codes: 0 all verified, 1 some bundle not verified, 2 usage error, 3 unexpected error.
+Exit codes: 0 all verified, 1 some bundle not verified, 2 usage error (or a build that
+cannot run as asked: output locked, unwritable or full, evidence changed), 3 unexpected error.
 The evidence format and every finding code: docs/format.md, docs/finding-codes.md.
 `;
 
@@ -103,6 +108,10 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
     }
     return await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
   } catch (error) {
+    if (error instanceof BuildEnvironmentError) {
+      io.stderr.write(`ledgerboard: ${error.message}\n`);
+      return EXIT.usage;
+    }
     if (error instanceof UsageError || error instanceof PathArgumentError || error instanceof ConfigError) {
       const command = error instanceof UsageError && error.command !== undefined ? error.command : argv.find((a) => Object.hasOwn(COMMANDS, a));
       io.stderr.write(`ledgerboard: ${error.message}\nRun 'ledgerboard ${command === undefined ? '' : `${command} `}--help' for usage.\n`);

@@ -1,4 +1,5 @@
 /** `ledgerboard seal [--json] [--all] <bundle-dir>` (issue #6): write manifest.json, create-only, then verify. */
+import { sep } from 'node:path';
 import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/problems.ts';
 import { sealBundle } from '../author/seal.ts';
 import { verifyDirectory } from '../pipeline/verify-paths.ts';
@@ -47,7 +48,8 @@ Exit: 0 sealed and verified; 1 sealed but not verified, or already sealed;
       throw error;
     }
     const line = `sealed ${sealed.files.length} files: bundle ${sealed.bundleId}, plan ${sealed.planId}\n`;
-    const verified = await verifyDirectory(dir);
+    // The directory the user named is followed when it is a link, as sealing followed it (a trailing separator makes lstat follow).
+    const verified = await verifyDirectory(dir.endsWith(sep) ? dir : `${dir}${sep}`);
     const { verification } = verified;
     const results = [{ path: dir, ...verified }];
     if (values.json) {

@@ -37,7 +37,8 @@ export async function workersFor(dirs: readonly string[], requested?: number): P
   if (most === 0 || cores < 2) return 0;
   let bytes = 0;
   for (const dir of dirs) {
-    // lstat: a symbolic link is not followed (it will be a finding, not a size).
+    // A bundle that is a link is not looked through (it is a finding, not a size); lstat: a link inside is not followed.
+    if ((await lstat(dir).catch(() => null))?.isSymbolicLink()) continue;
     bytes += await lstat(join(dir, 'attempts.jsonl')).then((s) => (s.isFile() ? s.size : 0), () => 0);
     if (bytes >= WORKERS_FROM_BYTES) return Math.min(cores - 1, MAX_WORKERS, most);
   }

@@ -6,7 +6,8 @@
 import { ContentArena } from '../evidence/arena.ts';
 import { discoverBundles, PathArgumentError } from '../evidence/discover.ts';
 import { readBundle, type BundleSnapshot, type SnapshotEntry } from '../evidence/read-bundle.ts';
-import { digestCanonical } from '../json/canonical.ts';
+import { lstat, readlink } from 'node:fs/promises';
+import { digestBytes, digestCanonical } from '../json/canonical.ts';
 import { finding, statusOf } from '../verify/findings.ts';
 import { jsonlLimitHit, LIMIT_DEFAULTS, limitMessage, nestingOver, type LimitHit, type Limits } from '../evidence/limits.ts';
 import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
@@ -103,6 +104,8 @@ export async function verifyDirectory(
   arena?: ContentArena,
   { limits = LIMIT_DEFAULTS, verify = verifyBundle }: VerifyOptions = {},
 ): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
+  const link = await linkTarget(dir);
+  if (link !== null) return linkedBundle(link);
   let snapshot: BundleSnapshot;
   try {
     snapshot = await readBundle(dir, arena, limits);
@@ -129,6 +132,37 @@ export async function verifyDirectory(
     verification = internalError(error, 'verifying');
   }
   return { verification, content_digest: contentDigest(snapshot), entries };
+}
+
+/** The target of `dir` when it is a symbolic link (lstat: a path ending in a separator is the directory it names), else null. */
+async function linkTarget(dir: string): Promise<string | null> {
+  const stats = await lstat(dir).catch(() => null);
+  if (!stats?.isSymbolicLink()) return null;
+  return readlink(dir).catch(() => '');
+}
+
+/**
+ * A bundle found as a symbolic link (discovery meets links but never follows
+ * them): NOT_REGULAR_FILE, so it is listed with the rejected evidence instead
+ * of vanishing. Its content digest is that of the link (its target), so two
+ * links to different places stay two bundles.
+ */
+function linkedBundle(target: string): { verification: BundleVerification; content_digest: string; entries: BundleEntry[] } {
+  const shown = target.length > 200 ? `${target.slice(0, 200)}…` : target;
+  const findings = [
+    finding('NOT_REGULAR_FILE', '.', `the bundle directory is a symbolic link (to ${JSON.stringify(shown)}); links are never followed: put the bundle itself here, or name its directory as an argument`),
+  ];
+  return {
+    entries: [],
+    content_digest: contentDigest({ entries: [{ path: '.', kind: 'symlink', sha256: digestBytes(target) }] }),
+    verification: {
+      bundle_id: null,
+      plan_id: null,
+      status: statusOf(findings),
+      findings,
+      evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+    },
+  };
 }
 
 /**

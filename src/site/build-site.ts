@@ -6,10 +6,10 @@
  * untouched.
  */
 import { constants } from 'node:fs';
-import { cp, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../config/config.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
@@ -20,6 +20,8 @@ import { setSiteModel } from './current.ts';
 import { readRetained } from './retained.ts';
 import { replaceDirectory } from './atomic.ts';
 import type { HistoryCheck } from '../history/compare.ts';
+import { EvidenceChangedError } from './build-errors.ts';
+import { processAlive } from './build-lock.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,7 +57,7 @@ export async function buildSite(report: Report, results: readonly VerifiedBundle
     return await replaceDirectory(options.outDir, async (staging) => {
       options.log('rendering pages');
       setSiteModel(model);
-      await renderPages(staging);
+      await renderPages(staging, options.outDir);
       options.log('writing raw evidence and data files');
       const files = await writeDataFiles(model, staging);
       return { outDir: resolve(options.outDir), pages: await countPages(model), files };
@@ -66,38 +68,141 @@ export async function buildSite(report: Report, results: readonly VerifiedBundle
 }
 
 /**
- * Astro renders from the project root, into a fresh directory inside it, and
- * the result is then moved to `staging`. Both matter: Astro resolves the
- * packages its server chunks import from the working directory, and when its
- * output directory lies outside the working directory it writes those chunks
- * to the shared `.astro/` and copies that whole directory into the output,
- * so a build into /tmp published server files (manifest_*.mjs,
- * content-*.mjs) and concurrent builds mixed theirs. Rendering inside the
- * project into a directory of its own keeps every build's chunks apart, and
- * Astro removes them itself.
+ * Astro renders in a directory of its own beside the output
+ * (`<out>.render-XXXXXX`), never inside the project, so a build runs from a
+ * read-only checkout or install. That directory is Astro's root: its
+ * `.astro/`, its caches and its output all lie there, and the pages and
+ * public files are read from the project (srcDir, publicDir). Two things
+ * keep Astro's server chunks out of the site and apart between builds:
+ * the working directory is the render directory while Astro runs (Astro
+ * writes its server chunks into the output, and removes them itself, only
+ * when the output lies inside the working directory; otherwise it writes
+ * them to a shared `.astro/` and copies that whole directory into the
+ * output, which once published manifest_*.mjs and content-*.mjs and mixed
+ * concurrent builds' chunks), and every path is a real path (no symbolic
+ * link), so that test holds. The chunks import their packages from where
+ * they lie, so the render directory's `node_modules` links to the packages
+ * the project resolves (see linkPackages). The directory is removed when the
+ * render ends; one left by a killed build is removed by the next build into
+ * the same output (removeStaleRenders, under the build lock).
  */
-async function renderPages(staging: string): Promise<void> {
+async function renderPages(staging: string, target: string): Promise<void> {
   const { build } = await import('astro');
-  const renders = join(PROJECT_ROOT, RENDER_DIR);
-  await mkdir(renders, { recursive: true });
-  const out = await mkdtemp(join(renders, 'render-'));
+  const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
+  const work = await realpath(await mkdtemp(renderPrefix(target)));
   const cwd = process.cwd();
-  process.chdir(PROJECT_ROOT);
   try {
-    await build({ root: PROJECT_ROOT, outDir: out, logLevel: 'error', mode: 'production' });
-    await rm(staging, { recursive: true, force: true });
-    await rename(out, staging).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EXDEV') throw error;
-      await cp(out, staging, { recursive: true });
+    await writeFile(join(work, RENDER_MARKER), `${process.pid}\n`);
+    await linkPackages(join(work, 'node_modules'));
+    const out = join(work, 'out');
+    process.chdir(work);
+    await build({
+      ...projectConfig,
+      configFile: false,
+      root: work,
+      srcDir: join(PROJECT_ROOT, 'src'),
+      publicDir: join(PROJECT_ROOT, 'public'),
+      outDir: out,
+      cacheDir: join(work, 'cache'),
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite') },
+      logLevel: 'error',
+      mode: 'production',
     });
+    await rm(staging, { recursive: true, force: true });
+    await rename(out, staging);
   } finally {
     process.chdir(cwd);
-    await rm(out, { recursive: true, force: true });
+    await removeRender(work);
   }
 }
 
-/** Where Astro renders, inside the project (ignored by git); one fresh sub-directory per build. */
-export const RENDER_DIR = '.ledgerboard-render';
+/** Removes a render directory, its marker last: killed midway, it is left with its marker or empty (see removeStaleRenders). */
+async function removeRender(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) if (name !== RENDER_MARKER) await rm(join(dir, name), { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+}
+
+type AstroInlineConfig = NonNullable<Parameters<typeof import('astro').build>[0]>;
+
+/** The name every render directory of a build into `target` starts with (mkdtemp adds six characters). */
+export function renderPrefix(target: string): string {
+  return `${resolve(target)}.render-`;
+}
+
+/** A file in every render directory holding the pid of the build that made it: how a stale one is recognised. */
+export const RENDER_MARKER = '.ledgerboard-render';
+
+/**
+ * Makes `dir` a node_modules that resolves every package name as Node
+ * resolves it from the project: a link to the package in the first
+ * node_modules on the project's lookup path (its own, then its ancestors'),
+ * scoped packages one level down. A single link to one node_modules would
+ * miss packages hoisted into an ancestor when ledgerboard is installed as a
+ * dependency.
+ */
+async function linkPackages(dir: string): Promise<void> {
+  await mkdir(dir);
+  const done = new Set<string>();
+  for (const modules of lookupPath(PROJECT_ROOT)) {
+    const names = await readdir(modules).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      if (name.startsWith('.')) continue;
+      if (name.startsWith('@')) {
+        const scoped = await readdir(join(modules, name)).catch(() => [] as string[]);
+        for (const inner of scoped.sort()) await linkOnce(join(modules, name, inner), join(dir, name, inner), `${name}/${inner}`, done);
+      } else await linkOnce(join(modules, name), join(dir, name), name, done);
+    }
+  }
+}
+
+async function linkOnce(source: string, link: string, name: string, done: Set<string>): Promise<void> {
+  if (done.has(name) || name.endsWith('/.bin')) return;
+  done.add(name);
+  await mkdir(dirname(link), { recursive: true });
+  await symlink(source, link);
+}
+
+/** Node's node_modules lookup path from a directory (NODE_MODULES_PATHS: a directory named node_modules is not searched inside). */
+function lookupPath(from: string): string[] {
+  const paths: string[] = [];
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules') paths.push(join(dir, 'node_modules'));
+    if (dirname(dir) === dir) return paths;
+  }
+}
+
+/**
+ * Removes the render directories that killed builds into `target` left
+ * behind: a directory named `<target>.render-XXXXXX` that holds the render
+ * marker, whose build (the pid in the marker) is not running, or that is
+ * empty. Call only while
+ * holding the build lock on `target`: no live build into `target` can then
+ * be rendering. Returns the directories removed.
+ */
+export async function removeStaleRenders(target: string): Promise<string[]> {
+  const prefix = renderPrefix(target);
+  const parent = dirname(prefix);
+  const removed: string[] = [];
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    const path = join(parent, name);
+    if (!path.startsWith(prefix) || path.length !== prefix.length + 6) continue;
+    const stats = await lstat(path).catch(() => null);
+    if (!stats?.isDirectory()) continue;
+    const marker = await readFile(join(path, RENDER_MARKER), 'utf8').catch(() => null);
+    if (marker === null) {
+      // No marker: a render killed while being made or removed leaves it empty; anything else is not provably ours.
+      if (await rmdir(path).then(() => true, () => false)) removed.push(path);
+      continue;
+    }
+    const pid = Number(marker.trim());
+    // A marker cut short by a kill names no live build either.
+    if (Number.isSafeInteger(pid) && pid > 0 && processAlive(pid)) continue;
+    await removeRender(path);
+    removed.push(path);
+  }
+  return removed;
+}
+
 
 async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
@@ -134,7 +239,9 @@ async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
  */
 async function copyVerified(source: string, destination: string, sha256: string): Promise<void> {
   await mkdir(dirname(destination), { recursive: true });
-  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    throw new EvidenceChangedError(source, `it can no longer be opened (${error.code ?? 'error'})`);
+  });
   const out = await open(destination, 'w');
   const hash = createHash('sha256');
   try {
@@ -147,7 +254,7 @@ async function copyVerified(source: string, destination: string, sha256: string)
     await handle.close();
   }
   const copied = `sha256:${hash.digest('hex')}`;
-  if (copied !== sha256) throw new Error(`evidence changed during the build: ${source} now hashes to ${copied}, verification saw ${sha256}`);
+  if (copied !== sha256) throw new EvidenceChangedError(source, `it now hashes to ${copied}, verification saw ${sha256}`);
 }
 
 /** A plain decimal number (our own numbers, e.g. a negative delta): never a formula, left as it is. */

@@ -20,11 +20,20 @@ const KIND_NAMES: Record<string, string> = {
   unknown: 'entry of unknown type',
 };
 
-/** NOT_REGULAR_FILE for every symlink, FIFO, socket, device or unknown entry; such entries are never opened. */
+/**
+ * NOT_REGULAR_FILE for every symlink, FIFO, socket, device or unknown entry
+ * (such entries are never opened); MISSING_FILE for a directory that cannot
+ * be listed.
+ */
 export function checkEntries(ctx: VerifyContext): void {
   for (const entry of ctx.snapshot.entries) {
     if (entry.badName) {
       report(ctx, entry.kind === 'file' ? 'UNLISTED_FILE' : 'NOT_REGULAR_FILE', entry.path, `the name ${quotePath(entry.path)} on disk is not valid UTF-8, so no manifest can list it`);
+      continue;
+    }
+    if (entry.kind === 'directory' && entry.unreadable !== undefined) {
+      // What it holds is unknown (a listed file, an unlisted one): the bundle cannot be judged.
+      report(ctx, 'MISSING_FILE', entry.path, `the directory ${quotePath(entry.path)} ${entry.unreadable}: the files in it cannot be checked`);
       continue;
     }
     if (entry.kind === 'file' || entry.kind === 'directory') continue;

@@ -35,7 +35,7 @@ export interface CodeInfo {
 export const FINDING_CODES = {
   MISSING_FILE: {
     severity: 'error',
-    when: 'A required file (manifest.json, plan.json, ledger.jsonl, attempts.jsonl) or a manifest-listed file is absent or unreadable.',
+    when: 'A required file (manifest.json, plan.json, ledger.jsonl, attempts.jsonl) or a manifest-listed file is absent or unreadable, or a directory of the bundle (or the bundle directory itself) cannot be listed.',
     fix: 'Restore the file from the retained evidence; never re-create it by hand.',
   },
   MISSING_ARTIFACT: {
@@ -55,7 +55,7 @@ export const FINDING_CODES = {
   },
   NOT_REGULAR_FILE: {
     severity: 'error',
-    when: 'A symbolic link, FIFO, socket, device or other non-regular entry sits inside the bundle (ledgerboard never follows or opens it).',
+    when: 'A symbolic link, FIFO, socket, device or other non-regular entry sits inside the bundle, or a bundle found under a bundles directory is itself a symbolic link (ledgerboard never follows or opens it).',
     fix: 'Replace the link with the file it points to, or remove the entry.',
   },
   BAD_JSON: {

@@ -123,6 +123,15 @@ describe('ledgerboard seal', () => {
     expect((await readdir(bundle)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('seals and verifies a bundle directory named through a symbolic link (the path the user names is followed): exit 0', async () => {
+    const bundle = await filledBundle();
+    const link = `${bundle}-link`;
+    await symlink(bundle, link);
+    const result = await cli(['seal', link]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^verified +bundle [0-9a-f]{12}/m);
+  });
+
   it('never overwrites a manifest: exit 1, bytes unchanged', async () => {
     const bundle = await filledBundle();
     expect((await cli(['seal', bundle])).code).toBe(0);

@@ -8,7 +8,7 @@ import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,6 +238,9 @@ describe('a killed build', () => {
     expect(after).toEqual([...before.keys()]);
     for (const file of after) expect(sha(await readFile(join(outA, file))), file).toBe(before.get(file));
     await rm(staging, { recursive: true, force: true });
+    // The killed build's lock and render directory (the next build into outA would take the lock over and remove them).
+    await rm(`${outA}.lock`, { force: true });
+    for (const name of await readdir(tmpdir())) if (name.startsWith(`${basename(outA)}.render-`)) await rm(join(tmpdir(), name), { recursive: true, force: true });
   });
 });
 

@@ -167,6 +167,16 @@ const CASES = {
       expect: [{ code: 'MISSING_FILE', file: 'NOTES.md' }],
       status: 'no_verdict',
     },
+    {
+      name: 'a directory of the bundle that cannot be listed (what the reader gives for EACCES): no_verdict, the finding names the directory',
+      run: async () => {
+        const snapshot = await readBundle(await writeModel(validBundle(), { dirs: ['private'] }));
+        snapshot.entries.find((e) => e.path === 'private')!.unreadable = 'cannot be read (EACCES)';
+        return verifyBundle(snapshot);
+      },
+      expect: [{ code: 'MISSING_FILE', file: 'private', count: 1 }],
+      status: 'no_verdict',
+    },
   ],
   MISSING_ARTIFACT: [
     {
