@@ -152,6 +152,10 @@ describe('no evidence file runs as script or shadows a page', () => {
       expect(html, path).not.toContain('window.pwned');
     }
     expect(await (await fetch(`${server.origin}/index.html`)).text()).toBe(await (await fetch(`${server.origin}/`)).text());
+    // A bundle's root index.html is not the page of its directory: /bundles/<hex>/ is no page at all.
+    const dirs = await readdir(join(out, 'bundles'));
+    expect(dirs.length).toBe(2);
+    for (const hex of dirs) expect((await fetch(`${server.origin}/bundles/${hex}/`)).status, hex).toBe(404);
     // The site's own verify.mjs and report.json are not the bundles' files of those names.
     expect(await (await fetch(`${server.origin}/verify.mjs`)).text()).toContain('re-derive every id of a published ledgerboard site');
     expect(JSON.parse(await (await fetch(`${server.origin}/report.json`)).text())).toHaveProperty('report_id');
