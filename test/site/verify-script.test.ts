@@ -122,6 +122,20 @@ describe('node verify.mjs <dir>', () => {
     expect(run.stdout).toMatch(/^\d+ checks, 1 mismatches$/m);
   });
 
+  it('an entry dropped from a rejected bundle\'s files.json: exit 1 on its content_digest', async () => {
+    const dir = await siteCopy();
+    const rejected = site.bundles.find((b) => !b.counted)!;
+    const entry = site.report.bundles.find((b) => !b.counted)!;
+    const file = join(dir, 'bundles', rejected.dirHex, 'files.json');
+    const listing = JSON.parse(await readFile(file, 'utf8')) as { entries: unknown[] };
+    listing.entries.pop();
+    await writeFile(file, `${canonicalJson(listing)}\n`);
+    const run = await runVerify(dir);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(new RegExp(`^MISMATCH content_digest ${entry.content_digest} derived sha256:[0-9a-f]{64}$`, 'm'));
+    expect(run.stdout).toMatch(/^\d+ checks, 1 mismatches$/m);
+  });
+
   it('a number edited in report.json: exit 1 on report_id', async () => {
     const dir = await siteCopy();
     const text = await readFile(join(dir, 'report.json'), 'utf8');
