@@ -12,6 +12,9 @@
  *   { "kind": "file", "url", "sha256", "bytes" }        the file's size and SHA-256
  *   { "kind": "self-id", "url", "member", "expected" }  SHA-256 of the RFC 8785 form
  *                                                        of the JSON at url without member
+ *   { "kind": "manifest", "url", "expected", "blobs" }   a bundle's manifest.json: its
+ *       bundle_id re-derives to expected, and every file it lists is served at
+ *       blobs + <sha256 hex> with the listed size and SHA-256 (docs/site.md)
  * On click the root's data-verify-status becomes "running", then "match"
  * (every check matches), "mismatch" (any check disagrees) or "error" (no
  * mismatch, but a fetch or parse failed so something could not be checked).
@@ -87,6 +90,59 @@
     return new Uint8Array(await response.arrayBuffer());
   }
 
+  /** Self-id of a parsed JSON object without member. */
+  async function selfId(object, member) {
+    if (object === null || typeof object !== 'object' || Array.isArray(object)) throw new Error('not a JSON object');
+    var rest = Object.fromEntries(Object.entries(object).filter(function (e) { return e[0] !== member; }));
+    return sha256(new TextEncoder().encode(canonicalize(rest)));
+  }
+
+  var DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+  /** Re-hashes one listed file at its blob URL: null when it matches, else the problem. */
+  async function checkListed(entry, blobs) {
+    var name = JSON.stringify(entry && entry.path);
+    if (!entry || typeof entry.sha256 !== 'string' || !DIGEST.test(entry.sha256)) return name + ': the listed sha256 is not a digest';
+    var bytes;
+    try {
+      bytes = await fetchBytes(blobs + entry.sha256.slice(7));
+    } catch (error) {
+      return name + ': ' + (error && error.message ? error.message : String(error));
+    }
+    if (bytes.length !== entry.bytes) return name + ': ' + bytes.length + ' bytes, listed ' + entry.bytes;
+    var digest = await sha256(bytes);
+    if (digest !== entry.sha256) return name + ': ' + digest + ', listed ' + entry.sha256;
+    return null;
+  }
+
+  /** The manifest check: bundle_id, then every listed file over the blobs (six fetches at once). */
+  async function checkManifest(check, label) {
+    var manifest = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.url)));
+    var id = await selfId(manifest, 'bundle_id');
+    var files = Array.isArray(manifest.files) ? manifest.files : null;
+    if (files === null) throw new Error('the manifest has no files list');
+    var problems = [];
+    if (id !== check.expected) problems.push('bundle_id: derived ' + id + ', expected ' + check.expected);
+    if (manifest.bundle_id !== check.expected) problems.push('bundle_id: the manifest states ' + String(manifest.bundle_id) + ', expected ' + check.expected);
+    var next = 0;
+    var matching = 0;
+    async function worker() {
+      while (next < files.length) {
+        var problem = await checkListed(files[next++], String(check.blobs));
+        if (problem === null) matching++;
+        else problems.push(problem);
+      }
+    }
+    var workers = [];
+    for (var w = 0; w < 6; w++) workers.push(worker());
+    await Promise.all(workers);
+    var summary = label + ' bundle_id ' + id + '; ' + matching + ' of ' + files.length + ' listed files match';
+    if (problems.length === 0) return { result: 'match', text: summary };
+    // At most 20 problems in the text: the list is bounded whatever the manifest lists.
+    var shown = problems.slice(0, 20).join('; ') + (problems.length > 20 ? '; and ' + (problems.length - 20) + ' more' : '');
+    return { result: 'mismatch', text: summary + ': ' + shown };
+  }
+
   /** Runs one check: { result: 'match' | 'mismatch' | 'error', text }. */
   async function runCheck(check) {
     var label = String(check && check.kind) + ' ' + String(check && check.url);
@@ -100,12 +156,11 @@
       }
       if (check.kind === 'self-id') {
         var object = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.url)));
-        if (object === null || typeof object !== 'object' || Array.isArray(object)) throw new Error('not a JSON object');
-        var rest = Object.fromEntries(Object.entries(object).filter(function (e) { return e[0] !== check.member; }));
-        var id = await sha256(new TextEncoder().encode(canonicalize(rest)));
+        var id = await selfId(object, check.member);
         if (id !== check.expected) return { result: 'mismatch', text: label + ' ' + check.member + ': derived ' + id + ', expected ' + check.expected };
         return { result: 'match', text: label + ' ' + check.member + ': ' + id };
       }
+      if (check.kind === 'manifest') return await checkManifest(check, label);
       throw new Error('unknown check kind');
     } catch (error) {
       return { result: 'error', text: label + ': ' + (error && error.message ? error.message : String(error)) };

@@ -15,8 +15,12 @@
  *   digest of that key plus { subject: { model, agent: { name, version } } },
  *   and /cohorts/<hex>.json is byte for byte the report's cohort entry;
  * - for every counted bundle, /bundles/<bundle_id hex>/manifest.json re-derives
- *   the report's bundle_id, every file it lists is served with that size and
- *   SHA-256, and plan.json re-derives the plan_id the report and manifest name.
+ *   the report's bundle_id, every file it lists is served at
+ *   /blobs/<its sha256 hex> with that size and SHA-256, and its plan.json
+ *   (the blob the manifest lists for that path) re-derives the plan_id the
+ *   report and manifest name;
+ * - for every bundle, /bundles/<dir hex>/files.json (what ledgerboard read)
+ *   re-derives the report's content_digest.
  * Bundles that are not counted are re-hashed and reported as information only:
  * they were rejected, so they are expected to disagree.
  *
@@ -139,24 +143,23 @@ export function urlSource(base) {
   };
 }
 
-/** FORMAT.md 2.1 path rules; a path that breaks them is never requested. */
-const safePath = (p) =>
-  typeof p === 'string' && p !== '' && !p.startsWith('/') && !/[\\\0]/.test(p) && Buffer.byteLength(p) <= 255 && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
-const fileUrl = (dirHex, path) => `/bundles/${dirHex}/${path.split('/').map(encodeURIComponent).join('/')}`;
 const hexOf = (digest) => (typeof digest === 'string' && DIGEST.test(digest) ? digest.slice(7) : null);
+/** Where a file's bytes are published: named by their digest only (docs/site.md). */
+const blobUrl = (hex) => `/blobs/${hex}`;
 
-/** Re-hashes the files a manifest lists: [matching, listed, problems]. */
-async function checkFiles(get, dirHex, files) {
+/** Re-hashes the files a manifest lists, each at /blobs/<its sha256 hex>: [matching, listed, problems]. */
+async function checkFiles(get, files) {
   const problems = [];
   let matching = 0;
   const list = Array.isArray(files) ? files : [];
   for (let start = 0; start < list.length; start += 8) {
     const batch = list.slice(start, start + 8).map(async (entry) => {
       const path = entry?.path;
-      if (!safePath(path)) return `${JSON.stringify(path)}: not a safe bundle path`;
+      const hex = hexOf(entry?.sha256);
+      if (hex === null) return `${JSON.stringify(path)}: the listed sha256 is not a digest`;
       let bytes;
       try {
-        bytes = await get(fileUrl(dirHex, path));
+        bytes = await get(blobUrl(hex));
       } catch (error) {
         return `${JSON.stringify(path)}: ${error.message}`;
       }
@@ -175,6 +178,12 @@ async function checkFiles(get, dirHex, files) {
 }
 
 // ---- The checks ----------------------------------------------------------------
+
+/** The content digest a files.json re-derives: SHA-256 of RFC 8785 [[path, kind, sha256], ...] over its entries in order. */
+export function contentDigestOf(listing) {
+  if (!isObject(listing) || !Array.isArray(listing.entries)) throw new Error('files.json has no entries list');
+  return sha256(canonicalize(listing.entries.map((e) => [e?.path, e?.kind, e?.sha256])));
+}
 
 /**
  * Runs every check against a reader and returns the results in report order:
@@ -241,6 +250,12 @@ export async function verifySite(get, reportBytes) {
   }
 
   for (const bundle of Array.isArray(report.bundles) ? report.bundles : []) {
+    const dirHex = hexOf(bundle?.status === 'verified' ? bundle?.bundle_id : bundle?.content_digest);
+    await group('content_digest', String(bundle?.content_digest), async () => {
+      if (dirHex === null) throw new Error('the bundle has no digest to publish it under');
+      const listing = (await json(`/bundles/${dirHex}/files.json`)).value;
+      compare('content_digest', bundle.content_digest, contentDigestOf(listing), [['files.json states', listing.content_digest]]);
+    });
     if (bundle?.counted === true) {
       const hex = hexOf(bundle.bundle_id);
       let manifest;
@@ -252,21 +267,23 @@ export async function verifySite(get, reportBytes) {
       if (manifest === undefined) continue;
       await group('files', String(bundle.bundle_id), async () => {
         if (!Array.isArray(manifest.files)) throw new Error('manifest.json has no files list');
-        const [matching, listed, problems] = await checkFiles(get, hex, manifest.files);
+        const [matching, listed, problems] = await checkFiles(get, manifest.files);
         record(problems.length === 0, 'files', bundle.bundle_id, `${matching} of ${listed} listed files match`, problems, listed, problems.length);
       });
       await group('plan_id', String(bundle.plan_id), async () => {
-        const plan = (await json(`/bundles/${hex}/plan.json`)).value;
+        const listed = (Array.isArray(manifest.files) ? manifest.files : []).find((f) => f?.path === 'plan.json');
+        const planHex = hexOf(listed?.sha256);
+        if (planHex === null) throw new Error('manifest.json lists no plan.json digest');
+        const plan = (await json(blobUrl(planHex))).value;
         compare('plan_id', bundle.plan_id, selfId(plan, 'plan_id'), [['plan.json states', plan.plan_id], ['manifest.json names', manifest.plan_id]]);
       });
     } else {
-      const dirHex = hexOf(bundle?.status === 'verified' ? bundle.bundle_id : bundle?.content_digest);
       const info = (detail) => results.push({ status: 'info', check: 'bundle', subject: `/bundles/${dirHex}/`, detail, count: 0, failed: 0, problems: [] });
       try {
         const bytes = dirHex === null ? null : await get(`/bundles/${dirHex}/manifest.json`);
         if (bytes === null) info(`(${bundle?.status}, not counted): no manifest.json published`);
         else {
-          const [matching, listed] = await checkFiles(get, dirHex, parseJsonBytes(bytes)?.files);
+          const [matching, listed] = await checkFiles(get, parseJsonBytes(bytes)?.files);
           info(`(${bundle.status}, not counted): ${matching} of ${listed} listed files match`);
         }
       } catch (error) {
@@ -282,8 +299,9 @@ export async function verifySite(get, reportBytes) {
 const HELP = `usage: node verify.mjs [--json] <site-url-or-dir>
 
 Re-derives every id of a ledgerboard site: report_id, board and cohort ids,
-the cohort JSON files, and for every counted bundle its bundle_id, the size
-and SHA-256 of every file its manifest lists, and its plan_id.
+the cohort JSON files, every bundle's content_digest (from its files.json),
+and for every counted bundle its bundle_id, the size and SHA-256 of every
+file its manifest lists (served at /blobs/<sha256 hex>), and its plan_id.
 Exit status: 0 all match, 1 any mismatch, 2 usage error or unreachable site.`;
 
 /** Runs the command line; returns the exit status. */

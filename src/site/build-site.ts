@@ -5,9 +5,7 @@
  * renamed into place (atomic.ts). A failed build leaves the previous output
  * untouched.
  */
-import { constants } from 'node:fs';
-import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../config/config.ts';
@@ -19,8 +17,8 @@ import { absolute, buildSiteModel, type SiteModel } from './model.ts';
 import { setSiteModel } from './current.ts';
 import { readRetained } from './retained.ts';
 import { replaceDirectory } from './atomic.ts';
+import { writeEvidence } from './publish.ts';
 import type { HistoryCheck } from '../history/compare.ts';
-import { EvidenceChangedError } from './build-errors.ts';
 import { processAlive } from './build-lock.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
@@ -208,7 +206,7 @@ async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
 }
 
-/** report.json, cohorts/<hex>.json, every raw bundle file, leaderboard.csv, sitemap.xml. */
+/** report.json, cohorts/<hex>.json, the evidence (blobs, manifests, listings: publish.ts), leaderboard.csv, sitemap.xml. */
 async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
   let count = 0;
   const put = async (path: string, bytes: string | Uint8Array) => {
@@ -219,42 +217,12 @@ async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
   };
   await put('/report.json', model.reportText);
   for (const cohort of model.report.cohorts) await put(`/cohorts/${hexOf(cohort.cohort_id)}.json`, canonicalJson(cohort));
-  for (const bundle of model.bundles) {
-    for (const file of bundle.files) {
-      await copyVerified(join(bundle.sourceDir, ...file.path.split('/')), join(dir, 'bundles', bundle.dirHex, ...file.path.split('/')), file.sha256);
-      count++;
-    }
-  }
+  count += await writeEvidence(model.bundles, dir);
   for (const retained of model.retained) await put(`/reports/${retained.hex}.json`, retained.bytes);
   await put('/feed.xml', atomFeed(model));
   await put('/leaderboard.csv', leaderboardCsv(model));
   await put('/sitemap.xml', sitemap(model));
   return count;
-}
-
-/**
- * Copies one evidence file byte for byte, never following a link, and checks
- * the copy hashes to what verification saw (evidence changing during the
- * build is an error, not a silent republish).
- */
-async function copyVerified(source: string, destination: string, sha256: string): Promise<void> {
-  await mkdir(dirname(destination), { recursive: true });
-  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-    throw new EvidenceChangedError(source, `it can no longer be opened (${error.code ?? 'error'})`);
-  });
-  const out = await open(destination, 'w');
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      await out.write(chunk);
-    }
-  } finally {
-    await out.close();
-    await handle.close();
-  }
-  const copied = `sha256:${hash.digest('hex')}`;
-  if (copied !== sha256) throw new EvidenceChangedError(source, `it now hashes to ${copied}, verification saw ${sha256}`);
 }
 
 /** A plain decimal number (our own numbers, e.g. a negative delta): never a formula, left as it is. */

@@ -1,12 +1,12 @@
 /**
  * The site model: everything the Astro pages render, computed once per build
  * from the report and the bundles as read. Pages compute nothing; every URL
- * here comes from a digest, never from text in a bundle (docs/site.md).
+ * here comes from a digest, never from text in a bundle (docs/site.md):
+ * evidence bytes are linked at /blobs/<sha256-hex> (publish.ts).
  */
 import { codeToHtml } from 'shiki';
 import { canonicalJson } from '../json/canonical.ts';
-import { unsafePathReason } from '../evidence/paths.ts';
-import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
+import type { BundleEntry, VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import type { Manifest, Plan } from '../schema/index.ts';
 import type { Config } from '../config/config.ts';
@@ -16,10 +16,12 @@ import { renderNotes } from './notes.ts';
 import type { RetainedReport } from './retained.ts';
 import { costChart, rateChart, type Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
+import { blobUrl, listingUrl, manifestUrl } from './publish.ts';
 
 /** A file of a bundle as the site publishes it. */
 export interface SiteFile {
   path: string;
+  /** Where its bytes are: /blobs/<sha256-hex>, from the digest alone (never from the path). */
   url: string;
   bytes: number;
   sha256: string;
@@ -41,16 +43,30 @@ export interface SiteMoney {
 
 /** A bundle on the site: its directory, files, findings and (when readable) its plan. */
 export interface SiteBundle {
+  /** The hex of /bundles/<dirHex>/: the bundle_id when verified, else the content digest. */
   dirHex: string;
-  url: string;
+  /** /bundles/<dirHex>/manifest.json, when the bundle has a readable manifest.json file (the bundle's own bytes). */
+  manifestUrl: string | null;
+  /** /bundles/<dirHex>/files.json: every entry ledgerboard read, from which content_digest re-derives. */
+  listingUrl: string;
+  /** Every entry as read (path, kind, size, digest), in content-digest order. */
+  entries: BundleEntry[];
   bundle_id: string | null;
   plan_id: string | null;
   content_digest: string;
   status: 'verified' | 'invalid' | 'no_verdict';
   counted: boolean;
   findings: Report['bundles'][number]['findings'];
+  /** Every regular file read with a digest, published at its blob URL. */
   files: SiteFile[];
+  /** Entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
   unpublished: string[];
+  /**
+   * Whether this bundle may have /plans/<plan-hex>/: it verified on its own
+   * (status verified, or invalid only by REWRITTEN_EVIDENCE from the history
+   * check). A bundle that fails its own checks may claim any plan and any id.
+   */
+  ownsPlan: boolean;
   plan: Plan | null;
   planUrl: string | null;
   planHtml: string | null;
@@ -86,8 +102,14 @@ export interface SiteModel {
   boards: ReportBoard[];
   cohorts: Map<string, ReportCohort>;
   bundles: SiteBundle[];
-  /** Bundles with a readable plan and a plan id, by plan hex (the first of several, by bundle order). */
+  /**
+   * The bundle each plan page shows, by plan hex: only bundles that verified on
+   * their own (ownsPlan), counted first, then verified, then report order.
+   * A rejected bundle never takes a plan's page, whatever plan and id it claims.
+   */
   plans: Map<string, SiteBundle>;
+  /** Bundles that claim a plan but do not show it (rejected, or another verified bundle of the plan), by plan hex: linked from the plan page to /rejected/. */
+  otherClaims: Map<string, SiteBundle[]>;
   /** Charts per board id, rendered to inline SVG at build time, each with its text alternative. */
   charts: Map<string, { rate: Chart; cost: Chart | null }>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
@@ -131,11 +153,6 @@ export function absolute(model: Pick<SiteModel, 'siteUrl'>, path: string): strin
   return new URL(path.replace(/^\//, ''), model.siteUrl).href;
 }
 
-/** The URL path of a bundle file: each segment percent-encoded. */
-export function fileUrl(dirHex: string, path: string): string {
-  return `/bundles/${dirHex}/${path.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 /** Builds the site model from the report and the bundles it was built from. */
 export async function buildSiteModel(
   report: Report,
@@ -146,14 +163,14 @@ export async function buildSiteModel(
   const retained = options.retained ?? { reports: [], ignored: [] };
   const siteUrl = config.site_url.endsWith('/') ? config.site_url : `${config.site_url}/`;
   const byContent = new Map(results.map((r) => [r.content_digest, r]));
+  const changed = new Set((options.history?.changes ?? []).map((c) => `${c.plan_id} ${c.bundle_id}`));
   const bundles: SiteBundle[] = [];
   for (const entry of report.bundles) {
     const result = byContent.get(entry.content_digest)!;
-    bundles.push(await siteBundle(entry, result, siteUrl));
+    bundles.push(await siteBundle(entry, result, siteUrl, changed));
   }
   const cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
-  const plans = new Map<string, SiteBundle>();
-  for (const b of bundles) if (b.plan && b.plan_id && !plans.has(hexOf(b.plan_id))) plans.set(hexOf(b.plan_id), b);
+  const { plans, otherClaims } = planPages(bundles);
   return {
     title: config.title,
     siteUrl,
@@ -163,6 +180,7 @@ export async function buildSiteModel(
     cohorts,
     bundles,
     plans,
+    otherClaims,
     charts: new Map(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts) }])),
     retained: retained.reports,
     retainedIgnored: retained.ignored,
@@ -171,11 +189,35 @@ export async function buildSiteModel(
   };
 }
 
+/** Which bundle each plan page shows (see SiteModel.plans), and the other bundles claiming each plan. */
+export function planPages(bundles: readonly SiteBundle[]): { plans: Map<string, SiteBundle>; otherClaims: Map<string, SiteBundle[]> } {
+  const rank = (b: SiteBundle): number => (b.counted ? 0 : b.status === 'verified' ? 1 : 2);
+  const plans = new Map<string, SiteBundle>();
+  for (const b of bundles) {
+    if (!b.ownsPlan || !b.plan || !b.plan_id) continue;
+    const hex = hexOf(b.plan_id);
+    const current = plans.get(hex);
+    if (current === undefined || rank(b) < rank(current)) plans.set(hex, b);
+  }
+  const otherClaims = new Map<string, SiteBundle[]>();
+  for (const b of bundles) {
+    if (!b.plan_id) continue;
+    const hex = hexOf(b.plan_id);
+    if (!plans.has(hex) || plans.get(hex) === b) continue;
+    const list = otherClaims.get(hex);
+    if (list) list.push(b);
+    else otherClaims.set(hex, [b]);
+  }
+  return { plans, otherClaims };
+}
+
 function siteHistory(history: HistoryCheck | undefined): SiteHistory {
   const byPlan = new Map<string, PlanChange[]>();
   for (const change of history?.changes ?? []) {
     const hex = hexOf(change.plan_id);
-    byPlan.set(hex, [...(byPlan.get(hex) ?? []), change]);
+    const list = byPlan.get(hex);
+    if (list) list.push(change);
+    else byPlan.set(hex, [change]);
   }
   return {
     byPlan,
@@ -186,25 +228,35 @@ function siteHistory(history: HistoryCheck | undefined): SiteHistory {
   };
 }
 
-async function siteBundle(entry: Report['bundles'][number], result: VerifiedBundle, siteUrl: string): Promise<SiteBundle> {
+async function siteBundle(entry: Report['bundles'][number], result: VerifiedBundle, siteUrl: string, changed: ReadonlySet<string>): Promise<SiteBundle> {
   const v = result.verification;
   const dirHex = hexOf(entry.status === 'verified' && entry.bundle_id ? entry.bundle_id : entry.content_digest);
   const files: SiteFile[] = [];
   const unpublished: string[] = [];
   for (const e of result.entries) {
     if (e.kind === 'directory') continue;
-    if (e.kind !== 'file' || e.badName || e.sha256 === null || e.bytes === null || unsafePathReason(e.path) !== null) {
+    // The path is only shown (as text); the URL is the digest's, so any readable regular file can be published.
+    if (e.kind !== 'file' || e.badName || e.sha256 === null || e.bytes === null) {
       unpublished.push(e.path);
       continue;
     }
-    files.push({ path: e.path, url: fileUrl(dirHex, e.path), bytes: e.bytes, sha256: e.sha256 });
+    files.push({ path: e.path, url: blobUrl(e.sha256), bytes: e.bytes, sha256: e.sha256 });
   }
   const plan = v.evidence.plan;
   const renderProblems: string[] = [];
   const planFile = files.find((f) => f.path === 'plan.json');
+  const rewrittenOnly =
+    entry.status === 'invalid' &&
+    entry.bundle_id !== null &&
+    entry.plan_id !== null &&
+    changed.has(`${entry.plan_id} ${entry.bundle_id}`) &&
+    entry.findings.every((f) => f.severity !== 'error' || f.code === 'REWRITTEN_EVIDENCE');
   return {
     dirHex,
-    url: `/bundles/${dirHex}/`,
+    manifestUrl: files.some((f) => f.path === 'manifest.json') ? manifestUrl(dirHex) : null,
+    listingUrl: listingUrl(dirHex),
+    entries: result.entries,
+    ownsPlan: entry.status === 'verified' || rewrittenOnly,
     bundle_id: entry.bundle_id,
     plan_id: entry.plan_id,
     content_digest: entry.content_digest,
@@ -229,8 +281,9 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
 
 /**
  * The import's facts and its re-run command. The file name in the command is
- * fixed (`original.<ext>`, the extension from the published path only when it
- * is .eval or .json), never text from the bundle beyond those checked values.
+ * fixed (`original.<ext>`, the extension from the bundle path only when it
+ * is .eval or .json), never text from the bundle beyond those checked values;
+ * the URL is the original's blob (/blobs/<sha256-hex>).
  */
 function importOf(plan: Plan, files: readonly SiteFile[], ledger: readonly { license: string }[], bundleId: string | null, siteUrl: string): SiteImport {
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };

@@ -21,7 +21,6 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ReportCohort } from '../../src/report/schema.ts';
 import { shortIdentity } from '../../src/site/format.ts';
-import { fileUrl } from '../../src/site/model.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
 import { HOSTILE_SITE_TITLE, hostileModel, hostileSpecs, readCorpora, rejectedSpec, type HostileSpec } from './hostile.ts';
@@ -205,16 +204,18 @@ describe('demo site, JavaScript on: Verify in this browser', () => {
   it('a plan page reaches match; after one published byte changes it reaches mismatch', async () => {
     const path = firstCountedPlan(demo);
     const bundle = demo.report.bundles.find((b) => b.plan_id !== null && `/plans/${hex(b.plan_id)}/` === path)!;
-    const file = join(demo.out, 'bundles', hex(bundle.bundle_id!), 'attempts.jsonl');
+    const manifest = JSON.parse(await readFile(join(demo.out, 'bundles', hex(bundle.bundle_id!), 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
+    const file = join(demo.out, 'blobs', hex(manifest.files.find((f) => f.path === 'attempts.jsonl')!.sha256));
     const page = await newPage(jsOn);
     const original = await readFile(file);
     try {
       await page.goto(demo.server.origin + path);
       const first = await runVerify(page);
       expect(first.status, JSON.stringify(first.results, null, 1)).toBe('match');
-      const checks = JSON.parse((await page.getAttribute('[data-verify-root]', 'data-verify-checks')) ?? '[]') as unknown[];
-      expect(checks.length).toBeGreaterThan(2);
+      const checks = JSON.parse((await page.getAttribute('[data-verify-root]', 'data-verify-checks')) ?? '[]') as { kind: string }[];
+      expect(checks.map((c) => c.kind)).toEqual(['self-id', 'manifest']);
       expect(first.results.filter((r) => r.result === 'match')).toHaveLength(checks.length);
+      expect(first.results[1]!.text).toMatch(/(\d+) of \1 listed files match/);
 
       const tampered = Buffer.from(original);
       const at = Math.floor(tampered.length / 2);
@@ -426,7 +427,8 @@ describe('hostile site: publisher strings are data, never markup', () => {
     expect(hostile.report.incompatibilities.cohorts.length).toBeGreaterThan(0);
     expect(hostile.pages.filter((p) => p.startsWith('/boards/')).length).toBeGreaterThan(1);
     expect(hostile.pages.filter((p) => p.startsWith('/cohorts/')).length).toBe(hostile.report.cohorts.length);
-    expect(planPaths()).toHaveLength(5);
+    // The rejected bundle has no plan page (a rejected bundle never takes one): it is on /rejected/.
+    expect(planPaths()).toHaveLength(4);
   });
 
   it('no dialog opens and no script error occurs on any page (JavaScript on)', { timeout: 120_000 }, async () => {
@@ -503,7 +505,7 @@ describe('hostile site: publisher strings are data, never markup', () => {
 
       // Plan titles: the h1 of a plan page is the title as text, with no element inside.
       const planH1 = new Set(where('/plans/').map(([, f]) => f.h1));
-      for (const title of [...specs.map((s) => s.title), rejected.spec.title]) {
+      for (const title of specs.map((s) => s.title)) {
         if (!planH1.has(shown(title))) problems.push(`no plan page has the h1 ${JSON.stringify(title.slice(0, 120))}...`);
       }
       for (const [path, f] of where('/plans/')) if (f.h1ElementChildren !== 0) problems.push(`${path}: h1 holds elements`);
@@ -527,14 +529,15 @@ describe('hostile site: publisher strings are data, never markup', () => {
         }
       }
 
-      // Plan pages: hostile file names as link text, linked at their percent-encoded URL.
+      // Plan pages: hostile file names as link text, linked at their blob URL (the digest, never the name).
       for (const spec of specs) {
         const plan = where('/plans/').find(([, f]) => f.h1 === shown(spec.title));
         if (!plan) continue;
         const [path, f] = plan;
         const bundle = hostile.report.bundles.find((b) => b.plan_id !== null && `/plans/${hex(b.plan_id)}/` === path)!;
+        const manifest = JSON.parse(await readFile(join(hostile.out, 'bundles', hex(bundle.bundle_id!), 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
         for (const file of Object.keys(spec.files)) {
-          const href = fileUrl(hex(bundle.bundle_id!), file);
+          const href = `/blobs/${hex(manifest.files.find((e) => e.path === file)!.sha256)}`;
           if (!f.links.some((l) => l.text === file && l.href === href)) problems.push(`${path}: no link ${JSON.stringify(file)} -> ${href}`);
         }
       }

@@ -3,8 +3,7 @@
  * 127.0.0.1 (a random port). Each request reads the file from disk, so a
  * test that changes a served file sees the change on the next request.
  *
- * `/x/` serves `/x/index.html`; each path segment is percent-decoded (the site
- * percent-encodes bundle file names, docs/site.md); a path that is not a
+ * `/x/` serves `/x/index.html`; each path segment is percent-decoded; a path that is not a
  * regular file under the root is 404, including a directory without its
  * trailing slash (the site always links with one).
  */
@@ -13,8 +12,16 @@ import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 
+/**
+ * Content types by extension, as real static hosts (GitHub Pages, nginx)
+ * send them; anything else, an extensionless file included, is
+ * application/octet-stream.
+ */
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.xhtml': 'application/xhtml+xml',
+  '.svg': 'image/svg+xml',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',

@@ -1,21 +1,23 @@
 /**
  * Test helper: a small published site on disk, in the docs/site.md layout
- * that public/verify.mjs reads: /report.json, /cohorts/<hex>.json and
- * /bundles/<dir-hex>/<path> (each file byte for byte, under its own name: a
- * static server maps the percent-encoded URL segments back to it).
+ * that public/verify.mjs reads: /report.json, /cohorts/<hex>.json, and the
+ * evidence as the build writes it (src/site/publish.ts): /blobs/<sha256-hex>,
+ * /bundles/<dir-hex>/manifest.json and /bundles/<dir-hex>/files.json.
  *
  * Bundles: two valid ones on two boards (the second with another harness
  * version), the first carrying a listed file whose name needs
  * percent-encoding, and one tampered bundle that is not verified (published
  * under its content_digest, re-hashed by verify.mjs as information only).
  */
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { Config } from '../../src/config/config.ts';
 import { canonicalJson, digestHex } from '../../src/json/canonical.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
+import { buildSiteModel } from '../../src/site/model.ts';
+import { writeEvidence } from '../../src/site/publish.ts';
 import { makeTempDir, validBundle, verifyDir, writeModel } from './bundle-builder.ts';
 
 /** A listed file whose name holds a space, '#', '%', '?' and a non-ASCII letter. */
@@ -28,10 +30,12 @@ export interface PublishedBundle {
   counted: boolean;
   /** The hex of its directory under /bundles/. */
   dirHex: string;
-  /** Its directory on disk, inside the site. */
+  /** Its directory on disk, inside the site (manifest.json and files.json). */
   dir: string;
-  /** Bundle-relative paths of every published file, manifest.json included, sorted. */
+  /** Bundle-relative paths of every regular file of the bundle, manifest.json included, sorted. */
   files: string[];
+  /** The SHA-256 (sha256:<hex>) of each of those files, by path: its bytes are at /blobs/<hex>. */
+  digests: Map<string, string>;
 }
 
 /** The site: its directory, the report it publishes, and its bundles in report order. */
@@ -57,10 +61,13 @@ export async function buildSiteFixture(): Promise<SiteFixture> {
   const second = validBundle();
   second.plan.title = 'widget-bugs bake-off, September (harness rc.8)';
   second.plan.harness.version = '0.1.0-rc.8';
+  // The tampered bundle's sealed NOTES.md is its own (blobs are shared by digest: the other bundles' notes would serve it).
+  const third = validBundle();
+  third.notes = 'the notes as sealed, edited afterwards\n';
   const sources = [
     await writeModel(first),
     await writeModel(second),
-    await writeModel(validBundle(), { after: { 'NOTES.md': 'edited after sealing\n' } }),
+    await writeModel(third, { after: { 'NOTES.md': 'edited after sealing\n' } }),
   ];
   for (const source of sources.slice(0, 2)) {
     const verification = await verifyDir(source);
@@ -74,19 +81,16 @@ export async function buildSiteFixture(): Promise<SiteFixture> {
   await mkdir(join(site, 'cohorts'));
   for (const cohort of report.cohorts) await writeFile(join(site, 'cohorts', `${digestHex(cohort.cohort_id)}.json`), canonicalJson(cohort));
 
+  const model = await buildSiteModel(report, results, Config.parse({}));
+  await writeEvidence(model.bundles, site);
   const bundles: PublishedBundle[] = [];
   for (const entry of report.bundles) {
     const result = results.find((r) => r.verification.bundle_id === entry.bundle_id && r.content_digest === entry.content_digest);
     if (result === undefined) throw new Error(`no source for report bundle ${entry.content_digest}`);
     const dirHex = digestHex(entry.status === 'verified' ? entry.bundle_id! : entry.content_digest);
-    const dir = join(site, 'bundles', dirHex);
     const files = await regularFiles(result.path);
-    for (const path of files) {
-      const target = join(dir, ...path.split('/'));
-      await mkdir(dirname(target), { recursive: true });
-      await copyFile(join(result.path, ...path.split('/')), target);
-    }
-    bundles.push({ bundle_id: entry.bundle_id, status: entry.status, counted: entry.counted, dirHex, dir, files });
+    const digests = new Map(result.entries.filter((e) => e.sha256 !== null).map((e) => [e.path, e.sha256!]));
+    bundles.push({ bundle_id: entry.bundle_id, status: entry.status, counted: entry.counted, dirHex, dir: join(site, 'bundles', dirHex), files, digests });
   }
   return { dir: site, report, bundles };
 }

@@ -163,24 +163,31 @@ describe('ledgerboard build', () => {
     for (const bundle of importedPlans) {
       const page = await readFile(join(outA, 'plans', hex(bundle.plan_id!), 'index.html'), 'utf8');
       expect(page).toContain(statement);
-      expect(page).toMatch(/The original log, byte for byte: <a href="\/bundles\/[0-9a-f]{64}\/source\/inspect-log\.(eval|json)">/);
+      expect(page).toMatch(/The original log, byte for byte: <a href="\/blobs\/[0-9a-f]{64}">/);
       expect(page).toContain('node bin/ledgerboard.mjs import inspect original.');
       expect(page).not.toContain('npx ledgerboard@');
     }
   });
 
-  it('publishes every bundle file byte for byte under its bundle id', async () => {
+  it('publishes every bundle file byte for byte at /blobs/<its sha256>, and the manifest under the bundle id', async () => {
     const dirs = [
       ...(await readdir(join(root, 'content', 'bundles'))).map((b) => join(root, 'content', 'bundles', b)),
       ...(await readdir(join(root, 'content', 'imported', 'bundles'))).map((b) => join(root, 'content', 'imported', 'bundles', b)),
     ];
+    const blobs = new Set<string>();
     for (const source of dirs) {
       const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8')) as { bundle_id: string };
       const published = join(outA, 'bundles', manifest.bundle_id.slice(7));
-      const sourceFiles = await listFiles(source);
-      expect(await listFiles(published)).toEqual(sourceFiles);
-      for (const file of sourceFiles) expect(sha(await readFile(join(published, file))), file).toBe(sha(await readFile(join(source, file))));
+      expect(await listFiles(published)).toEqual(['files.json', 'manifest.json']);
+      expect(await readFile(join(published, 'manifest.json'))).toEqual(await readFile(join(source, 'manifest.json')));
+      for (const file of await listFiles(source)) {
+        const digest = sha(await readFile(join(source, file)));
+        blobs.add(digest);
+        expect(sha(await readFile(join(outA, 'blobs', digest))), file).toBe(digest);
+      }
     }
+    // One file per distinct digest, nothing else under /blobs/.
+    expect((await readdir(join(outA, 'blobs'))).sort()).toEqual([...blobs].sort());
   });
 
   it('is reproducible: renamed and reordered bundle directories, another config directory, working directory, time zone, locale and umask give the same bytes and modes', async () => {
@@ -204,7 +211,8 @@ describe('ledgerboard build', () => {
   it('`node dist/verify.mjs dist` re-derives everything: exit 0, and exit 1 after one published byte changes', async () => {
     const run = (dir: string) => promisify(execFile)(process.execPath, [join(outA, 'verify.mjs'), dir], { maxBuffer: 1 << 24 }).then(() => 0, (e: { code: number }) => e.code);
     expect(await run(outA)).toBe(0);
-    const file = join(outB, 'bundles', (await readdir(join(outB, 'bundles')))[0]!, 'attempts.jsonl');
+    const manifest = JSON.parse(await readFile(join(outB, 'bundles', (await readdir(join(outB, 'bundles')))[0]!, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
+    const file = join(outB, 'blobs', manifest.files.find((f) => f.path === 'attempts.jsonl')!.sha256.slice(7));
     const bytes = await readFile(file);
     bytes[10] = bytes[10]! ^ 1;
     await writeFile(file, bytes);

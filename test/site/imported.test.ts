@@ -6,6 +6,7 @@
  * the evidence) gives no command at all, so no bundle can put shell text into
  * a visitor's terminal.
  */
+import { createHash } from 'node:crypto';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,8 +62,9 @@ describe('the re-run command of an imported bundle', () => {
     const imported = await importOf(SOURCE);
     const bundleId = JSON.parse(await readFile(join(SOURCE, 'manifest.json'), 'utf8')).bundle_id as string;
     expect(imported.source?.path).toBe('source/inspect-log.eval');
+    expect(imported.source?.sha256).toBe(`sha256:${createHash('sha256').update(await readFile(join(SOURCE, 'source', 'inspect-log.eval'))).digest('hex')}`);
     expect(imported.rerun).toEqual([
-      `curl -s -o original.eval https://board.example/bundles/${bundleId.slice(7)}/source/inspect-log.eval`,
+      `curl -s -o original.eval https://board.example/blobs/${imported.source!.sha256.slice(7)}`,
       '# in a checkout of ledgerboard 0.1.0 (npm ci first):',
       'node bin/ledgerboard.mjs import inspect original.eval -o reimported --license MIT --scorer match',
       `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId}`,

@@ -83,6 +83,7 @@ describe('node verify.mjs <dir>', () => {
       expect(lines).toContain(`ok  cohort_id ${c.cohort_id}`);
       expect(lines).toContain(`ok  cohort json /cohorts/${digestHex(c.cohort_id)}.json is the RFC 8785 form of the report entry`);
     }
+    for (const b of site.report.bundles) expect(lines).toContain(`ok  content_digest ${b.content_digest}`);
     for (const b of site.bundles.filter((x) => x.counted)) {
       const entry = site.report.bundles.find((x) => x.bundle_id === b.bundle_id)!;
       const listed = b.files.length - 1; // manifest.json lists every file but itself
@@ -107,10 +108,10 @@ describe('node verify.mjs <dir>', () => {
     expect(out.results.filter((r) => r.status === 'info')).toHaveLength(1);
   });
 
-  it('one byte changed in a published bundle file: exit 1, naming the file', async () => {
+  it('one byte changed in a published blob: exit 1, naming the file', async () => {
     const dir = await siteCopy();
     const bundle = site.bundles.find((b) => b.files.includes(ODD_PATH))!;
-    const file = join(dir, 'bundles', bundle.dirHex, ...ODD_PATH.split('/'));
+    const file = join(dir, 'blobs', digestHex(bundle.digests.get(ODD_PATH)!));
     const bytes = await readFile(file);
     bytes[0] = bytes[0]! ^ 0x01;
     await writeFile(file, bytes);
@@ -118,6 +119,20 @@ describe('node verify.mjs <dir>', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(new RegExp(`^MISMATCH files ${bundle.bundle_id} \\d+ of \\d+ listed files match$`, 'm'));
     expect(run.stdout).toContain(`    ${JSON.stringify(ODD_PATH)}: sha256:`);
+    expect(run.stdout).toMatch(/^\d+ checks, 1 mismatches$/m);
+  });
+
+  it('an entry dropped from a rejected bundle\'s files.json: exit 1 on its content_digest', async () => {
+    const dir = await siteCopy();
+    const rejected = site.bundles.find((b) => !b.counted)!;
+    const entry = site.report.bundles.find((b) => !b.counted)!;
+    const file = join(dir, 'bundles', rejected.dirHex, 'files.json');
+    const listing = JSON.parse(await readFile(file, 'utf8')) as { entries: unknown[] };
+    listing.entries.pop();
+    await writeFile(file, `${canonicalJson(listing)}\n`);
+    const run = await runVerify(dir);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(new RegExp(`^MISMATCH content_digest ${entry.content_digest} derived sha256:[0-9a-f]{64}$`, 'm'));
     expect(run.stdout).toMatch(/^\d+ checks, 1 mismatches$/m);
   });
 
@@ -156,7 +171,7 @@ describe('node verify.mjs <dir>', () => {
   it('plan.json replaced: exit 1 on plan_id and on its listed size', async () => {
     const dir = await siteCopy();
     const bundle = site.bundles.find((b) => b.counted)!;
-    await writeFile(join(dir, 'bundles', bundle.dirHex, 'plan.json'), '{"plan_id":"x"}');
+    await writeFile(join(dir, 'blobs', digestHex(bundle.digests.get('plan.json')!)), '{"plan_id":"x"}');
     const run = await runVerify(dir);
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(new RegExp(`^MISMATCH plan_id sha256:[0-9a-f]{64} derived sha256:[0-9a-f]{64}, plan.json states x$`, 'm'));
@@ -267,7 +282,7 @@ describe('RFC 8785 inside verify.mjs', () => {
   it('reading a directory: percent-decoded segments, nothing outside it', async () => {
     const get = directorySource(site.dir);
     const bundle = site.bundles.find((b) => b.files.includes(ODD_PATH))!;
-    const url = `/bundles/${bundle.dirHex}/${ODD_PATH.split('/').map(encodeURIComponent).join('/')}`;
+    const url = `/blobs/${digestHex(bundle.digests.get(ODD_PATH)!)}`;
     expect(Buffer.from((await get(url))!).toString()).toBe('a log line\n');
     expect(await get('/no-such-file.json')).toBeNull();
     await expect(get('/cohorts/%2e%2e/report.json')).rejects.toThrow(/unsafe path/);

@@ -1,0 +1,17 @@
+/**
+ * Pages list at most a bounded number of rows of anything evidence can make
+ * long (files, findings, changed files); the rest is counted on the page and
+ * is in a downloadable file (report.json, a bundle's files.json or
+ * manifest.json). Rendering stays linear in what is listed.
+ */
+
+/** The most rows of one list a page shows. */
+export const MAX_ROWS = 1000;
+
+/** The first `max` items and how many more there are. */
+export function firstRows<T>(items: readonly T[], max: number = MAX_ROWS): { shown: readonly T[]; more: number } {
+  return items.length <= max ? { shown: items, more: 0 } : { shown: items.slice(0, max), more: items.length - max };
+}
+
+/** On /rejected/, which lists every rejected bundle: the most files and findings shown per bundle. */
+export const REJECTED_ROWS = 100;

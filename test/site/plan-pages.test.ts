@@ -1,0 +1,60 @@
+/**
+ * Which bundle a plan page shows (issue 10, item 8): only a bundle that
+ * verified on its own. A rejected bundle claiming a counted plan and the
+ * bundle id sha256:000...0 (first in bundle-id order) does not take the page.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Config } from '../../src/config/config.ts';
+import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
+import { buildReport } from '../../src/report/build-report.ts';
+import { buildSiteModel } from '../../src/site/model.ts';
+import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
+
+const ZERO = `sha256:${'0'.repeat(64)}`;
+
+afterAll(removeTempDirs);
+
+describe('plan pages', () => {
+  it('a rejected bundle claiming a counted plan and bundle id 000...0 does not take the plan page', async () => {
+    const real = validBundle();
+    real.plan.title = 'the real plan';
+    const realDir = await writeModel(real);
+    const plan = JSON.parse(await readFile(join(realDir, 'plan.json'), 'utf8')) as { plan_id: string };
+    const realId = (JSON.parse(await readFile(join(realDir, 'manifest.json'), 'utf8')) as { bundle_id: string }).bundle_id;
+
+    const forged = validBundle();
+    forged.plan.title = 'FORGED TITLE';
+    forged.plan.plan_id = plan.plan_id;
+    forged.notes = 'FORGED NOTES\n';
+    const forgedDir = await writeModel(forged, { keepPlanId: true, editManifest: (m) => void (m.bundle_id = ZERO), keepBundleId: true });
+
+    const results = await verifyPaths([realDir, forgedDir]);
+    const config = Config.parse({});
+    const report = buildReport(results, config);
+    expect(report.bundles.map((b) => [b.bundle_id, b.status])).toEqual([
+      [ZERO, 'invalid'],
+      [realId, 'verified'],
+    ]);
+    const model = await buildSiteModel(report, results, config);
+    const page = model.plans.get(plan.plan_id.slice(7))!;
+    expect(page.bundle_id).toBe(realId);
+    expect(page.plan?.title).toBe('the real plan');
+    expect(page.notesHtml).not.toContain('FORGED');
+    expect([...model.plans.keys()]).toEqual([plan.plan_id.slice(7)]);
+    // The forgery is linked from the plan page as another bundle naming the plan, under its content digest.
+    expect(model.otherClaims.get(plan.plan_id.slice(7))!.map((b) => [b.bundle_id, b.dirHex])).toEqual([[ZERO, report.bundles[0]!.content_digest.slice(7)]]);
+  });
+
+  it('a plan claimed only by rejected bundles has no page', async () => {
+    const forged = validBundle();
+    forged.plan.title = 'only forged';
+    const dir = await writeModel(forged, { editManifest: (m) => void (m.bundle_id = ZERO), keepBundleId: true });
+    const results = await verifyPaths([dir]);
+    const config = Config.parse({});
+    const model = await buildSiteModel(buildReport(results, config), results, config);
+    expect(model.bundles[0]!.status).toBe('invalid');
+    expect(model.plans.size).toBe(0);
+  });
+});
