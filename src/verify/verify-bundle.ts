@@ -3,6 +3,7 @@
  * findings (FORMAT.md sections 1-6). It runs every step in order and collects
  * every finding; it never stops at the first, and never touches the disk.
  */
+import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import { checkAttempts } from './check-attempts.ts';
 import { checkEntries, checkFiles, checkManifestList, readManifest } from './check-files.ts';
@@ -68,10 +69,15 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   { name: 'grant', run: checkGrant },
 ];
 
-/** Verifies a bundle snapshot. Never throws for bad evidence; a throw is a bug. */
-export function verifyBundle(snapshot: BundleSnapshot): BundleVerification {
+/**
+ * Verifies a bundle snapshot under the limits that apply while parsing
+ * (`string_bytes`; default LIMIT_DEFAULTS). Never throws for bad evidence; a
+ * throw is a bug.
+ */
+export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'string_bytes'> = LIMIT_DEFAULTS): BundleVerification {
   const ctx: VerifyContext = {
     snapshot,
+    stringBytes: limits.string_bytes,
     disk: new Map(snapshot.entries.map((e) => [e.path, e])),
     findings: [],
     listed: new Map(),

@@ -601,6 +601,10 @@ const CASES = {
         ['9007199254740993', 1],
         ['9007199254740992', 1],
         ['-9007199254740992', 1],
+        // FORMAT.md 1: not -0 (jq prints -0, RFC 8785 writes 0: the jq recipe would give another plan_id); -0.0 and -0e0 have a fraction, an exponent.
+        ['-0', 0],
+        ['-0.0', 0],
+        ['-0e0', 0],
       ].map(([token, seed]) => ({
         name: `plan.json: the number token ${String(token)}`,
         run: rawSeed(Number(seed), String(token)),
@@ -615,6 +619,16 @@ const CASES = {
         const manifest = Buffer.from(sealBundle(m).manifest).toString('utf8');
         const bytes = Buffer.byteLength(m.notes ?? '');
         return { manifestRaw: replaceOnce(manifest, `"bytes":${bytes},"path":"NOTES.md"`, `"bytes":${bytes}.0,"path":"NOTES.md"`) };
+      }),
+      expect: [{ code: 'SCHEMA_VIOLATION', file: 'manifest.json', line: 1, count: 1 }],
+      status: 'invalid',
+    },
+    {
+      name: 'manifest.json: the bytes of an empty file written -0',
+      run: tampered((m) => {
+        m.extra.set('empty.txt', new Uint8Array());
+        const manifest = Buffer.from(sealBundle(m).manifest).toString('utf8');
+        return { manifestRaw: replaceOnce(manifest, `"bytes":0,"path":"empty.txt"`, `"bytes":-0,"path":"empty.txt"`) };
       }),
       expect: [{ code: 'SCHEMA_VIOLATION', file: 'manifest.json', line: 1, count: 1 }],
       status: 'invalid',
@@ -1554,12 +1568,15 @@ describe('FORMAT.md rules beyond single codes', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it('a plan number -0 is an integer token', async () => {
+  it('1: a plan number -0 is SCHEMA_VIOLATION (jq would hash it as -0, RFC 8785 as 0), and the plan_id is not re-derived over it', async () => {
     const model = validBundle();
     model.plan.seed = 0;
     const text = replaceOnce(planText(model), '"seed": 0', '"seed": -0');
     const result = await verifyModel(model, { raw: { 'plan.json': text } });
-    expect(result.findings).toEqual([]);
+    expect(result.findings.map((f) => [f.code, f.file])).toEqual([['SCHEMA_VIOLATION', 'plan.json']]);
+    expect(result.status).toBe('invalid');
+    // 0 itself is fine.
+    expect((await verifyModel(model)).findings).toEqual([]);
   });
 
   describe('imported evidence (origin.kind "imported")', () => {
