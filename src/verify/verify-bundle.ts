@@ -10,6 +10,7 @@ import { checkEntries, checkFiles, checkManifestList, readManifest } from './che
 import { checkGrades } from './check-grades.ts';
 import { checkGrant } from './check-grant.ts';
 import { checkLedger } from './check-ledger.ts';
+import { checkTotals } from './check-totals.ts';
 import { checkMoney, checkOrigin, checkSubjects, readPlan } from './check-plan.ts';
 import type { AttemptLine, GradesFile, VerifyContext } from './context.ts';
 import { GradesTable, type AttemptTable } from './tables.ts';
@@ -63,6 +64,8 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   { name: 'ledger', run: checkLedger },
   // Attempts fill the plan's matrix once each, as planned, after the freeze, within the ceiling.
   { name: 'attempts', run: checkAttempts },
+  // The attempts' totals (tokens, retries, cost, wall time) are numbers a report holds exactly.
+  { name: 'totals', run: checkTotals },
   // Grading generations are numbered 1..n, generation 1 uses the pinned grader, results name real attempts.
   { name: 'grades', run: checkGrades },
   // The grant echoes the plan and had not expired when attempts started.
