@@ -58,6 +58,11 @@ export const FINDING_CODES = {
     when: 'A symbolic link, FIFO, socket, device or other non-regular entry sits inside the bundle (ledgerboard never follows or opens it).',
     fix: 'Replace the link with the file it points to, or remove the entry.',
   },
+  PATH_COLLISION: {
+    severity: 'warning',
+    when: 'Two entries of the bundle have names that are equal after Unicode normalisation (NFC) or case folding, such as "Notes.md" and "notes.md": on a macOS or Windows checkout one replaces the other.',
+    fix: 'Rename one of them (and reseal), so the bundle can be copied to any file system intact.',
+  },
   BAD_JSON: {
     severity: 'error',
     when: 'A JSON file or JSONL line does not parse strictly: syntax, duplicate member name, lone surrogate, noncharacter, invalid UTF-8, byte-order mark, number out of range, nesting over 64, blank line, CR, or a JSONL line that is not an object.',
@@ -191,8 +196,8 @@ export const FINDING_CODES = {
   LIMIT_EXCEEDED: {
     severity: 'error',
     stage: 'read',
-    when: 'A file, the file count, a JSONL file\'s line count or line length, a JSON nesting depth or NOTES.md is over a configured limit (the message names the limit and its value); the checks that need that input are skipped.',
-    fix: 'Split the evidence, or raise the limit in ledgerboard.config.json (`limits`) if the size is intended.',
+    when: 'A file, the file count, a JSONL file\'s line count or line length, a JSON nesting depth, one JSON string or NOTES.md is over a configured limit (the message names the limit, its value, and for a string the field); or the attempts\' totals (tokens, retries, cost micros over 2^53 - 1, wall seconds not finite) are more than a report holds exactly. The checks that need that input are skipped.',
+    fix: 'Split the evidence, or raise the limit in ledgerboard.config.json (`limits`) if the size is intended; totals past 2^53 - 1 are not real measurements: correct the attempts.',
   },
   REWRITTEN_EVIDENCE: {
     severity: 'error',

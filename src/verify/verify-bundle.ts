@@ -6,7 +6,7 @@
 import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import { checkAttempts } from './check-attempts.ts';
-import { checkEntries, checkFiles, checkManifestList, readManifest } from './check-files.ts';
+import { checkEntries, checkFiles, checkManifestList, checkNameCollisions, readManifest } from './check-files.ts';
 import { checkGrades } from './check-grades.ts';
 import { checkGrant } from './check-grant.ts';
 import { checkLedger } from './check-ledger.ts';
@@ -46,6 +46,8 @@ export interface BundleVerification {
 const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   // Symlinks, FIFOs, sockets, devices: never followed or opened.
   { name: 'entries', run: checkEntries },
+  // No two names are one after Unicode normalisation or case folding (a warning: they collide on macOS and Windows).
+  { name: 'names', run: checkNameCollisions },
   // manifest.json parses strictly, fits its schema, and its bundle_id re-derives.
   { name: 'manifest', run: readManifest },
   // The file list is sorted, unique, never names manifest.json, and every path is safe.

@@ -388,6 +388,48 @@ const CASES = {
       exact: false,
     },
   ],
+  PATH_COLLISION: [
+    {
+      name: 'NOTES.md and notes.md (case): one warning naming both; still verified',
+      run: tampered((m) => void m.extra.set('notes.md', bytesOf('lower case'))),
+      expect: [{ code: 'PATH_COLLISION', file: 'NOTES.md', count: 1 }],
+      status: 'verified',
+    },
+    {
+      name: 'é precomposed (NFC) and decomposed (NFD), and Straße beside STRASSE (full case folding)',
+      run: tampered((m) => {
+        m.extra.set('logs/caf\u00e9.txt', bytesOf('nfc'));
+        m.extra.set('logs/cafe\u0301.txt', bytesOf('nfd'));
+        m.extra.set('logs/Stra\u00dfe.txt', bytesOf('sharp s'));
+        m.extra.set('logs/STRASSE.txt', bytesOf('upper'));
+      }),
+      expect: [
+        { code: 'PATH_COLLISION', file: 'logs/STRASSE.txt', count: 1 },
+        { code: 'PATH_COLLISION', file: 'logs/cafe\u0301.txt', count: 1 },
+      ],
+      status: 'verified',
+    },
+    {
+      name: 'directories Logs/ and logs/: one warning for the directories, none again for the files below them',
+      run: tampered((m) => {
+        m.extra.set('Logs/a.txt', bytesOf('upper a'));
+        m.extra.set('logs/a.txt', bytesOf('lower a'));
+        m.extra.set('logs/b.txt', bytesOf('lower b'));
+      }),
+      expect: [{ code: 'PATH_COLLISION', file: 'Logs', count: 1 }],
+      status: 'verified',
+    },
+    {
+      name: 'names that only look alike are not collisions: a fullwidth f (NFKC only) beside f, a zero-width space',
+      run: tampered((m) => {
+        m.extra.set('\uff46ile.txt', bytesOf('fullwidth'));
+        m.extra.set('file.txt', bytesOf('plain'));
+        m.extra.set('fi\u200ble.txt', bytesOf('zero width'));
+      }),
+      expect: [],
+      status: 'verified',
+    },
+  ],
   BAD_JSON: [
     ...(() => {
       const plan = planText(validBundle());
@@ -1457,6 +1499,27 @@ describe('one tampered bundle per finding code', () => {
       }
     });
   }
+});
+
+describe('PATH_COLLISION beyond its fixtures', () => {
+  it('a bundle holding NOTES.md and notes.md gets the warning and stays verified', async () => {
+    const model = validBundle();
+    model.extra.set('notes.md', bytesOf('lower case'));
+    const result = await verifyModel(model);
+    expect(result.findings.map((f) => [f.code, f.severity, f.file])).toEqual([['PATH_COLLISION', 'warning', 'NOTES.md']]);
+    expect(result.status).toBe('verified');
+  });
+
+  it('many colliding groups: the first 100 listed, the rest counted in one more', () => {
+    const model = validBundle();
+    for (let i = 0; i < 150; i++) {
+      model.extra.set(`logs/x${i}.txt`, bytesOf(`${i}`));
+      model.extra.set(`logs/X${i}.txt`, bytesOf(`${i}`));
+    }
+    const found = verifyInMemory(model).findings.filter((f) => f.code === 'PATH_COLLISION');
+    expect(found).toHaveLength(101);
+    expect(found[100]!.file).toBe('.');
+  });
 });
 
 describe('FORMAT.md rules beyond single codes', () => {
