@@ -7,13 +7,14 @@
  * named in the cohort's `bounded`. report.json never carries an unsafe
  * integer or a non-finite number, and its schema refuses them.
  */
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { buildReport, type ReportInput } from '../../src/report/build-report.ts';
 import { Report, ReportCohort } from '../../src/report/schema.ts';
+import { moneyText, tokensText } from '../../src/site/format.ts';
 import type { Attempt } from '../../src/schema/index.ts';
 import { BASELINE, CANDIDATE, makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -137,6 +138,12 @@ describe('bundles fine alone whose pooled cohort totals go past the bound', () =
     expect(baseline.tokens.total).toBe(8 * 1100);
   });
 
+  it('the readable forms say the held totals are lower bounds', () => {
+    const candidate = build([first, second]).cohorts.find((c) => c.subject.model === CANDIDATE.model)!;
+    expect(tokensText(candidate.tokens)).toBe('>= 9,007,199,254,740,991');
+    expect(moneyText(candidate.cost, candidate.attempts)).toBe('>= USD 9007199254.74');
+  });
+
   it('the same report whatever order the bundles come in', () => {
     expect(canonicalJson(build([second, first]))).toBe(canonicalJson(build([first, second])));
   });
@@ -160,6 +167,27 @@ describe('the report schema refuses what a report must never carry', () => {
 });
 
 describe('the CLI', () => {
+  it('build: exit 0 beside an overflowing bundle and a 70 KB plan title; both no_verdict, the valid one counted, the title nowhere in the site', { timeout: 300_000 }, async () => {
+    const site = await makeTempDir('lb-totals-');
+    await cp(await writeModel(gridModel(spec('valid'))), join(site, 'evidence', 'valid'), { recursive: true });
+    await cp(await writeModel(gridModel(spec('bad', (a) => void (a.wall_seconds = 1.7e308)))), join(site, 'evidence', 'bad'), { recursive: true });
+    const title = `long title ${'t'.repeat(70_000)}`;
+    await cp(await writeModel(gridModel(spec('long', undefined, { title }))), join(site, 'evidence', 'long'), { recursive: true });
+    await writeFile(join(site, 'lb.json'), JSON.stringify({ bundles_dir: 'evidence' }));
+    const out = join(site, 'out');
+    const build = await runCli(['build', '--config', join(site, 'lb.json'), '--out', out]);
+    expect(build.stderr).not.toContain('unexpected error');
+    expect(build.code).toBe(0);
+    const report = Report.parse(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    expect(report.bundles.map((b) => [b.status, b.counted, b.findings.map((f) => f.code)]).sort()).toEqual([
+      ['no_verdict', false, ['LIMIT_EXCEEDED']],
+      ['no_verdict', false, ['LIMIT_EXCEEDED']],
+      ['verified', true, []],
+    ]);
+    // The title is in the published evidence bytes only (plan.json itself), never on a page or in the report.
+    for (const file of await pages(out)) expect((await readFile(file, 'utf8')).includes('t'.repeat(1000)), file).toBe(false);
+  });
+
   it('report --json and retain: exit 0 with the bad bundle beside a valid one; the bad one is LIMIT_EXCEEDED', async () => {
     const site = await makeTempDir();
     const evidence = join(site, 'evidence');
@@ -181,3 +209,12 @@ describe('the CLI', () => {
     expect(retain.code).toBe(0);
   });
 });
+
+/** Every HTML page and JSON file the build wrote outside the published evidence. */
+async function pages(out: string): Promise<string[]> {
+  const all = await readdir(out, { recursive: true, withFileTypes: true });
+  return all
+    .filter((e) => e.isFile() && /\.(html|json)$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .filter((p) => !p.endsWith('plan.json'));
+}
