@@ -29,6 +29,8 @@ export interface CodeInfo {
    * `bundle` codes can come from `ledgerboard verify` on a bundle alone.
    */
   stage?: 'read' | 'history' | 'pipeline';
+  /** True for a code of ledgerboard's own found in one bundle alone, not in FORMAT.md's table (it is never an error). */
+  own?: true;
 }
 
 /** Every finding code with its severity, trigger and fix. Order: as in FORMAT.md. */
@@ -60,6 +62,7 @@ export const FINDING_CODES = {
   },
   PATH_COLLISION: {
     severity: 'warning',
+    own: true,
     when: 'Two entries of the bundle have names that are equal after Unicode normalisation (NFC) or case folding, such as "Notes.md" and "notes.md": on a macOS or Windows checkout one replaces the other.',
     fix: 'Rename one of them (and reseal), so the bundle can be copied to any file system intact.',
   },
