@@ -619,9 +619,12 @@ function describeChar(s: string, i: number): string {
  *   strings) must all be in the parsed objects;
  * - every number finite (an out-of-range number is the careful parser's to
  *   report);
+ * - with `maxStringBytes`, no string of more code units than a third of it
+ *   (such a string may be over the limit, which the careful parser decides
+ *   and reports with the string's place);
  * - JSON.parse accepts the text (a syntax error is reported by the careful
  *   parser, with its own message and position).
- * Non-integer number tokens are found by the same scan, in document order.
+ * Non-integer number tokens (and `-0`) are found by the same scan, in document order.
  */
 
 /**
