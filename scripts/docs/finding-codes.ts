@@ -9,7 +9,8 @@ const STAGE_TEXT: Record<NonNullable<CodeInfo['stage']>, string> = {
 
 function stage(code: FindingCode): string {
   const info: CodeInfo = FINDING_CODES[code];
-  return info.stage ? STAGE_TEXT[info.stage] : 'the bundle alone (FORMAT.md 6)';
+  if (info.stage) return STAGE_TEXT[info.stage];
+  return info.own ? "the bundle alone (ledgerboard's own, not in FORMAT.md 6)" : 'the bundle alone (FORMAT.md 6)';
 }
 
 function effect(code: FindingCode): string {
@@ -37,11 +38,12 @@ export function findingCodesMarkdown(): string {
     'they affect. Only `verified` bundles are counted; the others are published',
     'with their findings.',
     '',
-    'Most codes are found in one bundle alone (FORMAT.md section 6). Three are',
+    'Most codes are found in one bundle alone (FORMAT.md section 6). Four are',
     "ledgerboard's own: `LIMIT_EXCEEDED` (the reader's configurable limits),",
     '`REWRITTEN_EVIDENCE` (a comparison with the retained history, so only',
-    '`report`, `build` and `retain` see it) and `INTERNAL_ERROR` (a crash while',
-    'processing one bundle, isolated to it).',
+    '`report`, `build` and `retain` see it), `INTERNAL_ERROR` (a crash while',
+    'processing one bundle, isolated to it) and `PATH_COLLISION` (a warning',
+    'about names a case-insensitive file system cannot keep apart).',
     '',
     '| code | effect | found by | when it fires | how to fix it |',
     '|---|---|---|---|---|',

@@ -8,9 +8,10 @@
  * bundle id order, then row order, which gives the same figures whenever the
  * order cannot matter: counts; wall time, which is summed in ascending order
  * of its values whatever the order (orderFreeSum); and the integer sums
- * (tokens, retries, micros) while every value is an integer >= 0 and the sum
- * is at most 2^53 - 1 (then every partial sum is exact in any order). When a
- * sum is not exact, the rows are summed again in attempt id order.
+ * (tokens, retries, micros) while every value is an integer >= 0: a sum at
+ * most 2^53 - 1 is exact in any order, and one over it is held at 2^53 - 1
+ * (score.ts boundTotals) in any order. Were a value not such an integer, the
+ * rows would be summed again in attempt id order.
  */
 import { TERMINAL_CLASSES, type TerminalClass } from './grading.ts';
 import type { LedgerSplits } from './headline.ts';
@@ -18,7 +19,7 @@ import type { DriftPoint } from './drift.ts';
 import { driftSeries } from './drift.ts';
 import type { ColumnPool, Segment } from './pool-columns.ts';
 import { REASON_CODES } from './columns.ts';
-import { rateFigures, type CohortFigures, type CostFigures, type Replicate, type TaskTally, type TokenFigures } from './score.ts';
+import { boundTotals, rateFigures, type CohortFigures, type CostFigures, type Replicate, type TaskTally, type TokenFigures } from './score.ts';
 import { meanPassAtK } from './stats.ts';
 import { COST_STATE_CODES } from '../verify/tables.ts';
 
@@ -156,8 +157,9 @@ function figures(segments: readonly Segment[], splits: LedgerSplits, tallies: Re
       }
     }
   }
-  const max = Number.MAX_SAFE_INTEGER;
-  if (!anyway && !(integral && tokens.input <= max && tokens.output <= max && retries <= max && cost.micros <= max)) return null;
+  // Integer sums of values >= 0 are exact up to 2^53 - 1 in any order, and over it in every order when over it
+  // in one: boundTotals then holds them at 2^53 - 1 whatever the order, so only non-integer values need the fixed order.
+  if (!anyway && !integral) return null;
   TERMINAL_CLASSES.forEach((c, i) => (classes[c] = classCounts[i]!));
   const reasons = { failed: reasonCounts[1]!, errored: reasonCounts[2]!, missing: reasonCounts[3]! };
   tokens.total = tokens.input + tokens.output;
@@ -171,7 +173,7 @@ function figures(segments: readonly Segment[], splits: LedgerSplits, tallies: Re
   for (const r of perIndex) r.rate = r.graded === 0 ? null : r.resolved / r.graded;
   const rates = perIndex.map((r) => r.rate).filter((r): r is number => r !== null);
   const headlineTasks = splits.headline.map((id) => tallies.get(id)).filter((t): t is TaskTally => t !== undefined);
-  return {
+  const result: CohortFigures = {
     attempts: total,
     headline: rateFigures(splits.headline, tallies),
     watch_list: rateFigures(splits.watch_list, tallies),
@@ -192,6 +194,8 @@ function figures(segments: readonly Segment[], splits: LedgerSplits, tallies: Re
       }),
     },
   };
+  boundTotals(result);
+  return result;
 }
 
 /** stats.ts median of values already in ascending order. */

@@ -65,6 +65,58 @@ export interface CohortFigures {
   cost: CostFigures;
   pass_at_k: { k: number; value: number }[];
   replicates: { per_index: Replicate[]; spread: number | null; flipped_tasks: string[] };
+  /** The totals held at their bound (see {@link boundTotals}); absent when none is. */
+  bounded?: BoundedTotal[];
+}
+
+/** The totals of a cohort that may reach the bound of exact representation, in the order they are listed. */
+export const BOUNDED_TOTALS = ['tokens.input', 'tokens.output', 'tokens.total', 'wall_seconds.sum', 'retries', 'cost.micros'] as const;
+/** A total that may be held at its bound. */
+export type BoundedTotal = (typeof BOUNDED_TOTALS)[number];
+
+/**
+ * Holds a cohort's totals to numbers a report carries exactly. Every bundle's
+ * own totals are within 2^53 - 1 and finite (the verifier's `totals` step
+ * makes any other bundle LIMIT_EXCEEDED), but a cohort pools several bundles,
+ * and their sum may not be: an integer sum over 2^53 - 1 is then held at
+ * 2^53 - 1, a wall time sum that overflowed at the largest finite double,
+ * and the total is named in `bounded`: the true total is at least the value
+ * shown. Tokens or cost held so are also `complete: false` (a lower bound,
+ * as with unknowns). Whether an integer sum of values >= 0 goes over
+ * 2^53 - 1 does not depend on the order of the sum, so neither does the
+ * result. Changes `figures` in place.
+ */
+export function boundTotals(figures: CohortFigures): void {
+  const max = Number.MAX_SAFE_INTEGER;
+  const bounded: BoundedTotal[] = [];
+  const { tokens, cost } = figures;
+  if (tokens.input > max) {
+    tokens.input = max;
+    bounded.push('tokens.input');
+  }
+  if (tokens.output > max) {
+    tokens.output = max;
+    bounded.push('tokens.output');
+  }
+  if (bounded.length > 0 || tokens.total > max) {
+    tokens.total = Math.min(tokens.total, max);
+    bounded.push('tokens.total');
+    tokens.complete = false;
+  }
+  if (!Number.isFinite(figures.wall_seconds.sum)) {
+    figures.wall_seconds.sum = Number.MAX_VALUE;
+    bounded.push('wall_seconds.sum');
+  }
+  if (figures.retries > max) {
+    figures.retries = max;
+    bounded.push('retries');
+  }
+  if (cost.micros > max) {
+    cost.micros = max;
+    cost.complete = false;
+    bounded.push('cost.micros');
+  }
+  if (bounded.length > 0) figures.bounded = bounded;
 }
 
 /** Per task and side: how the cohort's attempts there ended. */
@@ -187,7 +239,7 @@ export function cohortFigures(
   for (const r of perIndex) r.rate = r.graded === 0 ? null : r.resolved / r.graded;
   const rates = perIndex.map((r) => r.rate).filter((r): r is number => r !== null);
   const headlineTasks = splits.headline.map((id) => tallies.get(id)).filter((t): t is TaskTally => t !== undefined);
-  return {
+  const figures: CohortFigures = {
     attempts: attempts.length,
     headline: rateFigures(splits.headline, tallies),
     watch_list: rateFigures(splits.watch_list, tallies),
@@ -208,6 +260,8 @@ export function cohortFigures(
       }),
     },
   };
+  boundTotals(figures);
+  return figures;
 }
 
 /**

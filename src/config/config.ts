@@ -44,6 +44,7 @@ export const LimitsConfig = z.strictObject({
   line_bytes: z.int().min(1).default(LIMIT_DEFAULTS.line_bytes),
   depth: z.int().min(1).max(64, 'FORMAT.md makes nesting deeper than 64 BAD_JSON: depth is at most 64').default(LIMIT_DEFAULTS.depth),
   notes_bytes: z.int().min(1).default(LIMIT_DEFAULTS.notes_bytes),
+  string_bytes: z.int().min(1).default(LIMIT_DEFAULTS.string_bytes),
 });
 
 /** The whole config; every member has a default, so `{}` is a valid config. */

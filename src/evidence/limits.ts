@@ -29,6 +29,13 @@ export const LIMIT_DEFAULTS = {
   depth: 64,
   /** Bytes of NOTES.md (rendered as Markdown on the site): 1 MiB. */
   notes_bytes: 1024 ** 2,
+  /**
+   * UTF-8 bytes of any one string (a value or a member name, after
+   * unescaping) in a structured file: 64 KiB. Strings end up on pages, so a
+   * 50 MB plan title would make a 400 MB page; checked by the strict parser
+   * as it reads each string.
+   */
+  string_bytes: 64 * 1024,
 } as const;
 
 /** The limits in force. */
@@ -45,6 +52,8 @@ export interface LimitHit {
   /** What the bundle has: a size, a count, a line number's length; `more` when counting stopped at the limit. */
   actual: number | 'more';
   line?: number;
+  /** For `string_bytes`: where the string is in the file (`title`, `results[3].attempt_id`, `(a member name in) tokens`). */
+  field?: string;
 }
 
 /** The message of a LIMIT_EXCEEDED finding. */
@@ -59,8 +68,10 @@ export function limitMessage(hit: LimitHit): string {
     line_bytes: 'bytes in one JSONL line',
     depth: 'levels of JSON nesting',
     notes_bytes: 'bytes of NOTES.md',
+    string_bytes: 'bytes in one JSON string',
   };
-  return `limits.${hit.limit} is ${hit.value} ${what[hit.limit]}; this has ${has}: not read, and the checks that need it are skipped`;
+  const where = hit.field === undefined ? '' : ` (${hit.field})`;
+  return `limits.${hit.limit} is ${hit.value} ${what[hit.limit]}; this has ${has}${where}: not read, and the checks that need it are skipped`;
 }
 
 /**

@@ -30,3 +30,16 @@ export function compareUtf8(a: string, b: string): number {
 export function quotePath(path: string): string {
   return JSON.stringify(path);
 }
+
+/**
+ * The name a case-insensitive, normalisation-insensitive file system (macOS
+ * APFS, Windows NTFS) sees: NFC, then case folded (upper then lower case,
+ * which folds "ß" with "ss" and the Kelvin sign with "k" as full case folding
+ * does), then NFC again. Two paths with the same key collide in a checkout
+ * there: one file silently replaces the other. An ASCII path only folds case.
+ */
+export function collisionKey(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(path)) return path.toLowerCase();
+  return path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+}

@@ -78,7 +78,7 @@ export function parseWithArrayMember(
   }
   if (open === -1) return undefined;
   // The elements: cut at ',' and the closing ']' outside strings and nested containers.
-  const elementOptions = { maxDepth: maxDepth - 2 };
+  const elementOptions: StrictJsonOptions = { ...options, maxDepth: maxDepth - 2 };
   let nested = 0;
   let start = open + 1;
   let index = 0;

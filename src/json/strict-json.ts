@@ -29,11 +29,30 @@ export interface JsonSyntaxError {
   message: string;
   line: number;
   column: number;
-  /** Set when the only problem is a number whose value a double cannot hold (e.g. 1e400). */
-  kind?: 'number-out-of-range';
+  /**
+   * Set when the only problem is a number whose value a double cannot hold
+   * (e.g. 1e400), or a string longer than `maxStringBytes` (then `string`
+   * says where it is).
+   */
+  kind?: 'number-out-of-range' | 'string-over-limit';
+  /** With kind `string-over-limit`: the string's place and size. */
+  string?: LongString;
 }
 
-/** A number token that is not an integer token with |n| <= 2^53 - 1. */
+/** Where a string over `maxStringBytes` is, and how long it is. */
+export interface LongString {
+  /** Member names and array indices from the top-level value down to the string (or to the object whose member name it is). */
+  path: (string | number)[];
+  /** True when the string is a member name (then `path` ends at its object). */
+  memberName: boolean;
+  /** Its UTF-8 bytes (after unescaping). */
+  bytes: number;
+}
+
+/**
+ * A number token that is not an integer token with |n| <= 2^53 - 1, or is
+ * `-0` (FORMAT.md section 1: jq prints `-0` where RFC 8785 writes `0`).
+ */
 export interface NonIntegerToken {
   token: string;
   line: number;
@@ -49,6 +68,12 @@ export type StrictParseResult =
 export interface StrictJsonOptions {
   /** Deepest allowed value: the top-level value is depth 1, a member or element one more than its container. Default 64. */
   maxDepth?: number;
+  /**
+   * Longest allowed string (a value or a member name), in UTF-8 bytes after
+   * unescaping; a longer one fails the parse with kind `string-over-limit`.
+   * Default: no limit.
+   */
+  maxStringBytes?: number;
 }
 
 /** The nesting limit of FORMAT.md section 2. */
@@ -61,7 +86,9 @@ class ParseFailure {
   constructor(
     readonly offset: number,
     readonly message: string,
-    readonly kind?: 'number-out-of-range',
+    readonly kind?: 'number-out-of-range' | 'string-over-limit',
+    /** With kind `string-over-limit`: the string's UTF-8 bytes. */
+    readonly bytes?: number,
   ) {}
 }
 
@@ -78,7 +105,7 @@ export function parseStrictJson(bytes: Uint8Array, options: StrictJsonOptions = 
  * for bytes.
  */
 export function parseStrictText(text: string, options: StrictJsonOptions = {}): StrictParseResult {
-  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, true);
+  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, true, options.maxStringBytes);
   if (fast !== undefined) return fast;
   return parseStrictTextCarefully(text, options);
 }
@@ -89,7 +116,7 @@ export function parseStrictText(text: string, options: StrictJsonOptions = {}): 
  * collected on the fast path (the list is then empty).
  */
 export function parseStrictTextValue(text: string, options: StrictJsonOptions = {}): StrictParseResult {
-  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, false);
+  const fast = parseWithJsonParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, false, options.maxStringBytes);
   if (fast !== undefined) return fast;
   return parseStrictTextCarefully(text, options);
 }
@@ -100,7 +127,7 @@ export function parseStrictTextValue(text: string, options: StrictJsonOptions = 
  * tests compare the fast path against).
  */
 export function parseStrictTextCarefully(text: string, options: StrictJsonOptions = {}): StrictParseResult {
-  const parser = new Parser(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  const parser = new Parser(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.maxStringBytes);
   try {
     const value = parser.parseDocument();
     const where = positions(text, parser.nonInteger.map((n) => n.offset));
@@ -108,7 +135,9 @@ export function parseStrictTextCarefully(text: string, options: StrictJsonOption
     return { ok: true, value, nonIntegerTokens };
   } catch (error) {
     if (error instanceof ParseFailure) {
-      return { ok: false, error: { message: error.message, ...position(text, error.offset), ...(error.kind ? { kind: error.kind } : {}) } };
+      const failure: JsonSyntaxError = { message: error.message, ...position(text, error.offset), ...(error.kind ? { kind: error.kind } : {}) };
+      if (error.kind === 'string-over-limit') failure.string = { ...pathAt(text, error.offset), bytes: error.bytes! };
+      return { ok: false, error: failure };
     }
     if (error instanceof RangeError) {
       // Call stack exhausted: only reachable with a huge maxDepth option.
@@ -238,11 +267,16 @@ const NEEDS_CAREFUL_SCAN = /[\\\u0000-\u001f\ud800-\uffff]/;
 class Parser {
   i = 0;
   readonly nonInteger: { token: string; offset: number }[] = [];
+  /** Strings of at most this many code units are within maxStringBytes whatever they hold (a code unit is at most 3 UTF-8 bytes). */
+  private readonly shortString: number;
 
   constructor(
     private readonly s: string,
     private readonly maxDepth: number,
-  ) {}
+    private readonly maxStringBytes: number = Infinity,
+  ) {
+    this.shortString = Math.floor(maxStringBytes / 3);
+  }
 
   parseDocument(): JsonValue {
     this.skipWhitespace();
@@ -399,13 +433,27 @@ class Parser {
     const token = s.slice(start, i);
     const value = Number(token);
     if (!Number.isFinite(value)) throw new ParseFailure(start, `number ${token} is out of range`, 'number-out-of-range');
-    if (!integer || Math.abs(value) > MAX_SAFE) this.nonInteger.push({ token, offset: start });
+    // `-0` is an integer token, but not one plan.json or manifest.json may hold (FORMAT.md section 1).
+    if (!integer || Math.abs(value) > MAX_SAFE || Object.is(value, -0)) this.nonInteger.push({ token, offset: start });
     this.i = i;
     // RFC 8785 has no negative zero; keep the value JSON.parse would give otherwise.
     return value;
   }
 
+  /** A string (value or member name) at the cursor, within maxStringBytes. */
   private parseString(): string {
+    const offset = this.i;
+    const value = this.scanString();
+    if (value.length > this.shortString) {
+      const bytes = Buffer.byteLength(value, 'utf8');
+      if (bytes > this.maxStringBytes) {
+        throw new ParseFailure(offset, `a string of ${bytes} bytes, over the limit of ${this.maxStringBytes}`, 'string-over-limit', bytes);
+      }
+    }
+    return value;
+  }
+
+  private scanString(): string {
     const s = this.s;
     const start = this.i + 1;
     // Fast path (native): up to the next quote there is no escape, control character, surrogate or
@@ -571,9 +619,12 @@ function describeChar(s: string, i: number): string {
  *   strings) must all be in the parsed objects;
  * - every number finite (an out-of-range number is the careful parser's to
  *   report);
+ * - with `maxStringBytes`, no string of more code units than a third of it
+ *   (such a string may be over the limit, which the careful parser decides
+ *   and reports with the string's place);
  * - JSON.parse accepts the text (a syntax error is reported by the careful
  *   parser, with its own message and position).
- * Non-integer number tokens are found by the same scan, in document order.
+ * Non-integer number tokens (and `-0`) are found by the same scan, in document order.
  */
 
 /**
@@ -591,8 +642,10 @@ const NOT_FAST = /[\\\ud800-\uffff]/;
 /** Deepest container nesting the fast path takes, whatever the limit (its checks recurse). */
 const FAST_MAX_NESTING = 32;
 
-function parseWithJsonParse(text: string, maxDepth: number, collectNumbers: boolean): StrictParseResult | undefined {
+function parseWithJsonParse(text: string, maxDepth: number, collectNumbers: boolean, maxStringBytes = Infinity): StrictParseResult | undefined {
   if (NOT_FAST.test(text)) return undefined;
+  // A string of more code units than this may be over maxStringBytes (a code unit here is 1 to 3 UTF-8 bytes): the careful parser decides.
+  const shortString = Math.floor(maxStringBytes / 3);
   let depth = 0;
   let deepest = 0;
   let members = 0;
@@ -605,7 +658,7 @@ function parseWithJsonParse(text: string, maxDepth: number, collectNumbers: bool
     const c = text.charCodeAt(i);
     if (c === 34) {
       const end = text.indexOf('"', i + 1);
-      if (end === -1) return undefined;
+      if (end === -1 || end - i - 1 > shortString) return undefined;
       i = end;
     } else if (c === 58) {
       members++;
@@ -626,10 +679,11 @@ function parseWithJsonParse(text: string, maxDepth: number, collectNumbers: bool
         if (d === 46 || d === 101 || d === 69) integer = false;
         else if (d !== 43 && d !== 45) break;
       }
-      // Up to 15 digits an integer token is always within 2^53 - 1.
-      if (!integer || end - i > 15) {
+      // Up to 15 digits an integer token is always within 2^53 - 1; `-0` is the one short integer token not allowed.
+      const negativeZero = c === 45 && end - i === 2 && text.charCodeAt(i + 1) === 48;
+      if (!integer || end - i > 15 || negativeZero) {
         const token = text.slice(i, end);
-        if (!integer || Math.abs(Number(token)) > MAX_SAFE) (nonInteger ??= []).push({ token, line, column: i - lineStart + 1 });
+        if (!integer || negativeZero || Math.abs(Number(token)) > MAX_SAFE) (nonInteger ??= []).push({ token, line, column: i - lineStart + 1 });
       }
       i = end - 1;
     }
@@ -666,4 +720,46 @@ function countMembers(value: JsonValue): number {
     count += inner + 1;
   }
   return count;
+}
+
+/**
+ * Where the string starting at `offset` sits: the member names and array
+ * indices down to it, and whether it is a member name. Only called after the
+ * careful parser failed at that string, so the text before it is valid JSON
+ * (no need to check anything here).
+ */
+function pathAt(text: string, offset: number): { path: (string | number)[]; memberName: boolean } {
+  // One frame per open container: its key or index so far, and whether a member name comes next.
+  const frames: { key: string | number; expectName: boolean; isArray: boolean }[] = [];
+  for (let i = 0; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    const top = frames[frames.length - 1];
+    if (c === 34) {
+      const end = stringEnd(text, i);
+      if (top && !top.isArray && top.expectName) {
+        top.key = JSON.parse(text.slice(i, end + 1)) as string;
+        top.expectName = false;
+      }
+      i = end;
+    } else if (c === 123) frames.push({ key: '', expectName: true, isArray: false });
+    else if (c === 91) frames.push({ key: 0, expectName: false, isArray: true });
+    else if (c === 125 || c === 93) frames.pop();
+    else if (c === 44 && top) {
+      if (top.isArray) top.key = (top.key as number) + 1;
+      else top.expectName = true;
+    }
+  }
+  const top = frames[frames.length - 1];
+  const memberName = top !== undefined && !top.isArray && top.expectName;
+  const path = (memberName ? frames.slice(0, -1) : frames).map((f) => f.key);
+  return { path, memberName };
+}
+
+/** The index of the quote closing the string that opens at `start`. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; ; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34 || Number.isNaN(c)) return i;
+  }
 }

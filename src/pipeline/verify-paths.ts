@@ -76,7 +76,7 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
 }
 
 /** The verifier a pipeline runs on each snapshot: verifyBundle, or a replacement in tests of crash isolation. */
-export type VerifyFunction = (snapshot: BundleSnapshot) => BundleVerification;
+export type VerifyFunction = (snapshot: BundleSnapshot, limits: Limits) => BundleVerification;
 
 /**
  * An unexpected error while processing one bundle (a bug in ledgerboard, not
@@ -193,7 +193,7 @@ function withLimits(snapshot: BundleSnapshot, limits: Limits, verify: VerifyFunc
       hits.push(hit);
     }
   }
-  const verification = verify(snapshot);
+  const verification = verify(snapshot, limits);
   if (hits.length === 0) return verification;
   const limited = new Set(hits.map((h) => h.path));
   const findings = [

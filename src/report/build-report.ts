@@ -246,6 +246,7 @@ function cohortEntry(
     tasks: v ? v.tasks : [],
     plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
     incompatible_with: extra.incompatible,
+    ...(f.bounded ? { bounded: f.bounded } : {}),
   };
 }
 

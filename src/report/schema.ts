@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Config } from '../config/config.ts';
 import { Digest, Timestamp } from '../schema/common.ts';
 import { TERMINAL_CLASSES } from '../analysis/grading.ts';
+import { BOUNDED_TOTALS } from '../analysis/score.ts';
 
 const Rate = z.number().min(0).max(1);
 const Interval = z.tuple([z.number(), z.number()]).nullable();
@@ -58,7 +59,17 @@ const TaskSide = z.strictObject({
   resolved: Count,
 });
 
-const KeyDifference = z.strictObject({ component: z.string(), a: z.unknown(), b: z.unknown() });
+/** True when every number in a JSON value is finite and, when an integer, within 2^53 - 1 (what RFC 8785 and every reader hold exactly). */
+function isExactJson(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value));
+  if (value === null || typeof value !== 'object') return true;
+  return Object.values(value).every(isExactJson);
+}
+
+/** A key component's value: any JSON, but no number a reader could not hold exactly. */
+const KeyValue = z.unknown().refine(isExactJson, 'a number that is not finite, or an integer beyond 2^53 - 1');
+
+const KeyDifference = z.strictObject({ component: z.string(), a: KeyValue, b: KeyValue });
 
 const GraderOut = z.strictObject({ id: z.string(), version: z.string(), executable: Digest });
 const VerdictOut = z.enum(['PASS', 'REGRESSION', 'NO_GAIN', 'NO_VERDICT']);
@@ -166,6 +177,13 @@ export const ReportCohort = z.strictObject({
     z.strictObject({ plan_id: Digest, bundle_id: Digest, title: z.string(), created_at: Timestamp, attempts_per_task: z.int().min(1) }),
   ),
   incompatible_with: z.array(z.strictObject({ cohort_id: Digest, board_id: Digest, differences: z.array(KeyDifference) })),
+  /**
+   * The totals held at their bound because the pooled bundles' sum is not
+   * exactly representable (src/analysis/score.ts boundTotals): each shows
+   * 2^53 - 1 (or the largest finite double for wall seconds), a lower
+   * bound. Absent when none is.
+   */
+  bounded: z.array(z.enum(BOUNDED_TOTALS)).min(1).optional(),
 });
 export type ReportCohort = z.infer<typeof ReportCohort>;
 

@@ -41,12 +41,14 @@ export function moneyText(cost: ReportCohort['cost'], attempts: number): string 
   const value = amount(cost.micros, cost.currency);
   if (cost.complete) return value;
   const missing = [cost.unavailable ? `${cost.unavailable} unavailable` : '', cost.partial ? `${cost.partial} partial` : ''].filter(Boolean).join(', ');
-  return `>= ${value} (${missing})`;
+  // No attempt missing: a total held at its bound (the cohort's `bounded`).
+  return missing ? `>= ${value} (${missing})` : `>= ${value}`;
 }
 
-/** Tokens: a sum, or a lower bound with the count of unknowns. */
+/** Tokens: a sum, or a lower bound with the count of unknowns (none when the total was held at its bound). */
 export function tokensText(tokens: ReportCohort['tokens']): string {
-  return tokens.complete ? grouped(tokens.total) : `>= ${grouped(tokens.total)} (${tokens.unknown} unknown)`;
+  if (tokens.complete) return grouped(tokens.total);
+  return tokens.unknown > 0 ? `>= ${grouped(tokens.total)} (${tokens.unknown} unknown)` : `>= ${grouped(tokens.total)}`;
 }
 
 /** Seconds as "1h 02m", "12m 05s" or "42.0s". */

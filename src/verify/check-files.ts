@@ -3,7 +3,7 @@
  * schema, id, list rules and paths), and listed files against disk.
  */
 import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
-import { compareUtf8, quotePath, unsafePathReason } from '../evidence/paths.ts';
+import { collisionKey, compareUtf8, quotePath, unsafePathReason } from '../evidence/paths.ts';
 import { Manifest } from '../schema/index.ts';
 import { contentOf, report, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
@@ -39,6 +39,57 @@ export function checkEntries(ctx: VerifyContext): void {
     if (entry.kind === 'file' || entry.kind === 'directory') continue;
     report(ctx, 'NOT_REGULAR_FILE', entry.path, `${quotePath(entry.path)} is a ${KIND_NAMES[entry.kind]}, not a regular file; it was not followed or opened`);
   }
+}
+
+/** A name that case folding or normalisation may change: an upper-case ASCII letter, or any non-ASCII character. */
+// eslint-disable-next-line no-control-regex
+const MAY_FOLD = /[A-Z]|[^\x00-\x7f]/;
+
+/** At most this many colliding groups of names are listed one by one; the rest are counted in one more finding. */
+export const COLLISIONS_LISTED = 100;
+
+/**
+ * PATH_COLLISION (warning): entries whose names are equal after Unicode
+ * normalisation or case folding (see collisionKey), such as `Notes.md` and
+ * `notes.md`, or `é` written precomposed and decomposed. Valid here, but on a
+ * macOS or Windows checkout one replaces the other, so the bundle cannot be
+ * copied there intact. One finding per group of colliding names; entries
+ * below colliding directories are not reported again.
+ */
+export function checkNameCollisions(ctx: VerifyContext): void {
+  // A name of lower-case ASCII only is its own key, so two such names never collide: only names with an upper-case
+  // letter or a non-ASCII character are keyed (most bundles have none), and each key is looked up among the names.
+  const groups = new Map<string, string[]>();
+  for (const entry of ctx.snapshot.entries) {
+    if (entry.badName || !MAY_FOLD.test(entry.path)) continue;
+    const key = collisionKey(entry.path);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [entry.path]);
+    else group.push(entry.path);
+  }
+  for (const [key, group] of groups) {
+    // The one lower-case ASCII name with this key, if any, is the key itself.
+    if (!MAY_FOLD.test(key) && ctx.disk.has(key)) {
+      group.push(key);
+      group.sort(compareUtf8);
+    }
+  }
+  let listed = 0;
+  let more = 0;
+  for (const [key, paths] of groups) {
+    if (paths.length < 2) continue;
+    // Below a colliding directory every name collides again: the directory's finding says it.
+    const slash = key.lastIndexOf('/');
+    if (slash !== -1 && (groups.get(key.slice(0, slash))?.length ?? 0) > 1) continue;
+    if (listed === COLLISIONS_LISTED) {
+      more++;
+      continue;
+    }
+    listed++;
+    const shown = paths.slice(0, 10).map(quotePath).join(', ') + (paths.length > 10 ? ` and ${paths.length - 10} more` : '');
+    report(ctx, 'PATH_COLLISION', paths[0]!, `${shown} are one name after Unicode normalisation or case folding: on a macOS or Windows checkout one replaces the other`);
+  }
+  if (more > 0) report(ctx, 'PATH_COLLISION', '.', `and ${more} more groups of names collide after normalisation or case folding (only the first ${listed} are listed)`);
 }
 
 /** manifest.json: present, strict JSON, integer numbers, schema, and its bundle_id re-derives. */

@@ -148,7 +148,7 @@ function streamGenerationInto(
     checkResult(ctx, found, path, n, result, i, row, graded, checkKnown);
     table.add(result, row ?? -1);
     return true;
-  });
+  }, { maxStringBytes: ctx.stringBytes });
   if (top === undefined || !compiled(Grades).validate(top)) return false;
   const grades = top as Grades;
   if (!GradesTable.fits(grades)) return false;

@@ -24,6 +24,8 @@ export interface GradesFile {
 /** Shared verification state. Fields are filled by the steps in order. */
 export interface VerifyContext {
   readonly snapshot: BundleSnapshot;
+  /** limits.string_bytes: the longest string a structured file may hold (the strict parser checks it). */
+  readonly stringBytes: number;
   /** Entries by bundle-relative path. */
   readonly disk: ReadonlyMap<string, SnapshotEntry>;
   readonly findings: Finding[];

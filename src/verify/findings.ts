@@ -29,6 +29,8 @@ export interface CodeInfo {
    * `bundle` codes can come from `ledgerboard verify` on a bundle alone.
    */
   stage?: 'read' | 'history' | 'pipeline';
+  /** True for a code of ledgerboard's own found in one bundle alone, not in FORMAT.md's table (it is never an error). */
+  own?: true;
 }
 
 /** Every finding code with its severity, trigger and fix. Order: as in FORMAT.md. */
@@ -57,6 +59,12 @@ export const FINDING_CODES = {
     severity: 'error',
     when: 'A symbolic link, FIFO, socket, device or other non-regular entry sits inside the bundle, or a bundle found under a bundles directory is itself a symbolic link (ledgerboard never follows or opens it).',
     fix: 'Replace the link with the file it points to, or remove the entry.',
+  },
+  PATH_COLLISION: {
+    severity: 'warning',
+    own: true,
+    when: 'Two entries of the bundle have names that are equal after Unicode normalisation (NFC) or case folding, such as "Notes.md" and "notes.md": on a macOS or Windows checkout one replaces the other.',
+    fix: 'Rename one of them (and reseal), so the bundle can be copied to any file system intact.',
   },
   BAD_JSON: {
     severity: 'error',
@@ -191,8 +199,8 @@ export const FINDING_CODES = {
   LIMIT_EXCEEDED: {
     severity: 'error',
     stage: 'read',
-    when: 'A file, the file count, a JSONL file\'s line count or line length, a JSON nesting depth or NOTES.md is over a configured limit (the message names the limit and its value); the checks that need that input are skipped.',
-    fix: 'Split the evidence, or raise the limit in ledgerboard.config.json (`limits`) if the size is intended.',
+    when: 'A file, the file count, a JSONL file\'s line count or line length, a JSON nesting depth, one JSON string or NOTES.md is over a configured limit (the message names the limit, its value, and for a string the field); or the attempts\' totals (tokens, retries, cost micros over 2^53 - 1, wall seconds not finite) are more than a report holds exactly. The checks that need that input are skipped.',
+    fix: 'Split the evidence, or raise the limit in ledgerboard.config.json (`limits`) if the size is intended; totals past 2^53 - 1 are not real measurements: correct the attempts.',
   },
   REWRITTEN_EVIDENCE: {
     severity: 'error',

@@ -6,8 +6,10 @@
  */
 import { z } from 'zod';
 import { forEachStrictJsonlLine } from '../json/jsonl.ts';
-import { parseStrictJson, type JsonValue } from '../json/strict-json.ts';
+import { limitMessage } from '../evidence/limits.ts';
+import { parseStrictJson, type JsonSyntaxError, type JsonValue } from '../json/strict-json.ts';
 import { report, type VerifyContext } from './context.ts';
+import { finding } from './findings.ts';
 
 /** A parsed JSON file: the raw value (for id derivation) and the typed value (for checks). */
 export interface ParsedFile<T> {
@@ -29,8 +31,12 @@ export function parseJsonFile<T>(
   schema: z.ZodType<T>,
   integerTokens: boolean,
 ): ParsedFile<T> | undefined {
-  const parsed = parseStrictJson(bytes);
+  const parsed = parseStrictJson(bytes, { maxStringBytes: ctx.stringBytes });
   if (!parsed.ok) {
+    if (parsed.error.kind === 'string-over-limit') {
+      reportLongString(ctx, path, parsed.error);
+      return undefined;
+    }
     const { message, line, column, kind } = parsed.error;
     // In plan.json and manifest.json any number that is not a safe integer token is SCHEMA_VIOLATION (FORMAT.md 1).
     const code = integerTokens && kind === 'number-out-of-range' ? 'SCHEMA_VIOLATION' : 'BAD_JSON';
@@ -39,13 +45,8 @@ export function parseJsonFile<T>(
   }
   if (integerTokens) {
     for (const { token, line, column } of parsed.nonIntegerTokens) {
-      report(
-        ctx,
-        'SCHEMA_VIOLATION',
-        path,
-        `line ${line}, column ${column}: number ${token} is not an integer token with |n| <= 2^53 - 1`,
-        line,
-      );
+      const why = token === '-0' ? 'is not allowed (jq prints -0 where RFC 8785 writes 0, so the two would hash differently)' : 'is not an integer token with |n| <= 2^53 - 1';
+      report(ctx, 'SCHEMA_VIOLATION', path, `line ${line}, column ${column}: number ${token} ${why}`, line);
     }
   }
   return { raw: parsed.value, data: checkSchema(ctx, path, parsed.value, schema), nonIntegerTokens: parsed.nonIntegerTokens.length };
@@ -97,17 +98,40 @@ export function forEachJsonlRecord<T>(
   visit: (line: number, data: T) => void,
 ): { complete: boolean; lineCount: number } {
   let complete = true;
-  const lineCount = forEachStrictJsonlLine(bytes, (entry) => {
-    if (!entry.ok) {
-      complete = false;
-      report(ctx, 'BAD_JSON', path, `line ${entry.line}, column ${entry.error.column}: ${entry.error.message}`, entry.line);
-      return;
-    }
-    const data = checkSchema(ctx, path, entry.value, schema, entry.line);
-    if (data === undefined) complete = false;
-    else visit(entry.line, data);
-  });
+  const lineCount = forEachStrictJsonlLine(
+    bytes,
+    (entry) => {
+      if (!entry.ok) {
+        complete = false;
+        if (entry.error.kind === 'string-over-limit') reportLongString(ctx, path, entry.error, entry.line);
+        else report(ctx, 'BAD_JSON', path, `line ${entry.line}, column ${entry.error.column}: ${entry.error.message}`, entry.line);
+        return;
+      }
+      const data = checkSchema(ctx, path, entry.value, schema, entry.line);
+      if (data === undefined) complete = false;
+      else visit(entry.line, data);
+    },
+    { maxStringBytes: ctx.stringBytes },
+  );
   return { complete, lineCount };
+}
+
+/** Longest member name shown in the field path of a LIMIT_EXCEEDED finding (a longer one is cut, with its length). */
+const FIELD_NAME_SHOWN = 64;
+
+/**
+ * LIMIT_EXCEEDED for a string over limits.string_bytes: the file, the line
+ * (JSONL), the field path (`title`, `results[3].attempt_id`; a member name
+ * is named by the object holding it) and the limit. The string itself is
+ * never quoted, and long member names on the path are cut.
+ */
+function reportLongString(ctx: VerifyContext, path: string, error: JsonSyntaxError, line?: number): void {
+  const long = error.string!;
+  const names = long.path.map((key) => (typeof key === 'string' && key.length > FIELD_NAME_SHOWN ? `${key.slice(0, FIELD_NAME_SHOWN)}... (${key.length} characters)` : key));
+  const where = formatJsonPath(names);
+  const field = long.memberName ? `a member name in ${where}` : where;
+  const at = `${line === undefined ? `line ${error.line}` : `line ${line}`}, column ${error.column}`;
+  ctx.findings.push(finding('LIMIT_EXCEEDED', path, limitMessage({ path, limit: 'string_bytes', value: ctx.stringBytes, actual: long.bytes, field: `${field}, ${at}` }), line));
 }
 
 /**

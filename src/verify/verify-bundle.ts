@@ -3,12 +3,14 @@
  * findings (FORMAT.md sections 1-6). It runs every step in order and collects
  * every finding; it never stops at the first, and never touches the disk.
  */
+import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import { checkAttempts } from './check-attempts.ts';
-import { checkEntries, checkFiles, checkManifestList, readManifest } from './check-files.ts';
+import { checkEntries, checkFiles, checkManifestList, checkNameCollisions, readManifest } from './check-files.ts';
 import { checkGrades } from './check-grades.ts';
 import { checkGrant } from './check-grant.ts';
 import { checkLedger } from './check-ledger.ts';
+import { checkTotals } from './check-totals.ts';
 import { checkMoney, checkOrigin, checkSubjects, readPlan } from './check-plan.ts';
 import type { AttemptLine, GradesFile, VerifyContext } from './context.ts';
 import { GradesTable, type AttemptTable } from './tables.ts';
@@ -44,6 +46,8 @@ export interface BundleVerification {
 const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   // Symlinks, FIFOs, sockets, devices: never followed or opened.
   { name: 'entries', run: checkEntries },
+  // No two names are one after Unicode normalisation or case folding (a warning: they collide on macOS and Windows).
+  { name: 'names', run: checkNameCollisions },
   // manifest.json parses strictly, fits its schema, and its bundle_id re-derives.
   { name: 'manifest', run: readManifest },
   // The file list is sorted, unique, never names manifest.json, and every path is safe.
@@ -62,16 +66,23 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   { name: 'ledger', run: checkLedger },
   // Attempts fill the plan's matrix once each, as planned, after the freeze, within the ceiling.
   { name: 'attempts', run: checkAttempts },
+  // The attempts' totals (tokens, retries, cost, wall time) are numbers a report holds exactly.
+  { name: 'totals', run: checkTotals },
   // Grading generations are numbered 1..n, generation 1 uses the pinned grader, results name real attempts.
   { name: 'grades', run: checkGrades },
   // The grant echoes the plan and had not expired when attempts started.
   { name: 'grant', run: checkGrant },
 ];
 
-/** Verifies a bundle snapshot. Never throws for bad evidence; a throw is a bug. */
-export function verifyBundle(snapshot: BundleSnapshot): BundleVerification {
+/**
+ * Verifies a bundle snapshot under the limits that apply while parsing
+ * (`string_bytes`; default LIMIT_DEFAULTS). Never throws for bad evidence; a
+ * throw is a bug.
+ */
+export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'string_bytes'> = LIMIT_DEFAULTS): BundleVerification {
   const ctx: VerifyContext = {
     snapshot,
+    stringBytes: limits.string_bytes,
     disk: new Map(snapshot.entries.map((e) => [e.path, e])),
     findings: [],
     listed: new Map(),

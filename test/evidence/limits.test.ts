@@ -80,6 +80,82 @@ describe('LIMIT_EXCEEDED, one limit at a time', () => {
   });
 });
 
+describe('string_bytes: one string in structured evidence (issue 10, item 4)', () => {
+  const big = (bytes: number) => 'x'.repeat(bytes);
+  const stringHits = (v: { findings: { code: string; file: string; message: string }[] }) =>
+    v.findings.filter((f) => f.code === 'LIMIT_EXCEEDED' && f.message.startsWith('limits.string_bytes is'));
+
+  it('the default is 64 KiB, and the valid bundle is under it', () => {
+    expect(LIMIT_DEFAULTS.string_bytes).toBe(65536);
+  });
+
+  it('a plan title over the default: LIMIT_EXCEEDED on plan.json naming `title` and the limit; no_verdict; the title is nowhere', async () => {
+    const model = validBundle();
+    model.plan.title = big(65537);
+    const v = await verifyWith({}, await writeModel(model));
+    const hits = stringHits(v);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ file: 'plan.json', severity: 'error' });
+    expect(hits[0]!.message).toMatch(/^limits\.string_bytes is 65536 bytes in one JSON string; this has 65537 \(title, line \d+, column \d+\)/);
+    expect(v.status).toBe('no_verdict');
+    expect(v.evidence.plan).toBeNull();
+    expect(JSON.stringify(v.findings).length).toBeLessThan(10_000);
+  });
+
+  it('exactly at the limit is fine; a multi-byte string counts UTF-8 bytes after unescaping', async () => {
+    const model = validBundle();
+    model.plan.title = big(65536);
+    expect((await verifyWith({}, await writeModel(model))).status).toBe('verified');
+    // 21846 x U+00E9 is 21846 code units and 43692 UTF-8 bytes.
+    const accents = validBundle();
+    accents.plan.title = '\u00e9'.repeat(21846);
+    expect(stringHits(await verifyWith({ string_bytes: 43692 }, await writeModel(accents)))).toEqual([]);
+    expect(stringHits(await verifyWith({ string_bytes: 43691 }, await writeModel(accents)))).toHaveLength(1);
+    // Escaped, 30 x "\u0041" is 180 bytes of text but a 30-byte string.
+    const escaped = await writeModel(validBundle(), { raw: { 'grant.json': `{"a": "${'\\u0041'.repeat(30)}"}` } });
+    const grantHits = async (limit: number) => stringHits(await verifyWith({ string_bytes: limit }, escaped)).filter((f) => f.file === 'grant.json');
+    expect(await grantHits(30)).toEqual([]);
+    expect(await grantHits(29)).toHaveLength(1);
+  });
+
+  it('attempts.jsonl line 4 `observed_model`: the line and field named; the other lines are checked', async () => {
+    const model = validBundle();
+    model.attempts[3]!.observed_model = big(200);
+    const v = await verifyWith({ string_bytes: 100 }, await writeModel(model));
+    const hits = stringHits(v);
+    expect(hits).toEqual([expect.objectContaining({ file: 'attempts.jsonl', line: 4 })]);
+    expect(hits[0]!.message).toContain('(observed_model, line 4,');
+    expect(v.status).toBe('no_verdict');
+  });
+
+  it('a member name over the limit names the object holding it, and never quotes the string', async () => {
+    const dir = await writeModel(validBundle(), { raw: { 'grant.json': `{"${big(300)}": 1}` } });
+    const v = await verifyWith({ string_bytes: 100 }, dir);
+    const hits = stringHits(v);
+    expect(hits).toEqual([expect.objectContaining({ file: 'grant.json' })]);
+    expect(hits[0]!.message).toContain('(a member name in (root), line 1, column 2)');
+    expect(hits[0]!.message).not.toContain(big(101));
+  });
+
+  it('a grade result (streamed path) and a ledger line: named by file and field', async () => {
+    const model = validBundle();
+    model.ledger[1]!.failing_assertion = big(150);
+    model.grades[0]!.value.results[2]!.attempt_id = big(150);
+    const v = await verifyWith({ string_bytes: 100 }, await writeModel(model));
+    const hits = stringHits(v);
+    expect(hits.map((h) => h.file).sort()).toEqual(['grades/1.json', 'ledger.jsonl']);
+    expect(hits.find((h) => h.file === 'ledger.jsonl')!.message).toContain('(failing_assertion, line 2,');
+    expect(hits.find((h) => h.file === 'grades/1.json')!.message).toContain('(results[2].attempt_id, line');
+  });
+
+  it('long member names on the field path are cut in the message', async () => {
+    const dir = await writeModel(validBundle(), { raw: { 'grant.json': `{"${big(90)}": {"a": "${big(120)}"}}` } });
+    const [hit] = stringHits(await verifyWith({ string_bytes: 100 }, dir));
+    expect(hit!.message).toContain('... (90 characters)"].a, line 1');
+    expect(hit!.message).not.toContain(big(65));
+  });
+});
+
 describe('jsonlLimitHit and nestingOver', () => {
   it('count lines and line bytes without a final newline too', () => {
     const bytes = new TextEncoder().encode('{"a":1}\n{"b":22}\n{}');
@@ -120,6 +196,7 @@ describe('config', () => {
     ['{"limits":{"file":1}}', 'unknown member "file"'],
     ['{"limits":{"files":0}}', 'limits.files'],
     ['{"limits":{"files":1.5}}', 'limits.files'],
+    ['{"limits":{"string_bytes":0}}', 'limits.string_bytes'],
   ])('%s is refused: %s', (text, message) => {
     expect(() => parse(text)).toThrow(ConfigError);
     expect(() => parse(text)).toThrow(message);
@@ -136,5 +213,14 @@ describe('the CLI', () => {
     expect(limited.stdout).toContain('LIMIT_EXCEEDED');
     expect(limited.stdout).toContain('limits.line_bytes is 64');
     expect((await runCli(['verify', join(site, 'b')])).code).toBe(0);
+  });
+
+  it('verify --config applies limits.string_bytes', async () => {
+    const site = await makeTempDir();
+    await cp(await writeModel(validBundle()), join(site, 'b'), { recursive: true });
+    await writeFile(join(site, 'lb.json'), JSON.stringify({ limits: { string_bytes: 40 } }));
+    const limited = await runCli(['verify', '--config', join(site, 'lb.json'), join(site, 'b')]);
+    expect(limited.code).toBe(1);
+    expect(limited.stdout).toContain('limits.string_bytes is 40');
   });
 });

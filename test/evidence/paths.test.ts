@@ -1,7 +1,7 @@
 /** Path rules of FORMAT.md section 2.1 and the manifest's byte order. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareUtf8, quotePath, unsafePathReason } from '../../src/evidence/paths.ts';
+import { collisionKey, compareUtf8, quotePath, unsafePathReason } from '../../src/evidence/paths.ts';
 
 fc.configureGlobal({ seed: 20261129 });
 
@@ -95,5 +95,36 @@ describe('compareUtf8 (the manifest sort order)', () => {
 describe('quotePath', () => {
   it('shows control characters escaped', () => {
     expect(quotePath('a\nb\u0000')).toBe('"a\\nb\\u0000"');
+  });
+});
+
+describe('collisionKey (names a macOS or Windows checkout cannot keep apart)', () => {
+  it.each([
+    ['NOTES.md', 'notes.md'],
+    ['caf\u00e9', 'cafe\u0301'],
+    ['CAF\u00c9', 'cafe\u0301'],
+    ['Stra\u00dfe', 'STRASSE'],
+    ['\u212a', 'k'],
+    ['dir/\u00c5', 'DIR/A\u030a'],
+  ])('%s and %s collide', (a, b) => {
+    expect(collisionKey(a)).toBe(collisionKey(b));
+  });
+
+  it.each([
+    ['\uff46ile', 'file'],
+    ['fi\u200ble', 'file'],
+    ['a/b', 'a\u2215b'],
+    ['1', '\u2460'],
+  ])('%s and %s do not', (a, b) => {
+    expect(collisionKey(a)).not.toBe(collisionKey(b));
+  });
+
+  it('never merges two different ASCII names other than by case, and keeps "/" where it is', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'aAbB/.-_'.split('')) }), fc.string({ unit: 'grapheme' }), (ascii, any) => {
+        expect(collisionKey(ascii)).toBe(ascii.toLowerCase());
+        expect(collisionKey(any).split('/').length).toBe(any.split('/').length);
+      }),
+    );
   });
 });

@@ -107,6 +107,22 @@ describe('parseStrictText: the JSON.parse fast path', () => {
     );
   });
 
+  it('and with string limits (issue 10, item 4): the same value, or the same string-over-limit error with its path', () => {
+    const long = fc.oneof(
+      texts,
+      fc.tuple(fc.string({ minLength: 0, maxLength: 40, unit: 'grapheme' }), fc.constantFrom('k', 'name', '\u00e9')).map(([value, key]) => JSON.stringify({ a: [1, { [key]: value }], [value]: 2 })),
+    );
+    fc.assert(
+      fc.property(long, fc.integer({ min: 0, max: 60 }), (text, maxStringBytes) => {
+        same(parseStrictText(text, { maxStringBytes }), parseStrictTextCarefully(text, { maxStringBytes }), `${maxStringBytes}: ${text}`);
+        const value = parseStrictTextValue(text, { maxStringBytes });
+        const careful = parseStrictTextCarefully(text, { maxStringBytes });
+        expect(picture(value.ok ? value.value : value.error)).toEqual(picture(careful.ok ? careful.value : careful.error));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
   it('parseStrictTextValue gives the same value or error (number tokens aside)', () => {
     fc.assert(
       fc.property(texts, (text) => {
@@ -139,12 +155,14 @@ describe('parseStrictText: the JSON.parse fast path', () => {
   });
 
   it('reports the non-integer tokens of a pretty-printed document with their positions', () => {
-    const text = '{\n  "a": 1.5,\n  "b": [2, 3e2, 12345678901234567890],\n  "c": "1.5"\n}';
+    const text = '{\n  "a": 1.5,\n  "b": [2, 3e2, 12345678901234567890, -0, 0, -01],\n  "c": "1.5"\n}'.replace(', -01', '');
     const fast = parseStrictText(text);
+    expect(parseStrictTextFast(text)).toBeDefined();
     expect(fast.ok && fast.nonIntegerTokens).toEqual([
       { token: '1.5', line: 2, column: 8 },
       { token: '3e2', line: 3, column: 12 },
       { token: '12345678901234567890', line: 3, column: 17 },
+      { token: '-0', line: 3, column: 39 },
     ]);
     same(fast, parseStrictTextCarefully(text), text);
   });

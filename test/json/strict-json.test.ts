@@ -239,6 +239,33 @@ describe('__proto__', () => {
   });
 });
 
+describe('maxStringBytes', () => {
+  it('a value or member name over the limit fails with its UTF-8 size, place and position; at the limit it parses', () => {
+    const text = '{"a": [1, {"b": "xxxxx"}], "yyyyyy": 2}';
+    expect(parseStrictText(text, { maxStringBytes: 6 }).ok).toBe(true);
+    const over = parseStrictText(text, { maxStringBytes: 5 });
+    expect(over.ok).toBe(false);
+    if (over.ok) return;
+    expect(over.error).toMatchObject({ kind: 'string-over-limit', line: 1, column: 28, string: { path: [], memberName: true, bytes: 6 } });
+    const value = parseStrictText(text, { maxStringBytes: 4 });
+    expect(!value.ok && value.error).toMatchObject({ kind: 'string-over-limit', column: 17, string: { path: ['a', 1, 'b'], memberName: false, bytes: 5 } });
+  });
+
+  it('counts bytes after unescaping, in UTF-8', () => {
+    expect(parseStrictText('"\\u00e9\\u00e9"', { maxStringBytes: 4 }).ok).toBe(true);
+    expect(parseStrictText('"\\u00e9\\u00e9"', { maxStringBytes: 3 }).ok).toBe(false);
+    expect(parseStrictText('"\u00e9\u00e9"', { maxStringBytes: 3 }).ok).toBe(false);
+    expect(parseStrictText('"\\ud83d\\ude00"', { maxStringBytes: 4 }).ok).toBe(true);
+    expect(parseStrictText('"\\ud83d\\ude00"', { maxStringBytes: 3 }).ok).toBe(false);
+  });
+
+  it('paths count array elements and skip strings holding brackets, commas and escaped quotes', () => {
+    const text = '[{"k": "a,]}[\\"{"}, 2, ["x", {"m": "longer-string"}]]';
+    const result = parseStrictText(text, { maxStringBytes: 8 });
+    expect(!result.ok && result.error.string).toEqual({ path: [2, 1, 'm'], memberName: false, bytes: 13 });
+  });
+});
+
 describe('nonIntegerTokens', () => {
   it('reports fractions, exponents and unsafe integers with their positions', () => {
     const lines = ['[1.0, 1e2, 9007199254740992,', ' 9007199254740991, -9007199254740991, -9007199254740992, 0, -0, 1E+2, 12, 0.5]'];
@@ -250,11 +277,21 @@ describe('nonIntegerTokens', () => {
       at(1, '1e2'),
       at(1, '9007199254740992'),
       at(2, '-9007199254740992'),
+      at(2, '-0', 55),
       at(2, '1E+2'),
       at(2, '0.5'),
     ]);
-    expect(result.nonIntegerTokens.map((t) => t.column)).toEqual([2, 7, 12, 39, 65, 75]);
+    expect(result.nonIntegerTokens.map((t) => t.column)).toEqual([2, 7, 12, 39, 61, 65, 75]);
     expect(result.value).toEqual([1, 100, 9007199254740992, 9007199254740991, -9007199254740991, -9007199254740992, 0, -0, 100, 12, 0.5]);
+  });
+
+  it('-0 is reported (FORMAT.md 1: jq prints -0, RFC 8785 writes 0), and so are -0.0 and -0e0 (fraction, exponent); 0 is not', () => {
+    for (const token of ['-0', '-0.0', '-0e0', '-0E+0', '0.0', '0e0']) {
+      const result = parse(`{"seed":${token}}`);
+      expect(result.ok && result.nonIntegerTokens.map((t) => t.token), token).toEqual([token]);
+    }
+    const zero = parse('{"seed":0,"n":[-1,10,-10]}');
+    expect(zero.ok && zero.nonIntegerTokens).toEqual([]);
   });
 
   it('integer tokens inside strings and member names are not numbers', () => {

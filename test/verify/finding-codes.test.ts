@@ -398,6 +398,48 @@ const CASES = {
       exact: false,
     },
   ],
+  PATH_COLLISION: [
+    {
+      name: 'NOTES.md and notes.md (case): one warning naming both; still verified',
+      run: tampered((m) => void m.extra.set('notes.md', bytesOf('lower case'))),
+      expect: [{ code: 'PATH_COLLISION', file: 'NOTES.md', count: 1 }],
+      status: 'verified',
+    },
+    {
+      name: 'é precomposed (NFC) and decomposed (NFD), and Straße beside STRASSE (full case folding)',
+      run: tampered((m) => {
+        m.extra.set('logs/caf\u00e9.txt', bytesOf('nfc'));
+        m.extra.set('logs/cafe\u0301.txt', bytesOf('nfd'));
+        m.extra.set('logs/Stra\u00dfe.txt', bytesOf('sharp s'));
+        m.extra.set('logs/STRASSE.txt', bytesOf('upper'));
+      }),
+      expect: [
+        { code: 'PATH_COLLISION', file: 'logs/STRASSE.txt', count: 1 },
+        { code: 'PATH_COLLISION', file: 'logs/cafe\u0301.txt', count: 1 },
+      ],
+      status: 'verified',
+    },
+    {
+      name: 'directories Logs/ and logs/: one warning for the directories, none again for the files below them',
+      run: tampered((m) => {
+        m.extra.set('Logs/a.txt', bytesOf('upper a'));
+        m.extra.set('logs/a.txt', bytesOf('lower a'));
+        m.extra.set('logs/b.txt', bytesOf('lower b'));
+      }),
+      expect: [{ code: 'PATH_COLLISION', file: 'Logs', count: 1 }],
+      status: 'verified',
+    },
+    {
+      name: 'names that only look alike are not collisions: a fullwidth f (NFKC only) beside f, a zero-width space',
+      run: tampered((m) => {
+        m.extra.set('\uff46ile.txt', bytesOf('fullwidth'));
+        m.extra.set('file.txt', bytesOf('plain'));
+        m.extra.set('fi\u200ble.txt', bytesOf('zero width'));
+      }),
+      expect: [],
+      status: 'verified',
+    },
+  ],
   BAD_JSON: [
     ...(() => {
       const plan = planText(validBundle());
@@ -611,6 +653,10 @@ const CASES = {
         ['9007199254740993', 1],
         ['9007199254740992', 1],
         ['-9007199254740992', 1],
+        // FORMAT.md 1: not -0 (jq prints -0, RFC 8785 writes 0: the jq recipe would give another plan_id); -0.0 and -0e0 have a fraction, an exponent.
+        ['-0', 0],
+        ['-0.0', 0],
+        ['-0e0', 0],
       ].map(([token, seed]) => ({
         name: `plan.json: the number token ${String(token)}`,
         run: rawSeed(Number(seed), String(token)),
@@ -625,6 +671,16 @@ const CASES = {
         const manifest = Buffer.from(sealBundle(m).manifest).toString('utf8');
         const bytes = Buffer.byteLength(m.notes ?? '');
         return { manifestRaw: replaceOnce(manifest, `"bytes":${bytes},"path":"NOTES.md"`, `"bytes":${bytes}.0,"path":"NOTES.md"`) };
+      }),
+      expect: [{ code: 'SCHEMA_VIOLATION', file: 'manifest.json', line: 1, count: 1 }],
+      status: 'invalid',
+    },
+    {
+      name: 'manifest.json: the bytes of an empty file written -0',
+      run: tampered((m) => {
+        m.extra.set('empty.txt', new Uint8Array());
+        const manifest = Buffer.from(sealBundle(m).manifest).toString('utf8');
+        return { manifestRaw: replaceOnce(manifest, `"bytes":0,"path":"empty.txt"`, `"bytes":-0,"path":"empty.txt"`) };
       }),
       expect: [{ code: 'SCHEMA_VIOLATION', file: 'manifest.json', line: 1, count: 1 }],
       status: 'invalid',
@@ -1455,6 +1511,27 @@ describe('one tampered bundle per finding code', () => {
   }
 });
 
+describe('PATH_COLLISION beyond its fixtures', () => {
+  it('a bundle holding NOTES.md and notes.md gets the warning and stays verified', async () => {
+    const model = validBundle();
+    model.extra.set('notes.md', bytesOf('lower case'));
+    const result = await verifyModel(model);
+    expect(result.findings.map((f) => [f.code, f.severity, f.file])).toEqual([['PATH_COLLISION', 'warning', 'NOTES.md']]);
+    expect(result.status).toBe('verified');
+  });
+
+  it('many colliding groups: the first 100 listed, the rest counted in one more', () => {
+    const model = validBundle();
+    for (let i = 0; i < 150; i++) {
+      model.extra.set(`logs/x${i}.txt`, bytesOf(`${i}`));
+      model.extra.set(`logs/X${i}.txt`, bytesOf(`${i}`));
+    }
+    const found = verifyInMemory(model).findings.filter((f) => f.code === 'PATH_COLLISION');
+    expect(found).toHaveLength(101);
+    expect(found[100]!.file).toBe('.');
+  });
+});
+
 describe('FORMAT.md rules beyond single codes', () => {
   it('3.2: 20,000,000 micros over 6 dispatches is 3,333,333 per attempt; six such costs verify', async () => {
     const model = validBundle();
@@ -1564,12 +1641,15 @@ describe('FORMAT.md rules beyond single codes', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it('a plan number -0 is an integer token', async () => {
+  it('1: a plan number -0 is SCHEMA_VIOLATION (jq would hash it as -0, RFC 8785 as 0), and the plan_id is not re-derived over it', async () => {
     const model = validBundle();
     model.plan.seed = 0;
     const text = replaceOnce(planText(model), '"seed": 0', '"seed": -0');
     const result = await verifyModel(model, { raw: { 'plan.json': text } });
-    expect(result.findings).toEqual([]);
+    expect(result.findings.map((f) => [f.code, f.file])).toEqual([['SCHEMA_VIOLATION', 'plan.json']]);
+    expect(result.status).toBe('invalid');
+    // 0 itself is fine.
+    expect((await verifyModel(model)).findings).toEqual([]);
   });
 
   describe('imported evidence (origin.kind "imported")', () => {
