@@ -8,6 +8,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Config } from '../../src/config/config.ts';
+import { PathArgumentError } from '../../src/evidence/discover.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { verifyBundle } from '../../src/verify/verify-bundle.ts';
@@ -92,11 +93,21 @@ describe('INTERNAL_ERROR', () => {
     expect(report.bundles.find((b) => b.status === 'no_verdict')!.findings.map((f) => f.code)).toEqual(['INTERNAL_ERROR']);
   });
 
-  it('an unreadable bundle root stays MISSING_FILE, not INTERNAL_ERROR', async () => {
+  it('a bundle root without its manifest stays MISSING_FILE, not INTERNAL_ERROR', async () => {
     const root = await makeTempDir();
     await mkdir(join(root, 'x'));
+    await writeFile(join(root, 'x', 'plan.json'), '{}');
     const results = await verifyPaths([join(root, 'x')]);
-    expect(results[0]!.verification.findings.map((f) => f.code)).not.toContain('INTERNAL_ERROR');
+    const codes = results[0]!.verification.findings.map((f) => f.code);
+    expect(codes).toContain('MISSING_FILE');
+    expect(codes).not.toContain('INTERNAL_ERROR');
+  });
+
+  it('a directory with no bundle below it is a usage error, never a bundle nor an internal error', async () => {
+    const root = await makeTempDir();
+    await mkdir(join(root, 'x'));
+    await expect(verifyPaths([join(root, 'x')])).rejects.toThrow(PathArgumentError);
+    expect(await verifyPaths([join(root, 'x')], undefined, { requireBundles: false })).toEqual([]);
   });
 });
 
