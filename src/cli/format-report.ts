@@ -2,6 +2,7 @@
 import { shortDigest } from '../json/canonical.ts';
 import { interval, moneyText, percent, points } from '../site/format.ts';
 import type { Report } from '../report/schema.ts';
+import { boardsInOrder } from '../report/board-order.ts';
 import { terminalSafe, type Paint } from './terminal.ts';
 
 function table(rows: string[][]): string[] {
@@ -14,7 +15,7 @@ export function reportText(report: Report, paint: Paint): string {
   const lines: string[] = [];
   const cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
   lines.push(`${paint('bold', terminalSafe(report.config.title))}  report ${shortDigest(report.report_id)}  evidence up to ${report.evidence_date ?? '-'}`);
-  for (const board of report.boards) {
+  for (const board of boardsInOrder(report)) {
     const k = board.key;
     lines.push('');
     lines.push(

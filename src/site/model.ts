@@ -8,6 +8,7 @@ import { codeToHtml } from 'shiki';
 import { canonicalJson } from '../json/canonical.ts';
 import type { BundleEntry, VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
+import { boardsInOrder } from '../report/board-order.ts';
 import type { Manifest, Plan } from '../schema/index.ts';
 import type { Config } from '../config/config.ts';
 import { dispatchesOf } from '../verify/check-plan.ts';
@@ -99,6 +100,7 @@ export interface SiteModel {
   siteUrl: string;
   report: Report;
   reportText: string;
+  /** The boards in display order (src/report/board-order.ts): frozen first, then the newest plan first. */
   boards: ReportBoard[];
   cohorts: Map<string, ReportCohort>;
   bundles: SiteBundle[];
@@ -176,7 +178,7 @@ export async function buildSiteModel(
     siteUrl,
     report,
     reportText: `${canonicalJson(report)}\n`,
-    boards: report.boards,
+    boards: boardsInOrder(report),
     cohorts,
     bundles,
     plans,
