@@ -27,7 +27,8 @@ A build with no evidence yet gives an empty site that says how to add some.
 
 Options:
   --title TEXT     the board's title (default: "<DIR name> leaderboard")
-  --site-url URL   where the site will be published (default http://localhost:4321/); docs/config.md
+  --site-url URL   where the site will be published, at the root of an origin or under a path
+                   (https://<user>.github.io/<repo>/ for a GitHub project site; default http://localhost:4321/)
   --package SPEC   what package.json's dependency on ledgerboard points at
                    (default ${VERSION}; a tarball path or a git URL work too)
 

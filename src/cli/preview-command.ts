@@ -1,7 +1,7 @@
 /** `ledgerboard preview [--out DIR] [--port N] [--host H] [--config FILE]`: serve a built site locally at its base path. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfigFile } from '../config/config.ts';
+import { basePathOf, loadConfigFile } from '../config/config.ts';
 import { serveSite } from '../site/serve.ts';
 import { EXIT, UsageError, type Command } from './main.ts';
 
@@ -32,7 +32,7 @@ Exit: 0 when stopped, 2 on a usage error (no site there, the port taken).`,
     const portText = typeof values.port === 'string' ? values.port : String(DEFAULT_PREVIEW_PORT);
     if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${JSON.stringify(portText)}`);
     const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
-    const basePath = new URL(config.site_url).pathname;
+    const basePath = basePathOf(config);
     let server;
     try {
       server = await serveSite({ root, basePath, host, port: Number(portText) });

@@ -53,10 +53,10 @@ export const Config = z.strictObject({
   title: z.string().min(1).default('ledgerboard').describe("The leaderboard's title: the site's heading, the citation's title and the feed's name."),
   site_url: z
     .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://board.example.org/"' })
-    // Pages link root-relative (/boards/...): the site is served from the root of its origin.
-    .refine((url) => new URL(url).pathname === '/', 'the site is served from the root of its origin: expected a URL with no path, such as "https://board.example.org/"')
+    // Any base path: pages link root-relative to it (/board/boards/...). A query or a fragment would make every URL ambiguous.
+    .refine((url) => new URL(url).search === '' && new URL(url).hash === '' && !url.includes('?') && !url.includes('#'), 'expected a URL without a query or a fragment, such as "https://user.github.io/board/"')
     .default('http://localhost:4321/')
-    .describe('Where the site is published (http or https, the root of its origin): canonical URLs, citations, the feed, the sitemap and the commands beside every id use it.'),
+    .describe('Where the site is published (http or https), the root of an origin or a path under it (https://user.github.io/board/): every link, the canonical URLs, citations, the feed, the sitemap and the commands beside every id use it. A path without a final "/" gets one.'),
   /** One directory, or several (e.g. frozen and imported evidence side by side), searched for bundles in order. */
   bundles_dir: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
@@ -68,6 +68,12 @@ export const Config = z.strictObject({
   limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),
 });
 export type Config = z.infer<typeof Config>;
+
+/** The path the site is served under: site_url's path, always ending with "/" ("/" at the root of an origin). */
+export function basePathOf(config: Pick<Config, 'site_url'>): string {
+  const path = new URL(config.site_url).pathname;
+  return path.endsWith('/') ? path : `${path}/`;
+}
 
 /** The bundles directories of a config, each resolved against the config's directory. */
 export function bundleDirs(loaded: LoadedConfig): string[] {

@@ -8,7 +8,7 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Config } from '../config/config.ts';
+import { basePathOf, type Config } from '../config/config.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
@@ -18,6 +18,7 @@ import { setSiteModel } from './current.ts';
 import { readRetained } from './retained.ts';
 import { replaceDirectory } from './atomic.ts';
 import { writeEvidence } from './publish.ts';
+import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { processAlive } from './build-lock.ts';
 
@@ -56,6 +57,8 @@ export async function buildSite(report: Report, results: readonly VerifiedBundle
       options.log('rendering pages');
       setSiteModel(model);
       await renderPages(staging, options.outDir);
+      // Under a base path (site_url with a path), every root-relative link moves under it.
+      await rebaseSite(staging, basePathOf(config));
       options.log('writing raw evidence and data files');
       const files = await writeDataFiles(model, staging);
       return { outDir: resolve(options.outDir), pages: await countPages(model), files };

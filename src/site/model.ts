@@ -10,7 +10,7 @@ import type { BundleEntry, VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import type { Manifest, Plan } from '../schema/index.ts';
-import type { Config } from '../config/config.ts';
+import { basePathOf, type Config } from '../config/config.ts';
 import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
 import { renderNotes } from './notes.ts';
@@ -163,7 +163,8 @@ export async function buildSiteModel(
   options: SiteModelOptions = {},
 ): Promise<SiteModel> {
   const retained = options.retained ?? { reports: [], ignored: [] };
-  const siteUrl = config.site_url.endsWith('/') ? config.site_url : `${config.site_url}/`;
+  // With a base path the URL names a directory: "https://user.github.io/board" is "https://user.github.io/board/".
+  const siteUrl = new URL(basePathOf(config), config.site_url).href;
   const byContent = new Map(results.map((r) => [r.content_digest, r]));
   const changed = new Set((options.history?.changes ?? []).map((c) => `${c.plan_id} ${c.bundle_id}`));
   const bundles: SiteBundle[] = [];

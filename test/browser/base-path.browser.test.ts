@@ -1,0 +1,112 @@
+/**
+ * A site under a base path (issue 11 point 4): built with site_url
+ * `https://user.github.io/board/` and served under /board/ by a plain static
+ * server, every internal link reachable from the leaderboard answers 200 and
+ * stays under /board/, the in-browser verifier reaches `match` on a plan page
+ * and on /verify/, and `node verify.mjs <server>/board/` exits 0.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveSite, type SiteServer } from '../../src/site/serve.ts';
+import { buildSite, launchBrowser, requireChromium, ROOT, type BrowserSession } from './browser.ts';
+
+const BASE = '/board/';
+let dir: string;
+let out: string;
+let server: SiteServer;
+let session: BrowserSession;
+
+beforeAll(async () => {
+  requireChromium();
+  dir = await mkdtemp(join(tmpdir(), 'lb-base-'));
+  out = join(dir, 'site');
+  const config = join(dir, 'ledgerboard.config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      title: 'widget-bugs under a path',
+      site_url: 'https://user.github.io/board',
+      bundles_dir: [join(ROOT, 'content', 'bundles'), join(ROOT, 'content', 'imported', 'bundles')],
+      retained_reports_dir: join(ROOT, 'content', 'reports'),
+    }),
+  );
+  await buildSite({ out, config });
+  server = await serveSite({ root: out, basePath: BASE });
+  session = await launchBrowser({ javaScriptEnabled: true });
+}, 300_000);
+
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a site under /board/', () => {
+  it('every internal link from the leaderboard, followed to the end, answers 200 under the base', { timeout: 300_000 }, async () => {
+    const origin = new URL(server.url).origin;
+    const seen = new Set<string>();
+    const queue = [BASE];
+    const broken: string[] = [];
+    const outside: string[] = [];
+    const page = await session.context.newPage();
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      if (!path.startsWith(BASE)) {
+        outside.push(path);
+        continue;
+      }
+      const response = await fetch(origin + path);
+      if (response.status !== 200) {
+        broken.push(`${path}: ${response.status}`);
+        continue;
+      }
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) continue;
+      await page.goto(origin + path);
+      const links = await page.$$eval('a[href], link[href], script[src]', (elements) =>
+        elements.map((e) => (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src),
+      );
+      for (const link of links) {
+        const url = new URL(link);
+        if (url.origin !== origin) continue;
+        queue.push(url.pathname);
+      }
+    }
+    await page.close();
+    expect(broken).toEqual([]);
+    expect(outside).toEqual([]);
+    expect(session.external).toEqual([]);
+    // Every page kind was reached.
+    for (const kind of ['boards/', 'cohorts/', 'plans/', 'blobs/', 'bundles/', 'reports/', 'rejected/', 'incompatibilities/', 'verify/']) {
+      expect([...seen].some((p) => p.startsWith(`${BASE}${kind}`)), kind).toBe(true);
+    }
+    expect(seen.size).toBeGreaterThan(100);
+  });
+
+  it('the in-browser verifier reaches match on a plan page and on /verify/', { timeout: 120_000 }, async () => {
+    const report = (await (await fetch(new URL('report.json', server.url))).json()) as { bundles: { counted: boolean; plan_id: string | null }[] };
+    const plan = report.bundles.find((b) => b.counted && b.plan_id !== null)!.plan_id!.slice(7);
+    const page = await session.context.newPage();
+    for (const target of [`${BASE}verify/`, `${BASE}plans/${plan}/`]) {
+      const before = server.requests.length;
+      await page.goto(new URL(target, server.url).href);
+      await page.click('[data-verify-root] button[data-verify]');
+      await page.waitForFunction(() => ['match', 'mismatch', 'error'].includes(document.querySelector('[data-verify-root]')?.getAttribute('data-verify-status') ?? ''), undefined, { timeout: 60_000 });
+      expect(await page.getAttribute('[data-verify-root]', 'data-verify-status'), target).toBe('match');
+      // It fetched the published files under the base (the page, then its checks' files).
+      expect(server.requests.length - before, target).toBeGreaterThan(2);
+    }
+    await page.close();
+    expect(server.requests.filter((r) => !r.startsWith(BASE))).toEqual([]);
+  });
+
+  it('node verify.mjs <server>/board/ re-derives everything and exits 0', { timeout: 120_000 }, async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(out, 'verify.mjs'), server.url], { maxBuffer: 1 << 26 });
+    expect(stdout).toMatch(/\n[0-9]+ checks, 0 mismatches\n$/);
+  });
+});
