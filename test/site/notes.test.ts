@@ -7,9 +7,16 @@
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import fg from 'fast-glob';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Config } from '../../src/config/config.ts';
+import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
+import { buildReport } from '../../src/report/build-report.ts';
+import { buildSiteModel } from '../../src/site/model.ts';
 import { NOTES_BUDGET, renderMarkdown, scanNotes, type NotesLimit } from '../../src/site/notes-render.ts';
-import { renderNotes, renderNotesChecked } from '../../src/site/notes.ts';
+import { NOTES_SAFETY, renderNotes, renderNotesChecked } from '../../src/site/notes.ts';
+import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
+
+afterAll(removeTempDirs);
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -76,6 +83,22 @@ describe('the fallback', () => {
   });
 });
 
+describe('the plan page', () => {
+  it('says the notes were not rendered and why, above the escaped text; the bundle is verified and nothing else on the page changes', async () => {
+    const model = validBundle();
+    model.notes = `<script>alert(1)</script>\n${'*a'.repeat(100_000)}`;
+    const results = await verifyPaths([await writeModel(model)]);
+    expect(results[0]!.verification.status).toBe('verified');
+    const start = performance.now();
+    const site = await buildSiteModel(buildReport(results, Config.parse({})), results, Config.parse({}));
+    expect((performance.now() - start) / 1000).toBeLessThan(FEW_SECONDS);
+    const [bundle] = site.bundles;
+    expect(bundle!.notesHtml).toMatch(/^<p class="notes-unrendered" data-limit="markdown_bytes">[^\n]+<\/p>\n<pre class="notes-text">&#60;script&#62;alert\(1\)&#60;\/script&#62;\n\*a\*a/);
+    expect(bundle!.renderProblems).toEqual([]);
+    expect(bundle!.planHtml).toContain('<pre');
+  }, 30_000);
+});
+
 describe('ordinary notes', () => {
   it('render exactly as before the budget', async () => {
     const text =
@@ -129,4 +152,20 @@ describe('the safety net (the one machine-dependent limit)', () => {
     expect(stopped.html).toContain('<pre class="notes-text"># a\n</pre>');
     expect((await renderNotesChecked(encode('# a\n'))).over).toBeNull();
   }, 90_000);
+});
+
+describe('docs/site.md', () => {
+  it('states the budget and the safety net as the code has them', async () => {
+    const text = (await readFile(new URL('../../docs/site.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+    const n = (x: number) => x.toLocaleString('en-US');
+    for (const stated of [
+      `${NOTES_BUDGET.markdown_bytes / 1024} KiB and ${n(NOTES_BUDGET.lines)} lines`,
+      `at most ${NOTES_BUDGET.prefix_columns} columns`,
+      `at most 2^${Math.log2(NOTES_BUDGET.block_work)} summed`,
+      `${n(NOTES_BUDGET.nodes)} syntax-tree nodes, ${NOTES_BUDGET.depth} levels of nesting and ${n(NOTES_BUDGET.list_items)} items in one list`,
+      `${NOTES_BUDGET.output_ratio} x the Markdown's bytes + ${NOTES_BUDGET.output_extra / 1024} KiB`,
+      `${NOTES_SAFETY.seconds} seconds and ${NOTES_SAFETY.memory_mb} MiB`,
+    ])
+      expect(text).toContain(stated);
+  });
 });
