@@ -149,9 +149,8 @@ export function scanNotes(text: string): NotesOver | null {
       if (isPunctuation(c)) marks++;
       lineBytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 4 : c >= 0xdc00 && c < 0xe000 ? 0 : 3;
     }
-    // A line of nothing but prefix characters may be a thematic break or setext underline (`- - -`, `***`): its width is its own, not nesting.
-    const onlyPrefix = j >= end;
-    if (!onlyPrefix && columns > NOTES_BUDGET.prefix_columns) return { limit: 'prefix_columns', value: NOTES_BUDGET.prefix_columns, actual: columns };
+    // A thematic break or setext underline (`- - -`, `***`, nothing but one of `-` `*` and blanks) is as wide as it likes: it nests nothing.
+    if (columns > NOTES_BUDGET.prefix_columns && !(j >= end && /^[ \t]*([-*])(?:[ \t]*\1)*[ \t]*$/.test(text.slice(i, end)))) return { limit: 'prefix_columns', value: NOTES_BUDGET.prefix_columns, actual: columns };
     if (blank) endBlock();
     else {
       blockBytes += lineBytes + 1;

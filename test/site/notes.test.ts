@@ -47,6 +47,7 @@ describe('NOTES.md worst cases of issue 10 render within seconds, as escaped tex
     ['code-span runs of every length', () => Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1) + 'a').join(' '), 'block_work'],
     ['20k nested lists on one line', () => '- '.repeat(20_000) + 'a\n', 'prefix_columns'],
     ['100k nested quotes on one line', () => '>'.repeat(100_000) + ' a\n', 'prefix_columns'],
+    ['2,000 nested empty lists on one line', () => '- + '.repeat(1000) + '\n', 'prefix_columns'],
     ['nested quotes in 64 lines', () => Array.from({ length: 64 }, (_, i) => '> '.repeat(i) + 'a\n\n').join(''), 'depth'],
     ['lazy lines in a quote', () => '> a\n' + 'b\n'.repeat(8000), 'block_work'],
     ['one long reference URL used many times', () => `[x]: /${'u'.repeat(60_000)}\n\n${'[x]\n\n'.repeat(2000)}`, 'output_bytes'],
@@ -127,6 +128,7 @@ describe('ordinary notes', () => {
       '# a\n\n'.repeat(4000),
       '- a\n'.repeat(NOTES_BUDGET.list_items),
       Array.from({ length: 30 }, (_, i) => '  '.repeat(i) + '- a\n').join(''),
+      `a\n${'-'.repeat(500)}\n\n${'* '.repeat(300)}\n`,
     ];
     for (const text of within) {
       expect(scanNotes(text)).toBeNull();
