@@ -88,8 +88,9 @@ const WHAT: Record<NotesLimit, string> = {
 export function notesOverMessage(over: NotesOver): string {
   if (over.limit === 'seconds' || over.limit === 'memory_mb') return `rendering them took more than ${over.value} ${WHAT[over.limit]}, the limit on this machine`;
   if (over.limit === 'renderer') return 'the Markdown renderer stopped unexpectedly';
-  const has = over.actual === 'more' ? 'more' : over.actual.toLocaleString('en-US');
-  return `they have ${has} ${WHAT[over.limit]}, more than the ${over.value.toLocaleString('en-US')} rendered as Markdown`;
+  const value = over.value.toLocaleString('en-US');
+  const has = over.actual === 'more' ? `more than ${value}` : over.actual.toLocaleString('en-US');
+  return `they have ${has} ${WHAT[over.limit]}, over the limit of ${value} for Markdown`;
 }
 
 /** Escapes text for HTML element content. */
