@@ -1,40 +1,108 @@
 /**
- * NOTES.md, the publisher's untrusted Markdown: remark -> remark-rehype ->
- * rehype-sanitize (GitHub's schema, last before stringify) -> HTML. Raw HTML
- * in the Markdown is dropped, not passed through; `javascript:` and `data:`
- * links lose their href; ids get the sanitizer's `user-content-` prefix, so
- * notes can never clobber the page's own elements; images are dropped (no
- * third-party loads from a visitor's browser); headings are demoted two
- * levels under the page's own.
+ * NOTES.md on the site: the publisher's untrusted Markdown, rendered by
+ * notes-render.ts under its deterministic budget (NOTES_BUDGET), in a worker
+ * thread. Notes over a count of that budget are never parsed: they are shown
+ * as escaped preformatted text with a line saying which count was over.
+ *
+ * The worker's time and memory limits ({@link NOTES_SAFETY}) are a safety
+ * net only, the one machine-dependent part: anything within the budget
+ * renders in well under a second, so they are reached only by Markdown the
+ * budget failed to foresee, which is then shown as text too, with the limit
+ * named. One worker renders the notes of every bundle, one after the other;
+ * it is started on first use, does not keep the process alive, and is
+ * replaced if it is stopped.
  */
-import { remark } from 'remark';
-import remarkRehype from 'remark-rehype';
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
-import rehypeStringify from 'rehype-stringify';
-import type { Root, RootContent } from 'hast';
+import { Worker } from 'node:worker_threads';
+import { notesFallback, scanNotes, type NotesOver, type NotesRender } from './notes-render.ts';
+import type { NotesWorkerMessage } from './notes-worker.ts';
 
-/** GitHub's schema without images: a publisher's notes must not make visitors load third-party URLs. */
-const schema = { ...defaultSchema, tagNames: (defaultSchema.tagNames ?? []).filter((t) => t !== 'img') };
+/** The worker's limits: wall-clock seconds for one rendering (with the worker's start), and its heap in MiB. */
+export const NOTES_SAFETY = { seconds: 20, memory_mb: 512 } as const;
 
-/** Demotes headings by two levels (h1 -> h3), so notes never compete with the page's own h1 and h2. */
-function demoteHeadings() {
-  return (tree: Root) => {
-    const visit = (node: Root | RootContent) => {
-      if (node.type === 'element' && /^h[1-6]$/.test(node.tagName)) node.tagName = `h${Math.min(6, Number(node.tagName[1]) + 2)}`;
-      if ('children' in node) for (const child of node.children) visit(child);
-    };
-    visit(tree);
-  };
+/** Rendered notes: sanitized HTML, or the escaped text and why (`over`). */
+export interface RenderedNotes {
+  html: string;
+  over: NotesOver | null;
 }
 
-const processor = remark()
-  .use(remarkRehype) // allowDangerousHtml is off: raw HTML nodes are dropped here
-  .use(demoteHeadings)
-  .use(rehypeSanitize, schema)
-  .use(rehypeStringify);
+interface Running {
+  worker: Worker;
+  memoryMb: number;
+  ready: boolean;
+}
 
-/** Renders untrusted Markdown bytes to sanitized HTML. Invalid UTF-8 is replaced, never trusted. */
-export async function renderNotes(bytes: Uint8Array): Promise<string> {
+let current: Running | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+function stop(running: Running): void {
+  if (current === running) current = null;
+  void running.worker.terminate();
+}
+
+function start(memoryMb: number): Running {
+  // No inherited execArgv: the worker's entry point registers its own TypeScript loader.
+  // Compiled (lib/): the worker is plain JavaScript; from the TypeScript sources, a .mjs shim registers tsx first.
+  const entry = import.meta.url.endsWith('.ts') ? './notes-worker.mjs' : './notes-worker.js';
+  const worker = new Worker(new URL(entry, import.meta.url), { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  worker.unref();
+  const running: Running = { worker, memoryMb, ready: false };
+  // A worker that fails between renderings is only forgotten (the next rendering starts another).
+  const forget = () => {
+    if (current === running) current = null;
+  };
+  worker.on('error', forget).on('exit', forget);
+  return running;
+}
+
+/** Renders one text on the worker, within the safety net. */
+function onWorker(text: string, safety: { seconds: number; memory_mb: number }): Promise<NotesRender> {
+  if (current && current.memoryMb !== safety.memory_mb) stop(current);
+  const running = (current ??= start(safety.memory_mb));
+  const { worker } = running;
+  return new Promise<NotesRender>((resolve, reject) => {
+    const settle = (then: () => void) => {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      then();
+    };
+    const stopped = (over: NotesOver) =>
+      settle(() => {
+        stop(running);
+        resolve({ over });
+      });
+    const timer = setTimeout(() => stopped({ limit: 'seconds', value: safety.seconds, actual: 'more' }), safety.seconds * 1000);
+    const onMessage = (message: NotesWorkerMessage) => {
+      if (message.kind === 'ready') {
+        running.ready = true;
+        worker.postMessage(text);
+      } else if (message.kind === 'result') settle(() => resolve(message.result));
+      else settle(() => reject(new Error(message.message)));
+    };
+    const onError = (error: Error & { code?: string }) =>
+      stopped(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { limit: 'memory_mb', value: safety.memory_mb, actual: 'more' } : { limit: 'renderer', value: 0, actual: 'more' });
+    const onExit = () => stopped({ limit: 'renderer', value: 0, actual: 'more' });
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    if (running.ready) worker.postMessage(text);
+  });
+}
+
+/**
+ * Renders untrusted Markdown bytes (invalid UTF-8 is replaced, never trusted)
+ * to sanitized HTML, or to escaped preformatted text saying why not. Rejects
+ * only on a bug in the renderer (the page then says the notes could not be
+ * rendered). `safety` overrides {@link NOTES_SAFETY} (tests).
+ */
+export async function renderNotesChecked(bytes: Uint8Array, safety: { seconds: number; memory_mb: number } = NOTES_SAFETY): Promise<RenderedNotes> {
   const text = new TextDecoder('utf-8').decode(bytes);
-  return String(await processor.process(text));
+  const scanned = scanNotes(text);
+  if (scanned) return { html: notesFallback(text, scanned), over: scanned };
+  const run = queue.then(() => onWorker(text, safety));
+  queue = run.catch(() => undefined);
+  const result = await run;
+  return 'html' in result ? { html: result.html, over: null } : { html: notesFallback(text, result.over), over: result.over };
+}
+
+/** Renders untrusted Markdown bytes to sanitized HTML, or to escaped text saying why not ({@link renderNotesChecked}). */
+export async function renderNotes(bytes: Uint8Array): Promise<string> {
+  return (await renderNotesChecked(bytes)).html;
 }
