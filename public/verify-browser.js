@@ -86,10 +86,12 @@
   /** Fetches a URL's bytes; throws (an error result) on a network failure or a non-2xx status. */
   // The site's base: this script sits at its root (/verify-browser.js, or /board/verify-browser.js under a base
   // path), and every URL in a check is root-relative to that base (docs/site.md).
-  var SITE_BASE = new URL('./', (document.currentScript && document.currentScript.src) || document.baseURI);
+  // document.currentScript is set only while this script first runs: keep its URL for later.
+  var SCRIPT_URL = (document.currentScript && document.currentScript.src) || null;
 
   async function fetchBytes(url) {
-    var response = await fetch(new URL(String(url).replace(/^\//, ''), SITE_BASE), { cache: 'no-cache' });
+    var base = new URL('./', SCRIPT_URL || document.baseURI);
+    var response = await fetch(new URL(String(url).replace(/^\//, ''), base), { cache: 'no-cache' });
     if (!response.ok) throw new Error('HTTP ' + response.status);
     return new Uint8Array(await response.arrayBuffer());
   }

@@ -317,7 +317,7 @@ describe('ledgerboard freeze (CLI)', () => {
     [['freeze', 'plan.yaml', '--ledger', 'l.jsonl'], /freeze needs -o <dir> \(or --dry-run/],
     [['freeze', 'plan.yaml', '--ledger', 'l.jsonl', '-o', 'x', '--dry-run'], /give either -o <dir> or --dry-run/],
     [['freeze', '/nonexistent/plan.yaml', '--ledger', 'l.jsonl', '--dry-run'], /cannot read \/nonexistent\/plan\.yaml: no such file/],
-    [['freeze', 'plan.yaml', '--ledgr', 'l.jsonl'], /Unknown option '--ledgr'/],
+    [['freeze', 'plan.yaml', '--ledgr', 'l.jsonl'], /unknown option "--ledgr" \(did you mean "--ledger"\?\)/],
   ])('usage errors exit 2: %j', async (args, message) => {
     const result = await cli(args);
     expect(result.code).toBe(2);

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ReportCohort } from '../../src/report/schema.ts';
+import { boardsInOrder } from '../../src/report/board-order.ts';
 import { shortIdentity } from '../../src/site/format.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
@@ -131,7 +132,7 @@ const firstCountedPlan = (site: Site): string => {
 };
 
 describe('demo site, JavaScript disabled', () => {
-  it('the leaderboard lists every cohort of report.json, board by board (frozen first, then imported runs), in rank order', async () => {
+  it('the leaderboard lists every cohort of report.json, board by board (frozen first, then imported runs, newest plan first), in rank order', async () => {
     const page = await newPage(jsOff);
     try {
       const response = await page.goto(`${demo.server.origin}/`);
@@ -145,8 +146,9 @@ describe('demo site, JavaScript disabled', () => {
           }),
         })),
       );
-      // Frozen boards first, then the imported runs, each group in report order.
-      const ordered = [...demo.report.boards.filter((b) => b.key.origin === 'frozen'), ...demo.report.boards.filter((b) => b.key.origin === 'imported')];
+      // Frozen boards first, then the imported runs, each group newest plan first (src/report/board-order.ts).
+      const ordered = boardsInOrder(demo.report);
+      expect(ordered.findIndex((b) => b.key.origin === 'imported')).toBe(ordered.filter((b) => b.key.origin === 'frozen').length);
       expect(ordered.some((b) => b.key.origin === 'imported')).toBe(true);
       const expected = ordered.map((board) => ({
         board: `/boards/${hex(board.board_id)}/`,
