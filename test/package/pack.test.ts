@@ -1,17 +1,20 @@
 /**
- * The package as a user gets it (issue 11 point 2): `npm pack` holds what a
- * user needs and nothing else, and installed from the tarball into an empty
- * directory, `npx ledgerboard build` builds a site from that directory's own
- * config and evidence, running the compiled CLI (no TypeScript loader).
+ * The package as a user gets it (issue 11 points 2 to 4): `npm pack` holds
+ * what a user needs and nothing else; installed from the tarball into an
+ * empty directory, `npx ledgerboard init` scaffolds a board under a base path,
+ * the demo's evidence is copied in, `npx ledgerboard build` builds the site
+ * with the compiled CLI (no TypeScript loader), and served under /board/
+ * every internal link answers 200 and verify.mjs exits 0.
  * Installing needs the npm registry or a warm npm cache (CI's `npm ci` fills it).
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serveSite } from '../../src/site/serve.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,21 +46,48 @@ describe('npm pack', () => {
     expect(paths.filter((p) => p.startsWith('lib/') && p.endsWith('.ts'))).toEqual([]);
     expect(pack!.size).toBeLessThan(1024 * 1024);
 
-    // An empty directory, the tarball installed, the demo's frozen evidence copied in, a config of its own.
+    // An empty directory, the tarball installed, `ledgerboard init` under a base path, the demo's frozen evidence copied in.
     const board = await mkdtemp(join(tmpdir(), 'lb-board-'));
     temps.push(board);
     await writeFile(join(board, 'package.json'), '{ "name": "my-board", "private": true }\n');
     await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(out, pack!.filename)], { cwd: board, maxBuffer: 1 << 26 });
-    await mkdir(join(board, 'evidence'));
+    const env = { ...process.env, NODE_OPTIONS: '' };
+    const init = await run(npm, ['exec', '--', 'ledgerboard', 'init', '--title', 'my board', '--site-url', 'https://user.github.io/board/'], { cwd: board, env });
+    expect(init.stdout).toContain('created  ledgerboard.config.json');
+    expect(init.stdout).toContain('kept     package.json');
     await cp(join(root, 'content', 'bundles'), join(board, 'evidence'), { recursive: true });
-    await writeFile(join(board, 'ledgerboard.config.json'), '{ "title": "my board", "bundles_dir": "evidence", "retained_reports_dir": "history" }\n');
-    const built = await run(npm, ['exec', '--', 'ledgerboard', 'build', '--out', 'site'], { cwd: board, maxBuffer: 1 << 26, env: { ...process.env, NODE_OPTIONS: '' } });
+    const built = await run(npm, ['exec', '--', 'ledgerboard', 'build'], { cwd: board, maxBuffer: 1 << 26, env });
     expect(built.stdout).toContain('4 bundles: 4 verified');
-    const report = JSON.parse(await readFile(join(board, 'site', 'report.json'), 'utf8')) as { config: { title: string }; bundles: unknown[] };
-    expect(report.config.title).toBe('my board');
+    const report = JSON.parse(await readFile(join(board, 'dist', 'report.json'), 'utf8')) as { config: { title: string; site_url: string }; bundles: unknown[] };
+    expect(report.config).toMatchObject({ title: 'my board', site_url: 'https://user.github.io/board/' });
     expect(report.bundles).toHaveLength(4);
-    // The site re-derives with its own dependency-free verifier.
-    const verified = await run(process.execPath, [join(board, 'site', 'verify.mjs'), join(board, 'site')], { maxBuffer: 1 << 26 });
-    expect(verified.stdout).toMatch(/\n[0-9]+ checks, 0 mismatches\n$/);
+
+    // Served under its base path as a static host would: every internal link of every page answers 200, and the
+    // site's own dependency-free verifier re-derives everything from there.
+    const server = await serveSite({ root: join(board, 'dist'), basePath: '/board/' });
+    try {
+      const origin = new URL(server.url).origin;
+      const seen = new Set<string>();
+      const queue = ['/board/'];
+      const broken: string[] = [];
+      while (queue.length > 0) {
+        const path = queue.shift()!;
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const response = await fetch(origin + path);
+        if (response.status !== 200 || !path.startsWith('/board/')) broken.push(`${path}: ${response.status}`);
+        if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) continue;
+        for (const [, href] of (await response.text()).matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+          const url = new URL(href!.replace(/&amp;/g, '&'), origin + path);
+          if (url.origin === origin) queue.push(url.pathname);
+        }
+      }
+      expect(broken).toEqual([]);
+      expect(seen.size).toBeGreaterThan(50);
+      const verified = await run(process.execPath, [join(board, 'dist', 'verify.mjs'), server.url], { maxBuffer: 1 << 26 });
+      expect(verified.stdout).toMatch(/\n[0-9]+ checks, 0 mismatches\n$/);
+    } finally {
+      await server.close();
+    }
   });
 });
