@@ -2,7 +2,7 @@
 import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
-import { RetainError, retainReport } from '../site/retained.ts';
+import { RetainError, retainReport } from '../history/retained-reports.ts';
 import { join } from 'node:path';
 import { checkHistoryIn, type IncompleteRetention } from '../history/compare.ts';
 import { MANIFESTS_DIR, RetainedManifestError, retainManifests } from '../history/retained-manifests.ts';

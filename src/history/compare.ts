@@ -38,7 +38,7 @@ import { finding, statusOf, type Finding } from '../verify/findings.ts';
 import { classCounts, classifyFiles, REWRITING_CLASSES, type FileChange, type FileClass } from './classify.ts';
 import { prefixDigest } from './prefix.ts';
 import type { Manifest } from '../schema/index.ts';
-import { readRetained, type RetainedReport } from '../site/retained.ts';
+import { readRetained, type RetainedReport } from './retained-reports.ts';
 import { MANIFESTS_DIR, readRetainedManifests, type RetainedManifests } from './retained-manifests.ts';
 
 /** At most this many REWRITTEN_EVIDENCE findings per bundle; one more finding counts the rest. */

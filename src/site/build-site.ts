@@ -15,7 +15,7 @@ import type { Report } from '../report/schema.ts';
 import { hexOf, moneyText } from './format.ts';
 import { absolute, buildSiteModel, type SiteModel } from './model.ts';
 import { setSiteModel } from './current.ts';
-import { readRetained } from './retained.ts';
+import { readRetained } from '../history/retained-reports.ts';
 import { replaceDirectory } from './atomic.ts';
 import { writeEvidence } from './publish.ts';
 import { rebaseSite } from './base-path.ts';

@@ -14,7 +14,7 @@ import { basePathOf, type Config } from '../config/config.ts';
 import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
 import { renderNotes } from './notes.ts';
-import type { RetainedReport } from './retained.ts';
+import type { RetainedReport } from '../history/retained-reports.ts';
 import { costChart, rateChart, type Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
 import { blobUrl, listingUrl, manifestUrl } from './publish.ts';

@@ -20,7 +20,7 @@ import { checkHistoryIn } from '../../src/history/compare.ts';
 import { MANIFESTS_DIR, readRetainedManifests } from '../../src/history/retained-manifests.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { readRetained, retainReport } from '../../src/site/retained.ts';
+import { readRetained, retainReport } from '../../src/history/retained-reports.ts';
 import { runCli } from '../helpers/cli.ts';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel, type BundleModel } from '../helpers/bundle-builder.ts';
 

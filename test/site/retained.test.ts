@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { readRetained, retainReport, RetainError, retainedBytes } from '../../src/site/retained.ts';
+import { readRetained, retainReport, RetainError, retainedBytes } from '../../src/history/retained-reports.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 let dir: string;
