@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { jsonSchemaText, PUBLISHED_SCHEMAS } from '../src/schema/json-schema.ts';
+import { jsonSchemaText, PUBLISHED_SCHEMAS } from '../src/report/json-schemas.ts';
 import { findingCodesMarkdown } from './docs/finding-codes.ts';
 import { configMarkdown } from './docs/config.ts';
 

@@ -3,7 +3,7 @@
  * the zod schema in src/config/config.ts): every member, its type, default
  * and meaning, so the reference cannot drift from what the code accepts.
  */
-import { jsonSchemaText } from '../../src/schema/json-schema.ts';
+import { jsonSchemaText } from '../../src/report/json-schemas.ts';
 
 interface Property {
   type?: string;

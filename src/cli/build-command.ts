@@ -10,7 +10,7 @@ import { shortDigest } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, UsageError, type Command } from './command.ts';
 import { progressReporter } from './progress.ts';
 import { checkHistoryIn, incompleteRetentionWarnings } from '../history/compare.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../config/source-date.ts';

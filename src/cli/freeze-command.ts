@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { MAX_YAML_BYTES } from '../author/strict-yaml.ts';
 import { freezePlan, writeFrozenPlan, type InputFile } from '../author/freeze.ts';
 import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/problems.ts';
-import { EXIT, UsageError, type Command, type CliIo } from './main.ts';
+import { EXIT, UsageError, type Command, type CliIo } from './command.ts';
 import { terminalSafe } from './terminal.ts';
 
 export const freezeCommand: Command = {

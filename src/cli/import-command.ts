@@ -3,7 +3,7 @@ import { ImportError } from '../import/errors.ts';
 import { importLogFile } from '../import/import-log.ts';
 import { DEFAULT_IMPORT_OPTIONS, type ImportOptions } from '../import/inspect/map.ts';
 import { shortDigest } from '../json/canonical.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, UsageError, type Command } from './command.ts';
 import { painter, terminalSafe, useColour } from './terminal.ts';
 
 const USAGE = `Usage: ledgerboard import inspect <log>... -o <dir> [--license TEXT] [--pass-threshold N] [--scorer NAME]

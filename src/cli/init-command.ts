@@ -6,7 +6,7 @@ import { writeCreateOnly } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { packageNameOf, scaffoldFiles } from '../author/scaffold.ts';
 import { VERSION } from '../version.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, UsageError, type Command } from './command.ts';
 
 export const initCommand: Command = {
   summary: 'scaffold a board repository: config, evidence/, package.json, a GitHub Pages workflow',

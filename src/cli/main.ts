@@ -8,38 +8,14 @@
  * internal error.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/config.ts';
+import { EXIT, UsageError, type CliIo, type Command } from './command.ts';
+import { ConfigError } from '../config/errors.ts';
 import { PathArgumentError } from '../evidence/discover.ts';
 import { BuildEnvironmentError } from '../site/build-errors.ts';
 import { VERSION } from '../version.ts';
 import { didYouMean } from '../author/suggest.ts';
 
-/** A usage error: printed with a hint, exit 2. `command` names the command whose --help the hint points at. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly command?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Exit codes of the CLI. */
-export const EXIT = { ok: 0, notVerified: 1, usage: 2, internal: 3 } as const;
-
-/** I/O the commands use, so tests can capture it. */
-export interface CliIo {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-}
-
-/** A command: its help text, its options and how to run it. */
-export interface Command {
-  summary: string;
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIo): Promise<number>;
-}
+export { EXIT, UsageError, type CliIo, type Command } from './command.ts';
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./verify-command.ts')).verifyCommand,

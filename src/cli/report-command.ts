@@ -5,7 +5,7 @@ import { canonicalJson } from '../json/canonical.ts';
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import { reportText } from './format-report.ts';
-import { EXIT, type Command } from './main.ts';
+import { EXIT, type Command } from './command.ts';
 import { progressReporter } from './progress.ts';
 import { painter, useColour } from './terminal.ts';
 

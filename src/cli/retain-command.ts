@@ -9,7 +9,7 @@ import { MANIFESTS_DIR, RetainedManifestError, retainManifests } from '../histor
 import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
 import type { Manifest } from '../schema/index.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, UsageError, type Command } from './command.ts';
 
 /** The manifests of the bundles a report counted, by bundle id. */
 function countedManifests(report: Report, results: readonly VerifiedBundle[]): Manifest[] {

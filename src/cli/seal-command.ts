@@ -4,7 +4,7 @@ import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/pro
 import { sealBundle } from '../author/seal.ts';
 import { verifyDirectory } from '../pipeline/verify-paths.ts';
 import { verifyJson, verifyText } from './format-verify.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, UsageError, type Command } from './command.ts';
 import { painter, terminalSafe, useColour } from './terminal.ts';
 
 export const sealCommand: Command = {

@@ -2,7 +2,7 @@
 import { verifyPaths } from '../pipeline/verify-paths.ts';
 import { limitsOf, loadConfig } from '../config/config.ts';
 import { verifyJson, verifyText } from './format-verify.ts';
-import { EXIT, UsageError, type Command } from './main.ts';
+import { EXIT, UsageError, type Command } from './command.ts';
 import { painter, useColour } from './terminal.ts';
 import { progressReporter } from './progress.ts';
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
 import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
+import { ConfigError } from './errors.ts';
 
 /**
  * The verdict PASS rule: no regressed task (any regression is REGRESSION
@@ -89,8 +90,8 @@ export function limitsOf(config: Config): Limits {
 /** The config file name, at the repository root. */
 export const CONFIG_FILE = 'ledgerboard.config.json';
 
-/** A config that cannot be used: the message names the file and every problem. */
-export class ConfigError extends Error {}
+/** A config that cannot be used (src/config/errors.ts). */
+export { ConfigError };
 
 /** Parses config bytes strictly; throws ConfigError listing every problem with its JSON path. */
 export function parseConfig(bytes: Uint8Array, file: string): Config {

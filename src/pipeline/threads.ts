@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
 import type { VerifyWorkerData } from './verify-worker.ts';
-import { verifyDirectory, type Progress, type VerifiedBundle } from './verify-paths.ts';
+import { verifyDirectory, type Progress, type VerifiedBundle } from './verify-directory.ts';
 import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
 
 /** attempts.jsonl bytes (all bundles together) from which verifying on more than one thread pays for starting a worker. */

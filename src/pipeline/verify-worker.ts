@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
-import { verifyDirectory } from './verify-paths.ts';
+import { verifyDirectory } from './verify-directory.ts';
 import { toWire } from './wire.ts';
 
 /** What the worker is started with. */

@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer';
 import type { GradesFile } from '../verify/context.ts';
 import { AttemptTable, GradesTable, transferablesOf, type AttemptTableWire, type GradesTableWire } from '../verify/tables.ts';
 import { evidenceTables, evidenceWithTables, type BundleEvidence, type BundleVerification } from '../verify/verify-bundle.ts';
-import type { BundleEntry } from './verify-paths.ts';
+import type { BundleEntry } from './verify-directory.ts';
 
 /** What verifyDirectory gives for one directory. */
 export interface DirectoryResult {

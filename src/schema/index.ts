@@ -6,4 +6,3 @@ export * from './attempt.ts';
 export * from './grades.ts';
 export * from './grant.ts';
 export * from './timestamp.ts';
-export * from './json-schema.ts';

@@ -5,21 +5,12 @@
  */
 import type { BundleSnapshot, SnapshotEntry } from '../evidence/read-bundle.ts';
 import type { JsonObject } from '../json/strict-json.ts';
-import type { Attempt, Grades, Grant, LedgerRecord, Manifest, ManifestEntry, Plan } from '../schema/index.ts';
+import type { Grant, LedgerRecord, Manifest, ManifestEntry, Plan } from '../schema/index.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import type { AttemptTable, GradesTable } from './tables.ts';
+import type { GradesFile } from './lines.ts';
 
-/** An attempt with the JSONL line it came from. */
-export interface AttemptLine {
-  line: number;
-  attempt: Attempt;
-}
-
-/** A grading generation with its file. */
-export interface GradesFile {
-  path: string;
-  grades: Grades;
-}
+export type { AttemptLine, GradesFile } from './lines.ts';
 
 /** Shared verification state. Fields are filled by the steps in order. */
 export interface VerifyContext {

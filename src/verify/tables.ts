@@ -16,7 +16,7 @@
 import { Buffer } from 'node:buffer';
 import { CostState, Outcome, type Attempt, type GradeResult, type Grades } from '../schema/index.ts';
 import { compareTimes } from './times.ts';
-import type { AttemptLine, GradesFile } from './context.ts';
+import type { AttemptLine, GradesFile } from './lines.ts';
 
 /** Outcomes by code (the schema's order). */
 export const OUTCOME_CODES: readonly Outcome[] = Outcome.options;

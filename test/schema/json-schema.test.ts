@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { jsonSchemaText, PUBLISHED_SCHEMAS } from '../../src/schema/json-schema.ts';
+import { jsonSchemaText, PUBLISHED_SCHEMAS } from '../../src/report/json-schemas.ts';
 
 const schemaDir = new URL('../../public/schema/', import.meta.url);
 const names = Object.keys(PUBLISHED_SCHEMAS) as (keyof typeof PUBLISHED_SCHEMAS)[];

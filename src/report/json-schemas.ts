@@ -1,15 +1,18 @@
 /**
  * The published JSON Schemas (public/schema/<name>.json), generated from the
  * zod schemas with `z.toJSONSchema`: the zod definitions are the one source.
+ * It lives above the evidence schemas (src/schema), beside the report's,
+ * because it gathers the evidence files', the report's and the config's: the
+ * evidence schemas import nothing above them.
  */
 import { z } from 'zod';
-import { Attempt } from './attempt.ts';
-import { Grades } from './grades.ts';
-import { Grant } from './grant.ts';
-import { LedgerRecord } from './ledger.ts';
-import { Manifest } from './manifest.ts';
-import { Plan } from './plan.ts';
-import { Report } from '../report/schema.ts';
+import { Attempt } from '../schema/attempt.ts';
+import { Grades } from '../schema/grades.ts';
+import { Grant } from '../schema/grant.ts';
+import { LedgerRecord } from '../schema/ledger.ts';
+import { Manifest } from '../schema/manifest.ts';
+import { Plan } from '../schema/plan.ts';
+import { Report } from './schema.ts';
 import { Config } from '../config/config.ts';
 
 /** File name (without .json) to schema, in publication order. */
