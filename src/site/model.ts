@@ -12,7 +12,7 @@ import type { Manifest, Plan } from '../schema/index.ts';
 import type { Config } from '../config/config.ts';
 import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
-import { renderNotes } from './notes.ts';
+import { renderNotes, startNotesRenderer } from './notes.ts';
 import type { RetainedReport } from './retained.ts';
 import { costChart, rateChart, type Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
@@ -146,6 +146,7 @@ export async function buildSiteModel(
   const retained = options.retained ?? { reports: [], ignored: [] };
   const siteUrl = config.site_url.endsWith('/') ? config.site_url : `${config.site_url}/`;
   const byContent = new Map(results.map((r) => [r.content_digest, r]));
+  if (results.some((r) => r.verification.evidence.notes)) startNotesRenderer();
   const bundles: SiteBundle[] = [];
   for (const entry of report.bundles) {
     const result = byContent.get(entry.content_digest)!;
