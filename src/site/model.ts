@@ -13,7 +13,7 @@ import type { Manifest, Plan } from '../schema/index.ts';
 import { basePathOf, type Config } from '../config/config.ts';
 import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
-import { renderNotes } from './notes.ts';
+import { renderNotes, startNotesRenderer } from './notes.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import { costChart, rateChart, type Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
@@ -167,6 +167,7 @@ export async function buildSiteModel(
   const siteUrl = new URL(basePathOf(config), config.site_url).href;
   const byContent = new Map(results.map((r) => [r.content_digest, r]));
   const changed = new Set((options.history?.changes ?? []).map((c) => `${c.plan_id} ${c.bundle_id}`));
+  if (results.some((r) => r.verification.evidence.notes)) startNotesRenderer();
   const bundles: SiteBundle[] = [];
   for (const entry of report.bundles) {
     const result = byContent.get(entry.content_digest)!;

@@ -4,7 +4,8 @@
  * renderMarkdown and posts the result back, one at a time.
  */
 import { parentPort } from 'node:worker_threads';
-import { renderMarkdown, type NotesRender } from './notes-render.ts';
+import type { NotesRender } from './notes-budget.ts';
+import { renderMarkdown } from './notes-render.ts';
 
 /** A message from the worker. */
 export type NotesWorkerMessage = { kind: 'ready' } | { kind: 'result'; result: NotesRender } | { kind: 'error'; message: string };

@@ -13,7 +13,7 @@
  * replaced if it is stopped.
  */
 import { Worker } from 'node:worker_threads';
-import { notesFallback, scanNotes, type NotesOver, type NotesRender } from './notes-render.ts';
+import { notesFallback, scanNotes, type NotesOver, type NotesRender } from './notes-budget.ts';
 import type { NotesWorkerMessage } from './notes-worker.ts';
 
 /** The worker's limits: wall-clock seconds for one rendering (with the worker's start), and its heap in MiB. */
@@ -52,6 +52,15 @@ function start(memoryMb: number): Running {
   };
   worker.on('error', forget).on('exit', forget);
   return running;
+}
+
+/**
+ * Starts the worker ahead of the first notes, so that it starts while the
+ * caller does other work (buildSiteModel: the first bundle's highlighted
+ * plan). Optional: rendering starts it when needed.
+ */
+export function startNotesRenderer(): void {
+  current ??= start(NOTES_SAFETY.memory_mb);
 }
 
 /** Renders one text on the worker, within the safety net. */

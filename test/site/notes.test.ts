@@ -12,7 +12,8 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
-import { NOTES_BUDGET, renderMarkdown, scanNotes, type NotesLimit } from '../../src/site/notes-render.ts';
+import { NOTES_BUDGET, scanNotes, type NotesLimit } from '../../src/site/notes-budget.ts';
+import { renderMarkdown } from '../../src/site/notes-render.ts';
 import { NOTES_SAFETY, renderNotes, renderNotesChecked } from '../../src/site/notes.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
