@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'lib/', 'node_modules/', '.astro/', '.ledgerboard-render/', 'content/', 'public/', 'coverage/', 'tmp/', '.bench/'] },
+  { ignores: ['dist/', 'lib/', 'lib.next-*/', 'lib.old-*/', 'node_modules/', '.astro/', '.ledgerboard-render/', 'content/', 'public/', 'coverage/', 'tmp/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

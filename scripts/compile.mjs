@@ -7,7 +7,7 @@
 // Plain JavaScript on purpose: it runs before anything else is compiled.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,12 +31,21 @@ function sourceDigest() {
   return hash.digest('hex');
 }
 
-/** Compiles into a fresh lib/ (nothing stale from a renamed source survives). */
+/**
+ * Compiles into a fresh directory beside lib/ and then swaps it in, so nothing
+ * stale from a renamed source survives and a CLI started meanwhile (another
+ * test run) finds the old lib/ or the new one, almost never none.
+ */
 export function compile() {
   const digest = sourceDigest();
-  rmSync(lib, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
-  writeFileSync(stamp, `${digest}\n`);
+  const next = `${lib}.next-${process.pid}`;
+  const old = `${lib}.old-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit', cwd: root });
+  writeFileSync(join(next, '.source-digest'), `${digest}\n`);
+  if (existsSync(lib)) renameSync(lib, old);
+  renameSync(next, lib);
+  rmSync(old, { recursive: true, force: true });
 }
 
 /** Compiles unless lib/ was compiled from exactly the current sources. Returns whether it compiled. */
