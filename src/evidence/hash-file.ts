@@ -1,6 +1,6 @@
 /**
  * Streaming SHA-256 of a file already opened by the reader: reads of at most
- * 1 MiB, so memory stays flat whatever the file's size. When the bytes are
+ * 1 MiB (less for a smaller file), so memory stays flat whatever the file's size. When the bytes are
  * also kept (small structured files), they are read straight into one buffer
  * sized from fstat, hashed chunk by chunk, and never copied (a file that grew
  * after fstat is the one case that copies).
@@ -11,8 +11,12 @@ import type { FileHandle } from 'node:fs/promises';
 /** Read size for hashing (1 MiB). */
 export const HASH_CHUNK_BYTES = 1 << 20;
 
-/** Size of the read that checks a kept file ended where fstat said. */
-const PROBE_BYTES = 64 << 10;
+/**
+ * Size of the read that checks a kept file ended where fstat said. Small:
+ * in the usual case it reads nothing, and a file that grew is still read to
+ * its end through the doubling buffer.
+ */
+const PROBE_BYTES = 4 << 10;
 
 /**
  * Digest and size of a file, read by streaming; with `keep`, also its bytes.
@@ -29,7 +33,10 @@ export async function hashHandle(
 ): Promise<{ sha256: string; bytes: number; content: Buffer | null }> {
   const hash = createHash('sha256');
   const keptBytes = Math.max(expectedBytes, 1);
-  let buffer = !keep ? Buffer.allocUnsafe(HASH_CHUNK_BYTES) : into !== undefined && into.length >= keptBytes ? into.subarray(0, keptBytes) : Buffer.allocUnsafe(keptBytes);
+  // Hashing only: a buffer no larger than the file (plus one byte, so the read that finds its end needs no second
+  // buffer) and at most 1 MiB. A fresh 1 MiB for every small artifact was external memory the collector chased.
+  const hashBytes = Math.min(HASH_CHUNK_BYTES, Math.max(expectedBytes + 1, PROBE_BYTES));
+  let buffer = !keep ? Buffer.allocUnsafe(hashBytes) : into !== undefined && into.length >= keptBytes ? into.subarray(0, keptBytes) : Buffer.allocUnsafe(keptBytes);
   let total = 0;
   for (;;) {
     if (keep && total === buffer.length) {
@@ -52,6 +59,10 @@ export async function hashHandle(
     if (bytesRead === 0) break;
     hash.update(buffer.subarray(offset, offset + bytesRead));
     total += bytesRead;
+    // A short read that ends exactly where fstat said the file ends is its end: no further read is needed (we
+    // asked for more, so a file that grew since fstat would have given more). Any other short read (a network
+    // file system may return one mid-file) reads on.
+    if (bytesRead < length && total === expectedBytes) break;
   }
   return { sha256: `sha256:${hash.digest('hex')}`, bytes: total, content: keep ? buffer.subarray(0, total) : null };
 }
