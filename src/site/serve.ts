@@ -14,8 +14,15 @@ import type { AddressInfo } from 'node:net';
 import { lstat, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 
+/**
+ * Content types by extension, as real static hosts (GitHub Pages, nginx)
+ * send them; anything else, an extensionless file included, is
+ * application/octet-stream.
+ */
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.xhtml': 'application/xhtml+xml',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -107,6 +114,11 @@ export async function serveSite(options: ServeOptions): Promise<SiteServer> {
   return {
     url: `http://${host}:${address.port}${basePath}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Idle keep-alive connections (a browser's) would hold close() open.
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }
