@@ -55,11 +55,23 @@ export function tokensText(tokens: ReportCohort['tokens']): string {
 export function duration(seconds: number | null): string {
   if (seconds === null) return '-';
   if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  // Past a million hours (114 years) a clock reading means nothing: the order of magnitude, in hours.
+  if (seconds >= 3600e6) return `${(seconds / 3600).toExponential(2)}h`;
   const s = Math.round(seconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const rest = s % 60;
   return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(rest).padStart(2, '0')}s`;
+}
+
+/** A cohort's total wall time, ">= " first when the report held it at its bound (cohort `bounded`). */
+export function wallText(cohort: Pick<ReportCohort, 'wall_seconds' | 'bounded'>): string {
+  return `${cohort.bounded?.includes('wall_seconds.sum') ? '>= ' : ''}${duration(cohort.wall_seconds.sum)}`;
+}
+
+/** A cohort's retries, ">= " first when the report held the sum at its bound (cohort `bounded`). */
+export function retriesText(cohort: Pick<ReportCohort, 'retries' | 'bounded'>): string {
+  return `${cohort.bounded?.includes('retries') ? '>= ' : ''}${grouped(cohort.retries)}`;
 }
 
 /** The 64 hex digits of a digest. */
