@@ -46,7 +46,7 @@ export interface SiteFixture {
 }
 
 /** Every regular file under a directory, as `/`-separated relative paths, sorted. */
-async function regularFiles(root: string): Promise<string[]> {
+export async function regularFiles(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile())

@@ -6,8 +6,8 @@
  * writeEvidence), without Astro.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths, type VerifiedBundle } from '../../src/pipeline/verify-paths.ts';
@@ -17,6 +17,7 @@ import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
 import { writeEvidence } from '../../src/site/publish.ts';
 import { contentDigestOf } from '../../public/verify.mjs';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
+import { regularFiles } from '../helpers/site-fixture.ts';
 
 /** Evidence text planted in file names: none of it may reach a published path. */
 const HOSTILE_NAMES = ['index.html', 'evil.html', 'a.htm', 'b.xhtml', 'c.svg', 'd.xml', 'e.js', 'f.mjs', 'sub dir/index.html', 'blobs/x', 'report.json'];
@@ -27,14 +28,6 @@ let report: Report;
 let results: VerifiedBundle[];
 let out: string;
 let published: string[];
-
-async function regularFiles(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
-    .sort();
-}
 
 beforeAll(async () => {
   const first = validBundle();
