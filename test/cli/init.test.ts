@@ -50,7 +50,8 @@ describe('ledgerboard init', () => {
     expect(steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))?.with?.path).toBe('dist');
     expect(workflow.jobs.deploy.needs).toBe('build');
     expect(workflow.jobs.deploy.steps.map((s) => s.uses)).toEqual(['actions/deploy-pages@v4']);
-    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\/\ndist\/\n/);
+    // What a build leaves beside dist/ (atomic swap, lock, render directories) is never committed.
+    expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', '']);
     expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('ledgerboard seal');
   });
 

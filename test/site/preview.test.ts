@@ -66,6 +66,9 @@ describe('serveSite', () => {
     expect(filePathOf('/r', '/c/x', '/b/')).toBeNull();
     expect(filePathOf('/r', '/b/a//b', '/b/')).toBeNull();
     expect(filePathOf('/r', '/b/a%2fb', '/b/')).toBeNull();
+    // A dot segment hidden by percent-encoding (fetch would normalise it away before the server saw it).
+    expect(filePathOf('/r', '/b/%2e%2e/etc/passwd', '/b/')).toBeNull();
+    expect(filePathOf('/r', '/b/a%5cb', '/b/')).toBeNull();
   });
 });
 
