@@ -46,7 +46,7 @@ export interface ListingEntry {
 /**
  * files.json: `{ content_digest, entries }`, RFC 8785 plus a newline. The
  * content digest is the SHA-256 of the RFC 8785 form of
- * `[[path, kind, sha256], ...]` over `entries` in their order (verify-paths.ts
+ * `[[path, kind, sha256], ...]` over `entries` in their order (verify-directory.ts
  * contentDigest), so it re-derives from this file alone.
  */
 export function listingText(contentDigest: string, entries: readonly BundleEntry[]): string {
