@@ -4,11 +4,17 @@
 // the test suite's global setup runs it when src/ changed since (lib/ keeps
 // the digest of the sources it was compiled from).
 //
+// zod is bundled into one module (lib/vendor/zod.js, with its license) and
+// the compiled imports of 'zod' point at it: loading zod's ~95 files (60 of
+// them locales) one by one was a fifth of `ledgerboard verify`'s start-up
+// (docs/benchmarks.md, "Start-up"). The sources, the tests and the site's
+// render still import the zod package itself.
+//
 // Plain JavaScript on purpose: it runs before anything else is compiled.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,7 +24,7 @@ const stamp = join(lib, '.source-digest');
 /** SHA-256 over every compiled input (path and bytes), in a fixed order. */
 function sourceDigest() {
   const hash = createHash('sha256');
-  const files = [join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json')];
+  const files = [join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json'), fileURLToPath(import.meta.url)];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
@@ -36,12 +42,13 @@ function sourceDigest() {
  * stale from a renamed source survives and a CLI started meanwhile (another
  * test run) finds the old lib/ or the new one, almost never none.
  */
-export function compile() {
+export async function compile() {
   const digest = sourceDigest();
   const next = `${lib}.next-${process.pid}`;
   const old = `${lib}.old-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit', cwd: root });
+  await bundleZod(next);
   writeFileSync(join(next, '.source-digest'), `${digest}\n`);
   if (existsSync(lib)) renameSync(lib, old);
   renameSync(next, lib);
@@ -49,10 +56,60 @@ export function compile() {
 }
 
 /** Compiles unless lib/ was compiled from exactly the current sources. Returns whether it compiled. */
-export function ensureCompiled() {
+export async function ensureCompiled() {
   if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceDigest()) return false;
-  compile();
+  await compile();
   return true;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) compile();
+/** The specifier the compiled code imports zod by (tsc keeps the source's quotes). */
+const ZOD_IMPORT = /(\bfrom\s*)(['"])zod\2/g;
+
+/**
+ * Bundles zod into `<out>/vendor/zod.js` (one ES module, as the package's
+ * own `zod` entry exports it) beside its license, and points every compiled
+ * `from 'zod'` at it by a relative path. Any other zod specifier (a subpath)
+ * is refused: it would load the package a second time.
+ */
+async function bundleZod(out) {
+  const { build } = await import('esbuild');
+  const vendor = join(out, 'vendor');
+  mkdirSync(vendor, { recursive: true });
+  await build({
+    stdin: { contents: "export * from 'zod';\n", resolveDir: root, sourcefile: 'zod-entry.js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    outfile: join(vendor, 'zod.js'),
+    logLevel: 'warning',
+  });
+  const zodPackage = join(root, 'node_modules', 'zod');
+  const { version } = JSON.parse(readFileSync(join(zodPackage, 'package.json'), 'utf8'));
+  writeFileSync(join(vendor, 'zod.LICENSE'), `zod ${version} (https://github.com/colinhacks/zod), bundled into zod.js by scripts/compile.mjs.\n\n${readFileSync(join(zodPackage, 'LICENSE'), 'utf8')}`);
+  let rewritten = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (path !== vendor) walk(path);
+        continue;
+      }
+      if (!entry.name.endsWith('.js')) continue;
+      const text = readFileSync(path, 'utf8');
+      let target = relative(dirname(path), join(vendor, 'zod.js')).split(sep).join('/');
+      if (!target.startsWith('.')) target = `./${target}`;
+      const next = text.replace(ZOD_IMPORT, (_, from, quote) => {
+        rewritten += 1;
+        return `${from}${quote}${target}${quote}`;
+      });
+      if (/\bfrom\s*['"]zod\//.test(next) || /\bimport\(\s*['"]zod/.test(next)) throw new Error(`${relative(root, path)} imports zod by a specifier the bundle does not replace`);
+      if (next !== text) writeFileSync(path, next);
+    }
+  };
+  walk(out);
+  if (rewritten === 0) throw new Error('no compiled module imports zod: the bundling step in scripts/compile.mjs is stale');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await compile();

@@ -5,6 +5,6 @@
  */
 import { ensureCompiled } from '../scripts/compile.mjs';
 
-export default function setup(): void {
-  ensureCompiled();
+export default async function setup(): Promise<void> {
+  await ensureCompiled();
 }

@@ -33,7 +33,7 @@ if (!Number.isSafeInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
-ensureCompiled();
+await ensureCompiled();
 const dir = await mkdtemp(join(tmpdir(), 'lb-startup-'));
 // The CLI from its sources through tsx, as bin/ledgerboard.mjs ran it before it was compiled.
 const fromSource = join(dir, 'from-source.mjs');

@@ -7,13 +7,19 @@
  * semantics), never follows a symbolic link, and opens only regular files,
  * with O_NOFOLLOW | O_NONBLOCK and an fstat re-check, so a FIFO, socket or
  * device is never read and a link swapped in mid-walk is caught.
+ *
+ * The walk, the opens and the reads of files up to SYNC_READ_MAX_BYTES are
+ * synchronous system calls: from the page cache each takes microseconds, less
+ * than the promise and thread-pool round trip of its asynchronous twin, and
+ * that round trip was a sixth of `ledgerboard verify` on the demo
+ * (docs/benchmarks.md, "Start-up"). Larger files are read asynchronously,
+ * four at a time.
  */
-import { constants, type Dirent } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentArena } from './arena.ts';
 import { LIMIT_DEFAULTS, type LimitHit, type Limits } from './limits.ts';
-import { hashHandle } from './hash-file.ts';
+import { hashFd, hashFdSync, SYNC_READ_MAX_BYTES } from './hash-file.ts';
 import { compareUtf8 } from './paths.ts';
 
 /** What a directory entry is. */
@@ -75,7 +81,7 @@ const CONCURRENCY = 4;
 export async function readBundle(root: string, arena?: ContentArena, limits: Limits = LIMIT_DEFAULTS): Promise<BundleSnapshot> {
   const entries: SnapshotEntry[] = [];
   const files: { entry: SnapshotEntry; fsPath: string }[] = [];
-  await walk(root, '', entries, files, true, limits.files);
+  walk(root, '', entries, files, true, limits.files);
   if (entries.length > limits.files) {
     // Stopped at the limit: nothing is read, and the bundle gets no verdict.
     return { entries: [], notRead: { path: '.', limit: 'files', value: limits.files, actual: 'more' } };
@@ -83,7 +89,7 @@ export async function readBundle(root: string, arena?: ContentArena, limits: Lim
   // The structured files are all held in memory while the bundle is verified: their sum is bounded before any is read.
   let structured = 0;
   for (const { entry, fsPath } of files) {
-    if (isStructuredPath(entry.path) && entry.path !== 'NOTES.md') structured += await sizeOf(fsPath);
+    if (isStructuredPath(entry.path) && entry.path !== 'NOTES.md') structured += sizeOf(fsPath);
   }
   if (structured > limits.structured_total_bytes) {
     return { entries: [], notRead: { path: '.', limit: 'structured_total_bytes', value: limits.structured_total_bytes, actual: structured } };
@@ -93,17 +99,22 @@ export async function readBundle(root: string, arena?: ContentArena, limits: Lim
   return { entries };
 }
 
-async function walk(
+/**
+ * Lists the tree under `fsDir` into `entries` (and its regular files into
+ * `files`). Synchronous on purpose, like the small reads: it touches only
+ * metadata, where an asynchronous call's round trip costs more than the call.
+ */
+function walk(
   fsDir: string,
   relDir: string,
   entries: SnapshotEntry[],
   files: { entry: SnapshotEntry; fsPath: string }[],
   isRoot: boolean,
   maxEntries: number,
-): Promise<void> {
+): void {
   let dirents: Dirent<Buffer>[];
   try {
-    dirents = await readdir(Buffer.from(fsDir), { withFileTypes: true, encoding: 'buffer' });
+    dirents = readdirSync(Buffer.from(fsDir), { withFileTypes: true, encoding: 'buffer' });
   } catch (error) {
     if (isRoot) throw error;
     const entry = entries.find((e) => e.path === relDir);
@@ -123,17 +134,17 @@ async function walk(
     const path = relDir === '' ? name : `${relDir}/${name}`;
     // A name that is not UTF-8 is addressed by its raw bytes (only to learn its type; it is never opened).
     const fsPath = badName ? Buffer.concat([Buffer.from(`${fsDir}/`), dirent.name]) : join(fsDir, name);
-    const kind = await kindOf(dirent, fsPath);
+    const kind = kindOf(dirent, fsPath);
     const entry: SnapshotEntry = { path, kind };
     if (badName) entry.badName = true;
     entries.push(entry);
     if (typeof fsPath !== 'string') continue;
-    if (kind === 'directory') await walk(fsPath, path, entries, files, false, maxEntries);
+    if (kind === 'directory') walk(fsPath, path, entries, files, false, maxEntries);
     else if (kind === 'file') files.push({ entry, fsPath });
   }
 }
 
-async function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): Promise<EntryKind> {
+function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): EntryKind {
   if (dirent.isSymbolicLink()) return 'symlink';
   if (dirent.isFile()) return 'file';
   if (dirent.isDirectory()) return 'directory';
@@ -143,7 +154,7 @@ async function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): Promise<
   if (dirent.isCharacterDevice()) return 'char-device';
   // The file system did not say (DT_UNKNOWN): ask lstat, which never follows links.
   try {
-    const stats = await lstat(fsPath);
+    const stats = lstatSync(fsPath);
     if (stats.isSymbolicLink()) return 'symlink';
     if (stats.isFile()) return 'file';
     if (stats.isDirectory()) return 'directory';
@@ -158,16 +169,18 @@ async function kindOf(dirent: Dirent<Buffer>, fsPath: string | Buffer): Promise<
 }
 
 async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: ContentArena | undefined, limits: Limits): Promise<void> {
-  let handle;
+  // Descriptors and synchronous open/fstat/close: on a page-cached file each takes microseconds, where a
+  // FileHandle's promise and thread-pool round trips cost more than the work (docs/benchmarks.md, "Start-up").
+  let fd: number;
   try {
-    handle = await open(fsPath, OPEN_FLAGS);
+    fd = openSync(fsPath, OPEN_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') entry.kind = 'symlink';
     else entry.unreadable = describeError(error);
     return;
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     if (!stats.isFile()) {
       entry.kind = 'unknown';
       return;
@@ -180,21 +193,22 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: Cont
       return;
     }
     const into = keep && arena !== undefined && entry.path !== 'NOTES.md' ? arena.take(entry.path, stats.size) : undefined;
-    const { sha256, bytes, content } = await hashHandle(handle, keep, stats.size, into);
+    const { sha256, bytes, content } =
+      stats.size <= SYNC_READ_MAX_BYTES ? hashFdSync(fd, keep, stats.size, into) : await hashFd(fd, keep, stats.size, into);
     entry.sha256 = sha256;
     entry.bytes = bytes;
     if (content) entry.content = content;
   } catch (error) {
     entry.unreadable = describeError(error);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** A regular file's size without following links (0 when it vanished: the read reports that). */
-async function sizeOf(fsPath: string): Promise<number> {
+function sizeOf(fsPath: string): number {
   try {
-    return (await lstat(fsPath)).size;
+    return lstatSync(fsPath).size;
   } catch {
     return 0;
   }

@@ -1,32 +1,46 @@
 /**
- * hashHandle keeps a structured file's bytes in one buffer sized from fstat
+ * hashHandle (and its descriptor twins hashFd and hashFdSync, one loop
+ * driven three ways) keeps a structured file's bytes in one buffer sized from fstat
  * (or in memory the caller lends, from a ContentArena), and still reads a
  * file to its end when it is longer than fstat said.
  */
 import { createHash } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import { open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContentArena } from '../../src/evidence/arena.ts';
-import { HASH_CHUNK_BYTES, hashHandle } from '../../src/evidence/hash-file.ts';
+import { HASH_CHUNK_BYTES, hashFd, hashFdSync, hashHandle, type HashResult } from '../../src/evidence/hash-file.ts';
 
 const file = join(tmpdir(), `ledgerboard-hash-file-${process.pid}.bin`);
 afterAll(() => rm(file, { force: true }));
 
-async function hashOf(bytes: Buffer, keep: boolean, expected: number, into?: Buffer) {
+type Driver = 'handle' | 'fd' | 'fd-sync';
+const DRIVERS: Driver[] = ['handle', 'fd', 'fd-sync'];
+
+async function hashWith(driver: Driver, bytes: Buffer, keep: boolean, expected: number, into?: Buffer): Promise<HashResult> {
   await writeFile(file, bytes);
-  const handle = await open(file, 'r');
+  if (driver === 'handle') {
+    const handle = await open(file, 'r');
+    try {
+      return await hashHandle(handle, keep, expected, into);
+    } finally {
+      await handle.close();
+    }
+  }
+  const fd = openSync(file, 'r');
   try {
-    return await hashHandle(handle, keep, expected, into);
+    return driver === 'fd' ? await hashFd(fd, keep, expected, into) : hashFdSync(fd, keep, expected, into);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
-describe('hashHandle', () => {
+describe.each(DRIVERS)('hashing through %s', (driver) => {
+  const hashOf = (bytes: Buffer, keep: boolean, expected: number, into?: Buffer) => hashWith(driver, bytes, keep, expected, into);
   const sizes = [0, 1, 4095, 4096, 65537, HASH_CHUNK_BYTES, HASH_CHUNK_BYTES + 3, 3 * HASH_CHUNK_BYTES + 17];
   for (const size of sizes) {
     it(`${size} bytes: digest, size and kept bytes, with fstat's size, a smaller one, or lent memory`, async () => {
