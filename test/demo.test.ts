@@ -36,8 +36,8 @@ function evidenceOf(v: BundleVerification): VerdictEvidence {
   return {
     plan: v.evidence.plan!,
     ledger: v.evidence.ledger,
-    attempts: v.evidence.attempts.map((a) => a.attempt),
-    grades: v.evidence.grades.map((g) => g.grades),
+    attempts: v.evidence.attempts.lines().map((a) => a.attempt),
+    grades: v.evidence.grades.map((g) => g.file().grades),
   };
 }
 
@@ -109,7 +109,7 @@ describe('verification of the committed demo', () => {
 
   it('covers every outcome, cost state and the other facts the site must show', () => {
     const all = [...bundles.values()];
-    const attempts = all.flatMap((v) => v.evidence.attempts.map((a) => a.attempt));
+    const attempts = all.flatMap((v) => v.evidence.attempts.lines().map((a) => a.attempt));
     expect(new Set(attempts.map((a) => a.outcome))).toEqual(
       new Set(['completed', 'model_failure', 'safety_failure', 'harness_failure', 'environment_failure', 'invalid_case', 'timeout', 'cancelled']),
     );
@@ -125,11 +125,11 @@ describe('verification of the committed demo', () => {
     expect(all.every((v) => v.evidence.notes !== null)).toBe(true);
     for (const v of all) expect(v.evidence.ledger).toHaveLength(24);
 
-    const verdicts = all.flatMap((v) => v.evidence.grades.flatMap((g) => g.grades.results.map((r) => r.verdict)));
+    const verdicts = all.flatMap((v) => v.evidence.grades.flatMap((g) => g.file().grades.results.map((r) => r.verdict)));
     expect(verdicts).toContain('error');
     const ungraded = all.some((v) => {
-      const graded = new Set(v.evidence.grades.flatMap((g) => g.grades.results.map((r) => r.attempt_id)));
-      return v.evidence.attempts.some(({ attempt }) => attempt.outcome === 'completed' && !graded.has(attempt.attempt_id));
+      const graded = new Set(v.evidence.grades.flatMap((g) => g.file().grades.results.map((r) => r.attempt_id)));
+      return v.evidence.attempts.lines().some(({ attempt }) => attempt.outcome === 'completed' && !graded.has(attempt.attempt_id));
     });
     expect(ungraded).toBe(true);
   });

@@ -6,6 +6,7 @@
  */
 import { compareTimestamps } from '../schema/timestamp.ts';
 import type { LedgerSplits } from './headline.ts';
+import { TERMINAL_CLASSES } from './grading.ts';
 import type { CohortPool } from './pool.ts';
 import { twoProportionTest } from './stats.ts';
 
@@ -20,26 +21,32 @@ export interface DriftPoint {
   versus_previous: { z: number; p: number; drift: boolean } | null;
 }
 
+const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
+
 /** Significance level of the drift flag. */
 export const DRIFT_ALPHA = 0.05;
 
-/** The baseline's rate per plan over time, with drift flags. */
+/** The baseline's headline rate per plan over time, with drift flags */
 export function baselineDrift(baseline: CohortPool, splits: LedgerSplits): DriftPoint[] {
   const perPlan = new Map<string, { resolved: number; graded: number }>();
-  for (const a of baseline.attempts) {
-    if (splits.splitOf.get(a.task_id) !== 'headline') continue;
-    const t = perPlan.get(a.plan_id) ?? { resolved: 0, graded: 0 };
-    t.graded++;
-    if (a.klass === 'resolved') t.resolved++;
-    perPlan.set(a.plan_id, t);
+  for (const segment of baseline.segments) {
+    const a = segment.columns.attempts;
+    const headline = a.tasks.values.map((id) => splits.splitOf.get(id) === 'headline');
+    const t = perPlan.get(segment.plan_id) ?? { resolved: 0, graded: 0 };
+    const { rows, terminal } = segment;
+    for (let j = 0; j < rows.length; j++) {
+      if (!headline[a.task[rows[j]!]!]) continue;
+      t.graded++;
+      if (terminal[j] === RESOLVED) t.resolved++;
+    }
+    perPlan.set(segment.plan_id, t);
   }
   return driftSeries([...baseline.plans.values()], perPlan);
 }
 
 /**
  * The baseline's rate per plan in freeze order (created_at, then plan id),
- * each point tested against the one before (two-proportion z-test): shared by
- * the object form and the column form of the analysis.
+ * each point tested against the one before (two-proportion z-test).
  */
 export function driftSeries(
   planList: readonly { plan_id: string; created_at: string }[],

@@ -4,12 +4,18 @@
  * attempts with one cohort key pool across bundles. Only verified bundles
  * enter; a plan that appears in two different verified bundles is counted in
  * neither and reported as a conflict (never a silent choice).
+ *
+ * A cohort's attempts are kept as segments of rows of the bundles' column
+ * tables (one segment per contributing bundle, in bundle id order), never as
+ * one object per attempt. test/oracle/pool.ts is the same rules written
+ * object by object, the reference the property tests hold this to.
  */
 import type { GradingPin } from '../config/config.ts';
-import { subjectKey } from '../verify/context.ts';
-import type { Attempt, Grader, LedgerRecord, Plan } from '../schema/index.ts';
-import type { BundleEvidence } from '../verify/verify-bundle.ts';
-import { gradingLayer, terminalClass, type GraderReason, type TerminalClass } from './grading.ts';
+import type { BundleEvidence } from '../bundle/evidence.ts';
+import { subjectKey } from '../bundle/subject.ts';
+import type { Grader, LedgerRecord, Plan } from '../schema/index.ts';
+import { bundleColumns, type BundleColumns } from './columns.ts';
+import { classCodes, firstLayerColumns, layerColumns, TERMINAL_CLASSES } from './grading.ts';
 import { boardKeyOf, cohortKeyOf, keyId, type BoardKey, type CohortKey } from './keys.ts';
 
 /** A verified bundle as analysis sees it. */
@@ -17,21 +23,6 @@ export interface AnalysisInput {
   bundle_id: string;
   plan_id: string;
   evidence: BundleEvidence;
-}
-
-/** An attempt reduced to what the score vector needs. */
-export interface PooledAttempt {
-  bundle_id: string;
-  plan_id: string;
-  attempt_id: string;
-  task_id: string;
-  index: number;
-  klass: TerminalClass;
-  reason: GraderReason | null;
-  wall_seconds: number;
-  tokens: Attempt['tokens'];
-  retries: number;
-  cost: Attempt['cost'];
 }
 
 /** A plan contributing to a cohort. */
@@ -43,7 +34,39 @@ export interface ContributingPlan {
   attempts_per_task: number;
 }
 
-/** A cohort being built: its key, subject facts and attempts. */
+/** A bundle's rows in one cohort, in row (attempt line) order, with their terminal class and reason codes. */
+export interface Segment {
+  bundle_id: string;
+  plan_id: string;
+  columns: BundleColumns;
+  rows: Int32Array;
+  /** Index into TERMINAL_CLASSES. */
+  terminal: Uint8Array;
+  /** Index into REASON_CODES. */
+  reason: Uint8Array;
+}
+
+/**
+ * A later grading generation (a regrade, FORMAT.md 5.3) whose verdicts a
+ * cohort uses in the layer in use, against generation 1's verdicts for the
+ * same attempts. An attempt is resolved or not as its terminal class says
+ * (fail, error and missing are not resolved; an attempt that did not
+ * complete is never resolved, whoever grades it).
+ */
+export interface RegradeTally {
+  plan_id: string;
+  generation: number;
+  created_at: string;
+  grader: Grader;
+  /** This cohort's attempts whose grade comes from this generation. */
+  attempts: number;
+  /** Of those, not resolved under generation 1 and resolved now. */
+  fail_to_pass: number;
+  /** Of those, resolved under generation 1 and not resolved now. */
+  pass_to_fail: number;
+}
+
+/** A cohort being built: its key, subject facts, and its attempts as segments of rows. */
 export interface CohortPool {
   cohort_id: string;
   board_id: string;
@@ -52,7 +75,11 @@ export interface CohortPool {
   roles: Set<'candidate' | 'baseline'>;
   selectors: Set<string>;
   plans: Map<string, ContributingPlan>;
-  attempts: PooledAttempt[];
+  segments: Segment[];
+  /** The regrades this cohort's attempts were graded by, in bundle id then generation order (the report sorts them by plan id). */
+  regrades: RegradeTally[];
+  /** For each contributing plan, the cohort its subject has when generation 1 alone grades the plan (see {@link poolAttempts} `first`). */
+  earlier: Map<string, string>;
 }
 
 /** What pooling produced. */
@@ -60,15 +87,21 @@ export interface Pools {
   cohorts: Map<string, CohortPool>;
   boards: Map<string, BoardKey>;
   /** Ledger records by ledger digest (ledger order), and each ledger's name. */
-  ledgers: Map<string, { name: string; records: LedgerRecord[] }>;
+  ledgers: Map<string, { name: string; records: readonly LedgerRecord[] }>;
   /** Attempts a grading pin left out, per bundle. */
   excludedByPin: { bundle_id: string; attempts: number }[];
   /** Plans present in more than one distinct verified bundle: none of those bundles is counted. */
   conflicts: { plan_id: string; bundle_ids: string[] }[];
 }
 
-/** Pools the verified bundles. Inputs may come in any order; the result does not depend on it. */
-export function poolAttempts(inputs: readonly AnalysisInput[], pin: GradingPin): Pools {
+
+/**
+ * Pools the verified bundles. Inputs may come in any order; the result does
+ * not depend on it. With `layer` 'first', every bundle is graded by
+ * generation 1 alone (its plan's grader; no pin): the cohorts as they were
+ * before any regrade.
+ */
+export function poolAttempts(inputs: readonly AnalysisInput[], pin: GradingPin, layer: 'latest' | 'first' = 'latest'): Pools {
   const pools: Pools = { cohorts: new Map(), boards: new Map(), ledgers: new Map(), excludedByPin: [], conflicts: [] };
   const byPlan = new Map<string, Map<string, AnalysisInput>>();
   for (const input of inputs) {
@@ -83,78 +116,125 @@ export function poolAttempts(inputs: readonly AnalysisInput[], pin: GradingPin):
   }
   pools.conflicts.sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0));
   counted.sort((a, b) => (a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : 0));
-  for (const input of counted) poolBundle(pools, input, pin);
+  for (const input of counted) poolBundle(pools, input, pin, layer);
   return pools;
 }
 
-function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin): void {
+const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
+
+function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKind: 'latest' | 'first'): void {
   const plan = input.evidence.plan as Plan;
   if (!pools.ledgers.has(plan.ledger.digest)) pools.ledgers.set(plan.ledger.digest, { name: plan.ledger.name, records: input.evidence.ledger });
-  const gradeOf = gradingLayer(plan, input.evidence.grades, pin);
+  const columns = bundleColumns(input.evidence);
+  const { attempts } = columns;
+  const layer = layerKind === 'first' ? firstLayerColumns(plan, columns) : layerColumns(plan, columns, pin);
+  // Rows graded by a later generation are compared with generation 1's verdicts (docs/analysis.md, "Regrades").
+  const first = layer.generations.some((g) => g !== null && g.generation > 1) ? firstLayerColumns(plan, columns) : null;
+  const firstBoard = boardKeyOf(plan, plan.grader);
   const roles = new Map(plan.subjects.map((s) => [subjectKey(s.model, s.agent), s]));
-  // One cohort id per (subject, grader): computing a key digest per attempt would dominate at scale.
-  // Keyed by the subject key and the grader object the layer hands out (one per generation), so a
-  // lookup builds no string; another object with the same grader finds the same cohort by its id.
+  // One cohort per (subject key, layer grader), found without building a string per attempt.
   const cohortCache = new Map<string, Map<Grader, CohortPool>>();
-  // Boards this plan puts attempts on: every subject of the plan contributes to each of them.
+  const graderCount = layer.graders.length;
+  const identityKeys = attempts.identities.map((i) => subjectKey(i.model, i.agent));
+  // Pool of each (identity, grader), as an index into `found`.
+  const cache = new Int32Array(identityKeys.length * graderCount).fill(-1);
+  const found: CohortPool[] = [];
   const touched = new Map<string, BoardKey>();
+  const poolOfRow = new Int32Array(attempts.count);
   let excluded = 0;
-  for (const { attempt } of input.evidence.attempts) {
-    const grade = gradeOf(attempt.attempt_id);
-    if (grade === null) {
+  // First pass: every row's cohort (created in row order), and each cohort's size.
+  const sizes: number[] = [];
+  for (let row = 0; row < attempts.count; row++) {
+    const k = layer.grader[row]!;
+    if (k === -1) {
       excluded++;
+      poolOfRow[row] = -1;
       continue;
     }
-    const subject = subjectKey(attempt.model, attempt.agent);
-    let bySubject = cohortCache.get(subject);
-    if (!bySubject) {
-      bySubject = new Map();
-      cohortCache.set(subject, bySubject);
+    const identity = attempts.identity[row]!;
+    let p = cache[identity * graderCount + k]!;
+    if (p === -1) {
+      const subject = identityKeys[identity]!;
+      const grader = layer.graders[k]!;
+      let bySubject = cohortCache.get(subject);
+      if (!bySubject) {
+        bySubject = new Map();
+        cohortCache.set(subject, bySubject);
+      }
+      let pool = bySubject.get(grader);
+      if (!pool) {
+        const boardKey = boardKeyOf(plan, grader);
+        const board_id = keyId(boardKey);
+        touched.set(board_id, boardKey);
+        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!, firstBoard);
+        bySubject.set(grader, pool);
+      }
+      p = found.indexOf(pool);
+      if (p === -1) {
+        p = found.length;
+        found.push(pool);
+        sizes.push(0);
+      }
+      cache[identity * graderCount + k] = p;
     }
-    let pool = bySubject.get(grade.grader);
-    if (!pool) {
-      const boardKey = boardKeyOf(plan, grade.grader);
-      const board_id = keyId(boardKey);
-      touched.set(board_id, boardKey);
-      pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!);
-      bySubject.set(grade.grader, pool);
-    }
-    const { klass, reason } = terminalClass(attempt.outcome, grade.verdict);
-    pool.attempts.push({
-      bundle_id: input.bundle_id,
-      plan_id: input.plan_id,
-      attempt_id: attempt.attempt_id,
-      task_id: attempt.task_id,
-      index: attempt.index,
-      klass,
-      reason,
-      wall_seconds: attempt.wall_seconds,
-      tokens: attempt.tokens,
-      retries: attempt.retries,
-      cost: attempt.cost,
-    });
+    poolOfRow[row] = p;
+    sizes[p]!++;
   }
+  // Second pass: the rows of each cohort, in row order.
+  const segments = found.map((pool, p): Segment => {
+    const segment = { bundle_id: input.bundle_id, plan_id: input.plan_id, columns, rows: new Int32Array(sizes[p]!), terminal: new Uint8Array(sizes[p]!), reason: new Uint8Array(sizes[p]!) };
+    pool.segments.push(segment);
+    return segment;
+  });
+  const filled = new Int32Array(found.length);
+  // Regrade tallies of each cohort, by layer grader index.
+  const regrades = found.map(() => new Map<number, RegradeTally>());
+  for (let row = 0; row < attempts.count; row++) {
+    const p = poolOfRow[row]!;
+    if (p === -1) continue;
+    const segment = segments[p]!;
+    const at = filled[p]!++;
+    const { terminal, reason } = classCodes(attempts.outcome[row]!, layer.verdict[row]!);
+    segment.rows[at] = row;
+    segment.terminal[at] = terminal;
+    segment.reason[at] = reason;
+    const k = layer.grader[row]!;
+    const generation = layer.generations[k];
+    if (first === null || !generation || generation.generation === 1) continue;
+    let tally = regrades[p]!.get(k);
+    if (!tally) {
+      const { id, version, executable } = generation.grader;
+      tally = { plan_id: input.plan_id, generation: generation.generation, created_at: generation.created_at, grader: { id, version, executable }, attempts: 0, fail_to_pass: 0, pass_to_fail: 0 };
+      regrades[p]!.set(k, tally);
+    }
+    tally.attempts++;
+    const before = classCodes(attempts.outcome[row]!, first.verdict[row]!).terminal === RESOLVED;
+    const now = terminal === RESOLVED;
+    if (!before && now) tally.fail_to_pass++;
+    if (before && !now) tally.pass_to_fail++;
+  }
+  found.forEach((pool, p) => pool.regrades.push(...[...regrades[p]!.values()].sort((a, b) => a.generation - b.generation)));
   if (excluded > 0) pools.excludedByPin.push({ bundle_id: input.bundle_id, attempts: excluded });
-  // A subject of the plan with no attempt on a board the plan uses still contributes that plan there,
-  // so its empty slots make its tasks incomplete (FORMAT.md 7.4; a missing decision is never a pass).
+  // Every subject of the plan contributes the plan to each board the plan puts attempts on.
   for (const [board_id, boardKey] of touched) {
-    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject);
+    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject, firstBoard);
   }
 }
 
 /** The cohort of a plan subject on a board (created when new), with the plan recorded as contributing. */
-function joinCohort(pools: Pools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number]): CohortPool {
+function joinCohort(pools: Pools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number], firstBoard: BoardKey): CohortPool {
   const plan = input.evidence.plan as Plan;
   pools.boards.set(board_id, boardKey);
   const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
   const cohort_id = keyId(key);
   let pool = pools.cohorts.get(cohort_id);
   if (!pool) {
-    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), attempts: [] };
+    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), segments: [], regrades: [], earlier: new Map() };
     pools.cohorts.set(cohort_id, pool);
   }
   pool.roles.add(subject.role);
   pool.selectors.add(subject.selector);
+  if (!pool.earlier.has(input.plan_id)) pool.earlier.set(input.plan_id, keyId(cohortKeyOf(firstBoard, { model: subject.model, agent: subject.agent })));
   pool.plans.set(input.plan_id, {
     plan_id: input.plan_id,
     bundle_id: input.bundle_id,

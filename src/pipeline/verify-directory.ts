@@ -12,6 +12,7 @@ import { digestBytes, digestCanonical } from '../json/canonical.ts';
 import { finding, statusOf } from '../verify/findings.ts';
 import { jsonlLimitHit, LIMIT_DEFAULTS, limitMessage, nestingOver, type LimitHit, type Limits } from '../evidence/limits.ts';
 import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
+import { evidence } from '../bundle/evidence.ts';
 
 /** One verified bundle, where it was found (as the user spelled the path), and its content digest. */
 export interface VerifiedBundle {
@@ -69,7 +70,7 @@ function internalError(error: unknown, stage: 'reading' | 'verifying'): BundleVe
     plan_id: null,
     status: 'no_verdict',
     findings: [finding('INTERNAL_ERROR', '.', `ledgerboard failed while ${stage} this bundle: ${message.slice(0, 500)}`)],
-    evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+    evidence: evidence({}),
   };
 }
 
@@ -99,7 +100,7 @@ export async function verifyDirectory(
         plan_id: null,
         status: 'no_verdict',
         findings: [finding('MISSING_FILE', 'manifest.json', `the bundle directory cannot be read (${code})`)],
-        evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+        evidence: evidence({}),
       },
     };
   }
@@ -139,7 +140,7 @@ function linkedBundle(target: string): { verification: BundleVerification; conte
       plan_id: null,
       status: statusOf(findings),
       findings,
-      evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+      evidence: evidence({}),
     },
   };
 }
@@ -189,7 +190,7 @@ function notJudged(hits: readonly LimitHit[]): BundleVerification {
     plan_id: null,
     status: 'no_verdict',
     findings: hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h))),
-    evidence: { manifest: null, plan: null, ledger: [], attempts: [], grades: [], grant: null, notes: null },
+    evidence: evidence({}),
   };
 }
 

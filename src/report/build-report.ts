@@ -12,10 +12,9 @@ import type { BundleVerification } from '../verify/verify-bundle.ts';
 import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
 import { newestTimes } from '../analysis/columns.ts';
-import type { AnalysisInput } from '../analysis/pool.ts';
-import { poolColumns, type ColumnPool, type ColumnPools } from '../analysis/pool-columns.ts';
-import type { CohortFigures, TaskTally } from '../analysis/score.ts';
-import { baselineDriftColumns, cohortFiguresColumns, tallyColumns } from '../analysis/score-columns.ts';
+import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
+import { cohortFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
+import { baselineDrift } from '../analysis/drift.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
 import { reportConfigOf, type Report, type ReportBoard, type ReportCohort, type ReportRegrade } from './schema.ts';
@@ -40,8 +39,8 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
       counted.push({ bundle_id: v.bundle_id, plan_id: v.plan_id, evidence: v.evidence });
     }
   }
-  // Column-wise (src/analysis/pool-columns.ts): the same cohorts and figures as pool.ts and score.ts, without an object per attempt.
-  const pools = poolColumns(counted, config.grading_pin);
+  // Column-wise (src/analysis/pool.ts): cohorts as segments of rows, without an object per attempt.
+  const pools = poolAttempts(counted, config.grading_pin);
   const conflicted = new Set(pools.conflicts.flatMap((c) => c.bundle_ids));
   for (const b of bundles) b.counted = b.status === 'verified' && b.bundle_id !== null && !conflicted.has(b.bundle_id);
 
@@ -54,15 +53,15 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
   for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
 
   // Figures per cohort.
-  const figures = new Map<string, { pool: ColumnPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
+  const figures = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
   for (const pool of pools.cohorts.values()) {
-    const tallies = tallyColumns(pool);
+    const tallies = tallyTasks(pool);
     const s = splits.get(pool.key.ledger_digest)!;
-    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFiguresColumns(pool, s, tallies, pool.key.budget?.currency ?? null) });
+    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFigures(pool, s, tallies, pool.key.budget?.currency ?? null) });
   }
 
   // A regrade anywhere: the cohorts as generation 1 alone grades them, to set the earlier verdicts beside the ones in use.
-  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolColumns(counted, null, 'first'), config) : null;
+  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolAttempts(counted, null, 'first'), config) : null;
 
   const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
   const boards: ReportBoard[] = [];
@@ -106,7 +105,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
       baseline_cohort_id: baseline?.pool.cohort_id ?? null,
       baseline_problem: problem,
       cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
-      drift: baseline ? baselineDriftColumns(baseline.pool, s) : [],
+      drift: baseline ? baselineDrift(baseline.pool, s) : [],
     });
   }
   cohorts.sort((a, b) => byString(a.board_id, b.board_id) || a.rank - b.rank || byString(a.cohort_id, b.cohort_id));
@@ -137,7 +136,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
  * what the two cohorts are made of enters it, so evidence added on another
  * board never moves this interval.
  */
-function pairSeed(candidate: ColumnPool, baseline: ColumnPool, config_digest: string): string {
+function pairSeed(candidate: CohortPool, baseline: CohortPool, config_digest: string): string {
   const bundles = [...new Set([...candidate.plans.values(), ...baseline.plans.values()].map((p) => p.bundle_id))].sort(byString);
   return `${digestCanonical({ bundles, config_digest })}/${candidate.cohort_id}/${baseline.cohort_id}`;
 }
@@ -199,7 +198,7 @@ function deltaOf(headline: readonly string[], candidate: ReadonlyMap<string, Tas
 }
 
 function cohortEntry(
-  member: { pool: ColumnPool; figures: CohortFigures },
+  member: { pool: CohortPool; figures: CohortFigures },
   extra: {
     rank: number;
     baselineId: string | null;
@@ -253,20 +252,20 @@ function cohortEntry(
 type EarlierCohort = ReportRegrade['earlier'][number];
 
 /**
- * The cohorts of a generation-1 pooling (poolColumns 'first') with their
+ * The cohorts of a generation-1 pooling (poolAttempts 'first') with their
  * headline figures and verdicts, judged as the report judges the cohorts
  * in use (same splits, baselines and acceptance rule; no delta).
  */
-function earlierCohorts(pools: ColumnPools, config: Config): Map<string, EarlierCohort> {
+function earlierCohorts(pools: Pools, config: Config): Map<string, EarlierCohort> {
   const out = new Map<string, EarlierCohort>();
-  const members = new Map<string, { pool: ColumnPool; tallies: Map<string, TaskTally>; headline: CohortFigures['headline'] }[]>();
+  const members = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; headline: CohortFigures['headline'] }[]>();
   const splits = new Map<string, LedgerSplits>();
   for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
   for (const pool of pools.cohorts.values()) {
-    const tallies = tallyColumns(pool);
+    const tallies = tallyTasks(pool);
     const s = splits.get(pool.key.ledger_digest)!;
     const list = members.get(pool.board_id) ?? [];
-    list.push({ pool, tallies, headline: cohortFiguresColumns(pool, s, tallies, pool.key.budget?.currency ?? null).headline });
+    list.push({ pool, tallies, headline: cohortFigures(pool, s, tallies, pool.key.budget?.currency ?? null).headline });
     members.set(pool.board_id, list);
   }
   for (const [board_id, list] of members) {
@@ -299,7 +298,7 @@ function earlierCohorts(pools: ColumnPools, config: Config): Map<string, Earlier
  * (from its contributing plans) with their verdicts then. Null when neither
  * it nor its baseline has a regraded attempt.
  */
-function regradeOf(pool: ColumnPool, baseline: ColumnPool | null, earlier: ReadonlyMap<string, EarlierCohort>): ReportRegrade | null {
+function regradeOf(pool: CohortPool, baseline: CohortPool | null, earlier: ReadonlyMap<string, EarlierCohort>): ReportRegrade | null {
   const baseline_regraded = baseline !== null && baseline.regrades.length > 0;
   if (pool.regrades.length === 0 && !baseline_regraded) return null;
   const generations = pool.regrades.map((r) => ({ ...r, grader: { ...r.grader } })).sort((a, b) => byString(a.plan_id, b.plan_id) || a.generation - b.generation);

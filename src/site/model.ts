@@ -274,7 +274,7 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
     planHtml: plan ? await rendered(() => codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }), 'the highlighted plan', renderProblems) : null,
     planCanonical: plan ? canonicalJson(withoutId(plan)) : null,
     manifest: v.evidence.manifest,
-    money: plan ? moneyOf(plan, v.evidence.attempts.map((a) => a.attempt)) : null,
+    money: plan ? moneyOf(plan, v.evidence.attempts.lines().map((a) => a.attempt)) : null,
     grant: v.evidence.grant === null ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
     notesHtml: v.evidence.notes ? await rendered(() => renderNotes(v.evidence.notes!), 'NOTES.md', renderProblems) : null,
     renderProblems,

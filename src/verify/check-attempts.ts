@@ -1,11 +1,12 @@
 /** Steps over attempts.jsonl: identities, the matrix, times, costs and artifacts (FORMAT.md sections 3.1, 3.2, 5.1). */
 import { countJsonlLines } from '../json/jsonl.ts';
 import { Attempt } from '../schema/index.ts';
-import { contentOf, isImported, report, subjectKey, type VerifyContext } from './context.ts';
+import { subjectKey } from '../bundle/subject.ts';
+import { contentOf, isImported, report, type VerifyContext } from './context.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import { forEachJsonlRecord } from './parse-evidence.ts';
-import { AttemptTable } from './tables.ts';
-import { compareTimes } from './times.ts';
+import { AttemptTable } from '../bundle/tables.ts';
+import { compareTimes } from '../bundle/times.ts';
 
 const FILE = 'attempts.jsonl';
 

@@ -2,10 +2,10 @@
 import { quotePath } from '../evidence/paths.ts';
 import { GradeResult, Grades } from '../schema/index.ts';
 import { parseWithArrayMember } from '../json/array-member.ts';
-import { contentOf, report, sharedString, type VerifyContext } from './context.ts';
+import { contentOf, report, type VerifyContext } from './context.ts';
 import { finding, type Finding } from './findings.ts';
 import { compiled, parseJsonFile } from './parse-evidence.ts';
-import { GradesTable, type AttemptTable } from './tables.ts';
+import { AttemptTable, GradesTable } from '../bundle/tables.ts';
 
 const GRADE_FILE = /^grades\/([1-9][0-9]*)\.json$/;
 
@@ -49,22 +49,15 @@ export function checkGrades(ctx: VerifyContext): void {
     if (!grades) continue;
     checkGeneration(ctx, path, n, grades);
     const graded = new Set<string>();
-    // Kept as a table of rows when it can be (then the result objects are dropped); otherwise as it is, with
-    // one copy of each repeated artifact digest (the values are unchanged).
-    const table = ctx.attempts !== undefined && attemptRows !== undefined && GradesTable.fits(grades);
-    const rows = new Int32Array(table ? grades.results.length : 0);
-    const shared = new Map<string, string>();
+    // Kept as a table of rows, like a streamed generation: results naming no attempt of the table are kept as objects.
+    const attempts = ctx.attempts ?? new AttemptTable(0);
+    const rows = new Int32Array(grades.results.length);
     grades.results.forEach((result, i) => {
-      if (!table) {
-        result.input = sharedString(shared, result.input);
-        result.output = sharedString(shared, result.output);
-        result.receipt = sharedString(shared, result.receipt);
-      }
       const row = attemptRows?.get(result.attempt_id);
-      if (table) rows[i] = row ?? -1;
+      rows[i] = row ?? -1;
       checkResult(ctx, ctx.findings, path, n, result, i, row, graded, checkKnown);
     });
-    ctx.grades.push(table ? GradesTable.of(path, grades, ctx.attempts!, rows) : { path, grades });
+    ctx.grades.push(GradesTable.of(path, grades, attempts, rows));
   }
 }
 
@@ -125,7 +118,7 @@ function checkResult(
  * whole file decides. The findings are the whole-file path's, in its order
  * (the generation's own checks, then each result's). Returns false, having
  * changed nothing, when the file is not one this path takes (not ASCII, an
- * escape, any parse or schema problem, members out of order): then the
+ * escape, any parse or schema problem): then the
  * whole-file path runs and words the problems.
  */
 function streamGenerationInto(
@@ -151,7 +144,6 @@ function streamGenerationInto(
   }, { maxStringBytes: ctx.stringBytes });
   if (top === undefined || !compiled(Grades).validate(top)) return false;
   const grades = top as Grades;
-  if (!GradesTable.fits(grades)) return false;
   table.setTop(grades);
   checkGeneration(ctx, path, n, grades);
   for (const f of found) ctx.findings.push(f);

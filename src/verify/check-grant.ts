@@ -1,6 +1,6 @@
 /** grant.json, the spend authorization grant (FORMAT.md section 3.3). */
 import { Grant } from '../schema/index.ts';
-import { compareTimes } from './times.ts';
+import { compareTimes } from '../bundle/times.ts';
 import { contentOf, report, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 

@@ -2,7 +2,8 @@
 import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
 import { quotePath, unsafePathReason } from '../evidence/paths.ts';
 import { Plan } from '../schema/index.ts';
-import { contentOf, report, subjectKey, type VerifyContext } from './context.ts';
+import { subjectKey } from '../bundle/subject.ts';
+import { contentOf, report, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
 /** plan.json: strict JSON, integer numbers, schema, plan_id re-derives, and the manifest names this plan. */

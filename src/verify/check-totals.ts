@@ -8,7 +8,7 @@
  * as usual. Each value alone is already within its schema (a safe integer,
  * a finite number).
  */
-import { COST_STATE_CODES } from './tables.ts';
+import { COST_STATE_CODES } from '../bundle/tables.ts';
 import { report, type VerifyContext } from './context.ts';
 
 const FILE = 'attempts.jsonl';

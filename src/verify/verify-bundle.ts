@@ -12,28 +12,14 @@ import { checkGrant } from './check-grant.ts';
 import { checkLedger } from './check-ledger.ts';
 import { checkTotals } from './check-totals.ts';
 import { checkMoney, checkOrigin, checkSubjects, readPlan } from './check-plan.ts';
-import type { AttemptLine, GradesFile, VerifyContext } from './context.ts';
-import { GradesTable, type AttemptTable } from './tables.ts';
+import type { VerifyContext } from './context.ts';
+import { evidence, type BundleEvidence } from '../bundle/evidence.ts';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { statusOf, type BundleStatus, type Finding } from './findings.ts';
-import type { Grant, LedgerRecord, Manifest, Plan } from '../schema/index.ts';
 
-/**
- * What later stages may use of a bundle: only what parsed and passed its
- * schema. `attempts` and `grades` are built from their tables the first time
- * they are read (see {@link evidenceTables}).
- */
-export interface BundleEvidence {
-  manifest: Manifest | null;
-  plan: Plan | null;
-  ledger: LedgerRecord[];
-  attempts: AttemptLine[];
-  grades: GradesFile[];
-  grant: Grant | null;
-  notes: Uint8Array | null;
-}
+export type { BundleEvidence } from '../bundle/evidence.ts';
 
-/** The verification of one bundle. Ids are as read from the bundle (null when unreadable). */
+/** The verification of one bundle. Ids are as read from the bundle (null when unreadable). `evidence` holds only what passed its schema. */
 export interface BundleVerification {
   bundle_id: string | null;
   plan_id: string | null;
@@ -95,65 +81,23 @@ export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'str
   };
   for (const step of STEPS) step.run(ctx);
   const notes = ctx.disk.get('NOTES.md');
-  const evidence = evidenceWithTables(
-    { manifest: ctx.manifest ?? null, plan: ctx.plan ?? null, ledger: ctx.ledger ?? [], grant: ctx.grant ?? null, notes: notes?.kind === 'file' && notes.content ? notes.content : null },
-    { attempts: ctx.attempts ?? null, grades: ctx.grades },
-  );
+  const verified = evidence({
+    manifest: ctx.manifest ?? null,
+    plan: ctx.plan ?? null,
+    ledger: ctx.ledger ?? [],
+    attempts: ctx.attempts,
+    grades: ctx.grades,
+    grant: ctx.grant ?? null,
+    notes: notes?.kind === 'file' && notes.content ? notes.content : null,
+  });
   return {
     bundle_id: readId(ctx.bundleIdRead),
     // As read from plan.json; null when plan.json could not be read (FORMAT.md 6), even if the manifest names one.
     plan_id: readId(ctx.planIdRead),
     status: statusOf(ctx.findings),
     findings: ctx.findings,
-    evidence,
+    evidence: verified,
   };
-}
-
-/** The attempts and grading generations of a bundle as the verifier keeps them. */
-export interface EvidenceTables {
-  attempts: AttemptTable | null;
-  /** In the order checked; a generation that does not fit a table is kept as its object. */
-  grades: readonly (GradesFile | GradesTable)[];
-}
-
-const tables = new WeakMap<BundleEvidence, EvidenceTables>();
-
-/**
- * The tables behind a bundle's evidence, as long as neither `attempts` nor
- * `grades` has been read as objects: from then on the objects handed out are
- * what the evidence says (a caller may change them), and analysis reads them
- * instead. Undefined for evidence not made by {@link verifyBundle} (a copy, a
- * test's own evidence).
- */
-export function evidenceTables(evidence: BundleEvidence): EvidenceTables | undefined {
-  return tables.get(evidence);
-}
-
-/** Evidence whose `attempts` and `grades` are built from the tables on first use (see {@link evidenceTables}). */
-export function evidenceWithTables(parts: Omit<BundleEvidence, 'attempts' | 'grades'>, kept: EvidenceTables): BundleEvidence {
-  const { manifest, plan, ledger, grant, notes } = parts;
-  const evidence: BundleEvidence = { manifest, plan, ledger, attempts: [], grades: [], grant, notes };
-  tables.set(evidence, kept);
-  const materialize = <K extends 'attempts' | 'grades'>(key: K, make: () => BundleEvidence[K]) => {
-    Object.defineProperty(evidence, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        tables.delete(evidence);
-        const value = make();
-        // From now on a plain member (its position among the members is kept).
-        Object.defineProperty(evidence, key, { configurable: true, enumerable: true, writable: true, value });
-        return value;
-      },
-      set(value: BundleEvidence[K]) {
-        tables.delete(evidence);
-        Object.defineProperty(evidence, key, { configurable: true, enumerable: true, writable: true, value });
-      },
-    });
-  };
-  materialize('attempts', () => kept.attempts?.lines() ?? []);
-  materialize('grades', () => kept.grades.map((g) => (g instanceof GradesTable ? g.file() : g)));
-  return evidence;
 }
 
 function readId(id: string | undefined): string | null {

@@ -1,36 +1,37 @@
 /**
- * Analysis reads attempts and grades column-wise (src/analysis/columns.ts,
- * pool-columns.ts, score-columns.ts). These properties hold it to the object
- * form (src/analysis/pool.ts, score.ts, drift.ts, one object per attempt) on
- * random bundles: the same cohorts, boards, exclusions, tallies, figures and
- * drift, bit for bit, whether the columns come from the verifier's tables or
- * are built from evidence objects (a copy of the evidence).
+ * The shipped analysis reads attempts and grades column-wise (src/analysis:
+ * columns.ts, grading.ts, pool.ts, score.ts, drift.ts). These properties hold
+ * it to the reference form (test/oracle: the same rules, one object per
+ * attempt) on random bundles: the same cohorts, boards, exclusions, tallies,
+ * figures and drift, bit for bit, whether the tables come from the verifier
+ * or are rebuilt from the evidence's objects (evidenceFromObjects).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bundleColumns, columnsOfObjects, newestTimes } from '../../src/analysis/columns.ts';
+import { bundleColumns, newestTimes } from '../../src/analysis/columns.ts';
 import { baselineDrift } from '../../src/analysis/drift.ts';
 import { splitLedger } from '../../src/analysis/headline.ts';
 import { poolAttempts, type AnalysisInput } from '../../src/analysis/pool.ts';
-import { poolColumns } from '../../src/analysis/pool-columns.ts';
-import { cohortFigures, sortAttempts, tallyTasks } from '../../src/analysis/score.ts';
-import { baselineDriftColumns, cohortFiguresColumns, tallyColumns } from '../../src/analysis/score-columns.ts';
+import { cohortFigures, tallyTasks } from '../../src/analysis/score.ts';
+import { evidenceFromObjects, type BundleEvidence } from '../../src/bundle/evidence.ts';
 import type { GradingPin } from '../../src/config/config.ts';
 import type { Attempt } from '../../src/schema/index.ts';
-import { evidenceTables, type BundleEvidence } from '../../src/verify/verify-bundle.ts';
 import { BASELINE, CANDIDATE } from '../helpers/bundle-builder.ts';
 import { attemptId, BASE, CAND, gridModel, OTHER, reportInput, REGRADER, type ModelSpec, type TaskSpec } from '../helpers/report-fixtures.ts';
+import { baselineDrift as referenceDrift } from '../oracle/drift.ts';
+import { poolAttemptObjects } from '../oracle/pool.ts';
+import { cohortFigures as referenceFigures, sortAttempts, tallyTasks as referenceTally } from '../oracle/score.ts';
 
 const TASKS: TaskSpec[] = [{ id: 't1', cluster: 'c1' }, { id: 't2', cluster: 'c1' }, { id: 't3', cluster: 'c3' }, { id: 't4', holdout: false }, { id: 't5', cluster: 'c5' }];
 const CELLS = 'PFEMTX-';
 
-/** The object-form analysis: what buildReport computed before the columns. */
-function objectAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
-  const pools = poolAttempts(inputs, pin);
+/** The reference analysis (test/oracle), one object per attempt. */
+function referenceAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
+  const pools = poolAttemptObjects(inputs, pin);
   const cohorts = [...pools.cohorts.values()].map((pool) => {
     const splits = splitLedger(pools.ledgers.get(pool.key.ledger_digest)!.records);
     sortAttempts(pool.attempts);
-    const tallies = tallyTasks(pool.attempts);
+    const tallies = referenceTally(pool.attempts);
     return {
       cohort_id: pool.cohort_id,
       board_id: pool.board_id,
@@ -38,35 +39,37 @@ function objectAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
       selectors: [...pool.selectors],
       plans: [...pool.plans.values()],
       tallies: [...tallies].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
-      figures: cohortFigures(pool.attempts, splits, tallies, pool.key.budget?.currency ?? null),
+      figures: referenceFigures(pool.attempts, splits, tallies, pool.key.budget?.currency ?? null),
+      drift: referenceDrift(pool, splits),
+    };
+  });
+  return { cohorts, boards: [...pools.boards], ledgers: [...pools.ledgers.keys()], excluded: pools.excludedByPin, conflicts: pools.conflicts };
+}
+
+/** The shipped analysis, as buildReport runs it. */
+function shippedAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
+  const pools = poolAttempts(inputs, pin);
+  const cohorts = [...pools.cohorts.values()].map((pool) => {
+    const splits = splitLedger(pools.ledgers.get(pool.key.ledger_digest)!.records);
+    const tallies = tallyTasks(pool);
+    return {
+      cohort_id: pool.cohort_id,
+      board_id: pool.board_id,
+      roles: [...pool.roles],
+      selectors: [...pool.selectors],
+      plans: [...pool.plans.values()],
+      tallies: [...tallies].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      figures: cohortFigures(pool, splits, tallies, pool.key.budget?.currency ?? null),
       drift: baselineDrift(pool, splits),
     };
   });
   return { cohorts, boards: [...pools.boards], ledgers: [...pools.ledgers.keys()], excluded: pools.excludedByPin, conflicts: pools.conflicts };
 }
 
-function columnAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
-  const pools = poolColumns(inputs, pin);
-  const cohorts = [...pools.cohorts.values()].map((pool) => {
-    const splits = splitLedger(pools.ledgers.get(pool.key.ledger_digest)!.records);
-    const tallies = tallyColumns(pool);
-    return {
-      cohort_id: pool.cohort_id,
-      board_id: pool.board_id,
-      roles: [...pool.roles],
-      selectors: [...pool.selectors],
-      plans: [...pool.plans.values()],
-      tallies: [...tallies].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
-      figures: cohortFiguresColumns(pool, splits, tallies, pool.key.budget?.currency ?? null),
-      drift: baselineDriftColumns(pool, splits),
-    };
-  });
-  return { cohorts, boards: [...pools.boards], ledgers: [...pools.ledgers.keys()], excluded: pools.excludedByPin, conflicts: pools.conflicts };
-}
-
-/** A copy of the evidence (plain members): analysis must read its objects. */
-function copied(input: AnalysisInput): AnalysisInput {
-  return { ...input, evidence: { ...input.evidence } };
+/** The same evidence rebuilt from its objects, as a test or an importer would build it. */
+function rebuilt(input: AnalysisInput): AnalysisInput {
+  const e = input.evidence;
+  return { ...input, evidence: evidenceFromObjects({ ...e, attempts: e.attempts.lines(), grades: e.grades.map((g) => g.file()) }) };
 }
 
 const grid = fc.array(fc.constantFrom(...CELLS), { minLength: 3, maxLength: 3 }).map((cells) => cells.join(''));
@@ -156,17 +159,16 @@ function inputsOf(s: Scenario): AnalysisInput[] {
   });
 }
 
-describe('column-wise analysis equals the object form', () => {
-  it('on random bundles: cohorts, tallies, figures and drift, from tables and from objects', () => {
+describe('the shipped analysis equals the reference form', () => {
+  it('on random bundles: cohorts, tallies, figures and drift, from the verifier\'s tables and from rebuilt ones', () => {
     const bounded = new Set<string>();
     fc.assert(
       fc.property(scenario, (s) => {
         const pin: GradingPin = s.pin ? { id: REGRADER.id, version: REGRADER.version } : null;
         const inputs = inputsOf(s);
-        // Tables first: the copies then read (and so hand over) the objects, which the object form reads too.
-        const fromTables = columnAnalysis(inputs, pin);
-        const fromObjects = columnAnalysis(inputs.map(copied), pin);
-        const expected = objectAnalysis(inputs, pin);
+        const fromTables = shippedAnalysis(inputs, pin);
+        const fromObjects = shippedAnalysis(inputs.map(rebuilt), pin);
+        const expected = referenceAnalysis(inputs, pin);
         expect(fromTables).toEqual(expected);
         expect(fromObjects).toEqual(expected);
         for (const c of expected.cohorts) for (const name of c.figures.bounded ?? []) bounded.add(name);
@@ -177,19 +179,23 @@ describe('column-wise analysis equals the object form', () => {
     expect([...bounded].sort()).toEqual(['cost.micros', 'retries', 'tokens.input', 'tokens.total', 'wall_seconds.sum']);
   });
 
-  it('the verifier keeps tables, and reading the objects hands them over for good', () => {
+  it('verified evidence has one shape: frozen, its tables the same however often and however it is read or copied', () => {
     const [input] = inputsOf({ months: [{ cand: ['PPF', 'PFE', 'PFM', 'FFT', 'PPP'], base: ['FFF', 'PPP', 'PFX', 'PP-', 'PPF'], other: undefined, regrade: undefined, figures: [], prefix: 'a', order: [] }], pin: false });
     const evidence: BundleEvidence = input!.evidence;
-    const kept = evidenceTables(evidence)!;
-    expect(kept.attempts!.count).toBeGreaterThan(0);
+    expect(Object.isFrozen(evidence)).toBe(true);
+    expect(evidence.attempts.count).toBeGreaterThan(0);
     const times = newestTimes(evidence);
-    // Reading the tables built nothing: they are still there.
-    expect(bundleColumns(evidence).attempts).toBe(kept.attempts);
-    expect(evidenceTables(evidence)).toBe(kept);
-    const attempts = evidence.attempts;
-    expect(evidenceTables(evidence)).toBeUndefined();
+    const { attempts, grades } = evidence;
+    // Reading the objects builds copies and changes nothing.
+    expect(evidence.attempts.lines().length).toBe(attempts.count);
     expect(evidence.attempts).toBe(attempts);
-    expect(newestTimes(evidence)).toEqual(times);
-    expect(columnsOfObjects(evidence).attempts.count).toBe(attempts.length);
+    expect(evidence.grades).toBe(grades);
+    expect(bundleColumns(evidence).attempts).toBe(attempts);
+    // A spread copy keeps every member (the getters it replaced were dropped by a spread).
+    const copy = { ...evidence };
+    expect(copy.attempts).toBe(attempts);
+    expect(copy.grades).toBe(grades);
+    expect(Object.keys(copy).sort()).toEqual(['attempts', 'grades', 'grant', 'ledger', 'manifest', 'notes', 'plan']);
+    expect(newestTimes(copy)).toEqual(times);
   });
 });

@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 /** The stages, lowest first: a file may import its own stage's files and lower stages' (docs/architecture.md). */
 export const STAGES: readonly (readonly string[])[] = [
   ['json', 'version.ts'],
-  ['schema', 'evidence'],
+  ['schema', 'evidence', 'bundle'],
   ['verify'],
   ['config', 'pipeline', 'import'],
   ['analysis', 'author'],
@@ -53,6 +53,17 @@ describe('the import graph of src/', () => {
     }
     expect(wrong).toEqual([]);
     expect(edges).toBeGreaterThan(300); // the graph was read (static, type, re-export and dynamic imports)
+  });
+
+  it('the parser, schemas, tables and verifier touch no file system: only the reader (src/evidence) does', async () => {
+    const pure = ['json', 'schema', 'bundle', 'verify', 'version.ts'];
+    const touching: string[] = [];
+    for (const file of await sourceFiles()) {
+      if (!pure.includes(relative(SRC, file).split(/[\\/]/)[0]!)) continue;
+      const text = await readFile(file, 'utf8');
+      if (/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](?:node:)?fs(?:\/promises)?['"]/m.test(text)) touching.push(relative(SRC, file));
+    }
+    expect(touching).toEqual([]);
   });
 
   it('has no cycle', async () => {

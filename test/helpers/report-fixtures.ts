@@ -12,8 +12,10 @@
  */
 import { digestBytes } from '../../src/json/canonical.ts';
 import type { GraderReason, TerminalClass } from '../../src/analysis/grading.ts';
-import type { ContributingPlan, PooledAttempt } from '../../src/analysis/pool.ts';
-import { tallyTasks, type TaskTally } from '../../src/analysis/score.ts';
+import type { ContributingPlan } from '../../src/analysis/pool.ts';
+import type { PooledAttempt } from '../oracle/pool.ts';
+import type { TaskTally } from '../../src/analysis/score.ts';
+import { tallyTasks } from '../oracle/score.ts';
 import { contentDigest } from '../../src/pipeline/verify-paths.ts';
 import type { ReportInput } from '../../src/report/build-report.ts';
 import type { Attempt, Grader, Grades, LedgerRecord, Subject } from '../../src/schema/index.ts';
@@ -188,7 +190,7 @@ export function gridInput(spec: ModelSpec, options: SealOptions = {}): ReportInp
 }
 
 /** A PooledAttempt row with neutral defaults. */
-export function pooled(row: Partial<PooledAttempt> & { attempt_id: string; task_id: string; klass: TerminalClass }): PooledAttempt {
+export function pooled(row: Partial<PooledAttempt> & { attempt_id: string; task_id: string; terminal: TerminalClass }): PooledAttempt {
   return {
     bundle_id: `sha256:${'a'.repeat(64)}`,
     plan_id: 'plan-1',
@@ -202,13 +204,13 @@ export function pooled(row: Partial<PooledAttempt> & { attempt_id: string; task_
   };
 }
 
-const CELL: Record<string, { klass: TerminalClass; reason: GraderReason | null }> = {
-  P: { klass: 'resolved', reason: null },
-  F: { klass: 'grader_failure', reason: 'failed' },
-  E: { klass: 'grader_failure', reason: 'errored' },
-  M: { klass: 'grader_failure', reason: 'missing' },
-  T: { klass: 'timeout', reason: null },
-  X: { klass: 'model_failure', reason: null },
+const CELL: Record<string, { terminal: TerminalClass; reason: GraderReason | null }> = {
+  P: { terminal: 'resolved', reason: null },
+  F: { terminal: 'grader_failure', reason: 'failed' },
+  E: { terminal: 'grader_failure', reason: 'errored' },
+  M: { terminal: 'grader_failure', reason: 'missing' },
+  T: { terminal: 'timeout', reason: null },
+  X: { terminal: 'model_failure', reason: null },
 };
 
 /**

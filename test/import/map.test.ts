@@ -105,7 +105,7 @@ describe('outcomes', () => {
     ];
     const { r, v } = await importBytes(jsonLog(samples, header({ status: 'error', error: { message: 'too many errors' } })));
     expect(r.status).toBe('verified');
-    const attempts = v.evidence.attempts.map((a) => a.attempt);
+    const attempts = v.evidence.attempts.lines().map((a) => a.attempt);
     expect(attempts.map((a) => [a.outcome, a.retries, a.observed_model])).toEqual([
       ['harness_failure', 2, 'acme-model-2026-01-01'],
       ['model_failure', 0, 'acme-model-2026-01-01'],

@@ -45,7 +45,7 @@ describe('every real log', () => {
     expect(v.bundle_id).toBe(r.bundleId);
     expect(v.evidence.plan?.origin).toMatchObject({ kind: 'imported', format: 'inspect-eval-log' });
     expect(v.evidence.plan?.budget).toBeNull();
-    const grades = v.evidence.grades.flatMap((g) => g.grades.results);
+    const grades = v.evidence.grades.flatMap((g) => g.file().grades.results);
     expect(grades.filter((g) => g.verdict === 'pass')).toHaveLength(want.passes);
     // The original log is in the bundle, byte for byte, and origin.source is its digest.
     const original = await readFile(join(REAL_LOGS, file));
@@ -120,6 +120,6 @@ describe('the same run in both formats (log_formats.json, log_formats.eval)', ()
       { selector: 'openai/gpt-5', model: 'gpt-5-2025-08-07', agent: { name: 'system_message > generate', version: '0.3.128.dev4+g614f5bb29.d20250902' }, role: 'candidate' },
     ]);
     expect(v.evidence.plan?.created_at).toBe('2025-09-15T19:02:27Z');
-    expect(v.evidence.attempts.every((a) => a.attempt.observed_model === 'gpt-5-2025-08-07')).toBe(true);
+    expect(v.evidence.attempts.lines().every((a) => a.attempt.observed_model === 'gpt-5-2025-08-07')).toBe(true);
   });
 });

@@ -13,6 +13,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { evidenceFromObjects, type BundleEvidence } from '../../src/bundle/evidence.ts';
+import type { AttemptLine, GradesFile } from '../../src/bundle/lines.ts';
 import { Config } from '../../src/config/config.ts';
 import { canonicalJson, digestBytes } from '../../src/json/canonical.ts';
 import { buildReport, type ReportInput } from '../../src/report/build-report.ts';
@@ -79,6 +81,11 @@ const baselineBytes = canonicalJson(baseline);
 const permutation = (n: number) => fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n });
 const apply = <T>(items: readonly T[], order: readonly number[]): T[] => order.map((i) => items[i]!);
 
+/** The evidence rebuilt from its objects, with its attempts or generations replaced (in another order). */
+function rebuiltWith(e: BundleEvidence, parts: { attempts?: AttemptLine[]; grades?: GradesFile[] }): BundleEvidence {
+  return evidenceFromObjects({ ...e, attempts: parts.attempts ?? e.attempts.lines(), grades: parts.grades ?? e.grades.map((g) => g.file()) });
+}
+
 describe('the fixture', () => {
   it('six verified bundles (two of one plan: a conflict) and one invalid; four boards; every verdict but NO_GAIN', () => {
     expect(inputs.map((i) => i.verification.status)).toEqual(['verified', 'verified', 'verified', 'verified', 'verified', 'verified', 'invalid']);
@@ -103,12 +110,12 @@ describe('order never changes the report bytes', () => {
   });
 
   it('order of attempts in each bundle\'s in-memory evidence', () => {
-    const sizes = inputs.map((i) => i.verification.evidence.attempts.length);
+    const sizes = inputs.map((i) => i.verification.evidence.attempts.count);
     fc.assert(
       fc.property(fc.tuple(...sizes.map(permutation)), permutation(inputs.length), (orders, bundleOrder) => {
         const shuffled = inputs.map((input, k) => {
           const v = input.verification;
-          return { ...input, verification: { ...v, evidence: { ...v.evidence, attempts: apply(v.evidence.attempts, orders[k]!) } } };
+          return { ...input, verification: { ...v, evidence: rebuiltWith(v.evidence, { attempts: apply(v.evidence.attempts.lines(), orders[k]!) }) } };
         });
         expect(canonicalJson(buildReport(apply(shuffled, bundleOrder), CONFIG))).toBe(baselineBytes);
       }),
@@ -118,14 +125,17 @@ describe('order never changes the report bytes', () => {
 
   it('order of results in each grading generation, and of the generations', () => {
     const generationCounts = inputs.map((i) => i.verification.evidence.grades.length);
-    const resultCounts = inputs.flatMap((i) => i.verification.evidence.grades.map((g) => g.grades.results.length));
+    const resultCounts = inputs.flatMap((i) => i.verification.evidence.grades.map((g) => g.count));
     fc.assert(
       fc.property(fc.tuple(...generationCounts.map(permutation)), fc.tuple(...resultCounts.map(permutation)), (genOrders, resultOrders) => {
         let r = 0;
         const shuffled = inputs.map((input, k) => {
           const v = input.verification;
-          const grades = v.evidence.grades.map((g) => ({ ...g, grades: { ...g.grades, results: apply(g.grades.results, resultOrders[r++]!) } }));
-          return { ...input, verification: { ...v, evidence: { ...v.evidence, grades: apply(grades, genOrders[k]!) } } };
+          const grades = v.evidence.grades.map((table) => {
+            const g = table.file();
+            return { ...g, grades: { ...g.grades, results: apply(g.grades.results, resultOrders[r++]!) } };
+          });
+          return { ...input, verification: { ...v, evidence: rebuiltWith(v.evidence, { grades: apply(grades, genOrders[k]!) }) } };
         });
         expect(canonicalJson(buildReport(shuffled, CONFIG))).toBe(baselineBytes);
       }),
@@ -137,12 +147,12 @@ describe('order never changes the report bytes', () => {
     const pinned = Config.parse({ grading_pin: { id: REGRADER.id, version: REGRADER.version } });
     const expected = canonicalJson(buildReport(inputs, pinned));
     expect(JSON.parse(expected).excluded_by_grading_pin.length).toBeGreaterThan(0);
-    const sizes = inputs.map((i) => i.verification.evidence.attempts.length);
+    const sizes = inputs.map((i) => i.verification.evidence.attempts.count);
     fc.assert(
       fc.property(fc.tuple(...sizes.map(permutation)), permutation(inputs.length), (orders, bundleOrder) => {
         const shuffled = inputs.map((input, k) => {
           const v = input.verification;
-          return { ...input, verification: { ...v, evidence: { ...v.evidence, attempts: apply(v.evidence.attempts, orders[k]!) } } };
+          return { ...input, verification: { ...v, evidence: rebuiltWith(v.evidence, { attempts: apply(v.evidence.attempts.lines(), orders[k]!) }) } };
         });
         expect(canonicalJson(buildReport(apply(shuffled, bundleOrder), pinned))).toBe(expected);
       }),

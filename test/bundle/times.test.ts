@@ -1,8 +1,8 @@
-/** compareTimes (src/verify/times.ts) gives the sign compareValidTimestamps gives, on random valid timestamps. */
+/** compareTimes (src/bundle/times.ts) gives the sign compareValidTimestamps gives, on random valid timestamps. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareValidTimestamps, isValidTimestamp } from '../../src/schema/timestamp.ts';
-import { compareTimes } from '../../src/verify/times.ts';
+import { compareTimes } from '../../src/bundle/times.ts';
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 /** Valid timestamps close together (so prefixes often tie), leap seconds and fractions of any length included. */

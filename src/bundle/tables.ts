@@ -47,7 +47,6 @@ const ATTEMPT_MEMBERS = [
   'patch',
 ] as const;
 const RESULT_MEMBERS = ['attempt_id', 'verdict', 'input', 'output', 'receipt'] as const;
-const GRADES_MEMBERS = ['schema', 'generation', 'created_at', 'grader', 'results'] as const;
 
 /** True when the object's own enumerable members are exactly `names`, in that order. */
 function hasMembers(value: object, names: readonly string[]): boolean {
@@ -448,9 +447,8 @@ export class GradesTable {
   private exceptions = new Map<number, GradeResult>();
 
   /**
-   * An empty table for a generation whose top-level members are in the
-   * schema's order (see {@link GradesTable.fits}); `top` gives everything but
-   * the results, which are added one by one ({@link GradesTable.add}).
+   * An empty table for a generation; `top` gives everything but the
+   * results, which are added one by one ({@link GradesTable.add}).
    */
   constructor(
     path: string,
@@ -503,11 +501,6 @@ export class GradesTable {
     this.receipt[i] = this.digests.of(r.receipt);
     if (row === -1 || !hasMembers(r, RESULT_MEMBERS)) this.exceptions.set(i, r);
     this.count = i + 1;
-  }
-
-  /** True when a generation can be kept as a table: its top-level members are in the schema's order. */
-  static fits(grades: Grades): boolean {
-    return hasMembers(grades, GRADES_MEMBERS);
   }
 
   /** The attempt id a result names. */

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sharedString, SHARED_STRINGS_MAX, subjectKey } from '../../src/verify/context.ts';
+import { subjectKey } from '../../src/bundle/subject.ts';
 
 fc.configureGlobal({ seed: 20261129 });
 
@@ -29,17 +29,5 @@ describe('subjectKey', () => {
       const model = `m${i % 12_345}`;
       expect(subjectKey(model, { name: 'n', version: `${i % 3}` })).toBe(JSON.stringify([model, 'n', `${i % 3}`]));
     }
-  });
-});
-
-describe('sharedString', () => {
-  it('returns an equal string, the first copy while the map has room', () => {
-    const map = new Map<string, string>();
-    const first = ['a', 'b'].join('-');
-    expect(sharedString(map, first)).toBe(first);
-    const again = ['a', 'b'].join('-');
-    expect(sharedString(map, again)).toBe('a-b');
-    for (let i = 0; i < SHARED_STRINGS_MAX + 10; i++) expect(sharedString(map, `v${i}`)).toBe(`v${i}`);
-    expect(map.size).toBe(SHARED_STRINGS_MAX);
   });
 });

@@ -6,7 +6,7 @@
  * only :60 is 23:59:60, which sorts after every :59 and before the next day
  * (the reasoning behind compareValidTimestamps' own same-length shortcut).
  * Only the same second is left to compareValidTimestamps (the fractions).
- * test/verify/times.test.ts holds the two to the same sign.
+ * test/bundle/times.test.ts holds the two to the same sign.
  */
 import { compareValidTimestamps } from '../schema/timestamp.ts';
 
