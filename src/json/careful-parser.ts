@@ -12,6 +12,7 @@ import { pathAt, position, positions } from './text-position.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
+/** The first error of a parse, at a character offset; thrown by the parser, caught by {@link parseStrictTextCarefully}. */
 class ParseFailure {
   constructor(
     readonly offset: number,
@@ -66,6 +67,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 // eslint-disable-next-line no-control-regex
 const NEEDS_CAREFUL_SCAN = /[\\\u0000-\u001f\ud800-\uffff]/;
 
+/** A recursive-descent parser over one text: `parseDocument` returns the value and collects the non-integer number tokens, or throws a ParseFailure. */
 class Parser {
   i = 0;
   readonly nonInteger: { token: string; offset: number }[] = [];
