@@ -8,10 +8,10 @@ import { canonicalBytes, digestBytes, digestCanonical, digestHex } from '../../j
 import { compareUtf8 } from '../../evidence/paths.ts';
 import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
 import { NAME, VERSION } from '../../version.ts';
-import type { Attempt, CostState, LedgerRecord, Outcome, Plan } from '../../schema/index.ts';
+import type { Attempt, CostState, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
 import type { InspectLog } from './read-log.ts';
-import type { InspectModelUsage, InspectSample, InspectScore } from './schema.ts';
+import type { InspectEvalSpec, InspectHeader, InspectModelUsage, InspectSample, InspectScore } from './schema.ts';
 import { secondsBetween, toUtcTimestamp } from './time.ts';
 
 /** Options of an import; each one is part of what the bundle id depends on. */
@@ -113,11 +113,81 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * What the steps of {@link mapInspectLog} share: the log's header, its
+ * samples in attempt order, the options, and the list of what the log lacked, to which
+ * each step appends its sentences in turn (their order is NOTES.md's).
+ */
+interface Mapping {
+  readonly header: InspectHeader;
+  readonly spec: InspectEvalSpec;
+  readonly options: ImportOptions;
+  /** Sorted by id, then epoch: one attempt each, in this order. */
+  readonly samples: readonly InspectSample[];
+  /** The task ids (sample ids as strings), in sample order. */
+  readonly tasks: readonly string[];
+  readonly missing: string[];
+}
+
+/** The run's start, and its completion when the log records one (UTC timestamps). */
+interface RunTimes {
+  started: string;
+  completed: string | null;
+}
+
+/** How many of the samples' outcomes, usages, costs, times and grades the bundle cannot carry as the log had them. */
+interface SampleCounts {
+  noUsage: number;
+  noCost: number;
+  noTime: number;
+  ungraded: number;
+  uninterpretable: number;
+  errors: number;
+  limits: number;
+  invalidated: number;
+  otherUsage: number;
+}
+
 /** Maps a log to bundle files. Throws ImportError when the log holds nothing a bundle can carry. */
 export function mapInspectLog(log: InspectLog, source: Uint8Array, options: ImportOptions = DEFAULT_IMPORT_OPTIONS): MappedBundle {
   const { header } = log;
-  const spec = header.eval;
   const missing: string[] = [];
+  noteRunState(log, missing);
+  const m: Mapping = { header, spec: header.eval, options, ...samplesInOrder(log.samples), missing };
+  const times = runTimes(header);
+  const exactModel = exactModelOf(m);
+  const version = inspectVersion(m);
+  const { configured, epochs } = attemptsPerTask(m);
+  notePlannedSamples(m, configured, epochs);
+  const scorer = chooseScorer(m);
+  const grader = graderOf(m, scorer, version);
+  const ledgerRecords = ledgerOf(m, times.started);
+  const ledgerBytes = jsonlBytes(ledgerRecords);
+  const subject: Subject = { selector: m.spec.model, model: exactModel, agent: { name: agentName(m), version }, role: 'candidate' };
+  const plan = planOf(m, { started: times.started, ledgerBytes, tasks: ledgerRecords.length, version, grader, subject, epochs, source });
+
+  const files = new Map<string, Uint8Array>();
+  const { attempts, results } = attemptsAndGrades(m, { times, exactModel, agent: subject.agent, scorer, files });
+
+  files.set('plan.json', prettyJson(plan));
+  files.set('ledger.jsonl', ledgerBytes);
+  files.set('attempts.jsonl', jsonlBytes(attempts));
+  files.set(
+    'grades/1.json',
+    prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: times.completed ?? times.started, grader, results }),
+  );
+  files.set(sourcePath(log.format), source);
+  files.set('NOTES.md', Buffer.from(notes(log, missing), 'utf8'));
+  return {
+    files,
+    planId: plan.plan_id,
+    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing },
+  };
+}
+
+/** The run's status and how the log was read: an unfinished run, a missing header, non-finite numbers; no samples at all is an ImportError. */
+function noteRunState(log: InspectLog, missing: string[]): void {
+  const { header } = log;
   if (header.status !== 'success') {
     missing.push(
       header.status === 'started'
@@ -132,9 +202,11 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
     );
   }
   if (log.nonFinite > 0) missing.push(`${plural(log.nonFinite, 'non-finite number')} (NaN or Infinity) in the log read as null`);
+}
 
-  // Samples: unique (id, epoch); task ids unique as strings.
-  const samples = [...log.samples].sort((a, b) => compareSampleIds(a.id, b.id) || a.epoch - b.epoch);
+/** The samples in attempt order and their task ids; (id, epoch) must be unique, and so must task ids as strings. */
+function samplesInOrder(logSamples: readonly InspectSample[]): { samples: InspectSample[]; tasks: string[] } {
+  const samples = [...logSamples].sort((a, b) => compareSampleIds(a.id, b.id) || a.epoch - b.epoch);
   const taskIds = new Map<string, number | string>();
   const slots = new Set<string>();
   for (const s of samples) {
@@ -148,20 +220,26 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
     if (slots.has(slot)) throw new ImportError(`the log holds sample ${JSON.stringify(s.id)} epoch ${s.epoch} twice`);
     slots.add(slot);
   }
+  return { samples, tasks: [...taskIds.keys()] };
+}
 
-  // Times.
-  const started = utc(header.stats?.started_at, 'stats.started_at') ?? utc(spec.created, 'eval.created');
+/** The run's start (stats.started_at, else eval.created; an ImportError when neither) and completion. */
+function runTimes(header: InspectHeader): RunTimes {
+  const started = utc(header.stats?.started_at, 'stats.started_at') ?? utc(header.eval.created, 'eval.created');
   if (started === null) throw new ImportError('the log records no start time (stats.started_at, eval.created)');
-  const completed = utc(header.stats?.completed_at, 'stats.completed_at');
+  return { started, completed: utc(header.stats?.completed_at, 'stats.completed_at') };
+}
 
-  // Identity: the selector is eval.model; the exact model is what the outputs report (the most frequent).
+/** Identity: the selector is eval.model; the exact model is what the outputs report (the most frequent). */
+function exactModelOf(m: Mapping): string {
+  const { samples, missing } = m;
   const reported = new Map<string, number>();
   for (const s of samples) {
     const model = s.output?.model;
     if (typeof model === 'string' && model !== '') reported.set(model, (reported.get(model) ?? 0) + 1);
   }
   const byCount = [...reported].sort((a, b) => b[1] - a[1] || compareUtf8(a[0], b[0]));
-  const exactModel = byCount[0]?.[0] ?? spec.model;
+  const exactModel = byCount[0]?.[0] ?? m.spec.model;
   if (byCount.length > 1) {
     missing.push(
       `the outputs report ${byCount.length} different models: the plan's model is the one most samples report (${byCount[0]![1]} of ${samples.length}); attempts reporting another fail IDENTITY_MISMATCH`,
@@ -169,21 +247,30 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   }
   const unreported = samples.filter((s) => !(typeof s.output?.model === 'string' && s.output.model !== '')).length;
   if (unreported > 0) missing.push(`${plural(unreported, 'sample')} without a model reported by its output: attributed to the run's model`);
+  return exactModel;
+}
 
-  const inspectVersion = spec.packages?.inspect_ai ?? null;
-  if (inspectVersion === null) missing.push('no inspect_ai version recorded (packages.inspect_ai): harness and grader version "unknown"');
-  const version = inspectVersion ?? 'unknown';
+/** The inspect_ai version, the harness's and the grader's version; "unknown" when not recorded. */
+function inspectVersion(m: Mapping): string {
+  const recorded = m.spec.packages?.inspect_ai ?? null;
+  if (recorded === null) m.missing.push('no inspect_ai version recorded (packages.inspect_ai): harness and grader version "unknown"');
+  return recorded ?? 'unknown';
+}
 
-  // Epochs: the configured number, raised to the highest epoch present.
-  const maxEpoch = Math.max(...samples.map((s) => s.epoch));
-  const configured = spec.config?.epochs ?? null;
+/** Epochs: the configured number (null when none), and the attempts per task: that number raised to the highest epoch present. */
+function attemptsPerTask(m: Mapping): { configured: number | null; epochs: number } {
+  const maxEpoch = Math.max(...m.samples.map((s) => s.epoch));
+  const configured = m.spec.config?.epochs ?? null;
   const epochs = Math.max(configured ?? 1, maxEpoch);
-  if (configured === null) missing.push(`no epochs configured in the log: attempts per task = ${epochs}, the highest epoch present`);
-  else if (maxEpoch > configured) missing.push(`epoch ${maxEpoch} is present although ${configured} configured: attempts per task = ${epochs}`);
+  if (configured === null) m.missing.push(`no epochs configured in the log: attempts per task = ${epochs}, the highest epoch present`);
+  else if (maxEpoch > configured) m.missing.push(`epoch ${maxEpoch} is present although ${configured} configured: attempts per task = ${epochs}`);
+  return { configured, epochs };
+}
 
-  // Planned samples not in the log.
-  const tasks = [...taskIds.keys()];
-  const plannedIds = spec.dataset?.sample_ids;
+/** Planned samples not in the log (by dataset.sample_ids, else results.total_samples), and task x epoch slots without a sample. */
+function notePlannedSamples(m: Mapping, configured: number | null, epochs: number): void {
+  const { header, samples, tasks, missing } = m;
+  const plannedIds = m.spec.dataset?.sample_ids;
   if (plannedIds) {
     const planned = plannedIds.length * (configured ?? epochs);
     const present = samples.filter((s) => plannedIds.some((id) => id === s.id)).length;
@@ -195,15 +282,22 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   }
   const missingEpochs = tasks.length * epochs - samples.length;
   if (missingEpochs > 0) missing.push(`${plural(missingEpochs, 'slot')} (task x epoch) without a sample: left unaccounted`);
+}
 
-  // Scorer: by name, in the order eval.scorers, results.scores, then the samples' own score names.
+/**
+ * The scorer that grades, by name: the one asked for (an ImportError when the
+ * log has none of that name), else the first in the order eval.scorers,
+ * results.scores, then the samples' own score names; null when there is none.
+ */
+function chooseScorer(m: Mapping): string | null {
+  const { header, options, missing } = m;
   const scorerNames: string[] = [];
   const addName = (name: string) => {
     if (!scorerNames.includes(name)) scorerNames.push(name);
   };
-  for (const s of spec.scorers ?? []) addName(s.name);
+  for (const s of m.spec.scorers ?? []) addName(s.name);
   for (const s of header.results?.scores ?? []) addName(s.name);
-  for (const s of samples) for (const name of Object.keys(s.scores ?? {}).sort(compareUtf8)) addName(name);
+  for (const s of m.samples) for (const name of Object.keys(s.scores ?? {}).sort(compareUtf8)) addName(name);
   if (options.scorer !== null && !scorerNames.includes(options.scorer)) {
     throw new ImportError(`the log has no scorer named ${JSON.stringify(options.scorer)} (it has ${scorerNames.length === 0 ? 'none' : scorerNames.map((n) => JSON.stringify(n)).join(', ')})`);
   }
@@ -211,6 +305,12 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   if (scorer === null) missing.push('the log records no scorer: no attempt has a grade (each fails closed as grader_failure)');
   const others = scorerNames.filter((n) => n !== scorer);
   if (others.length > 0) missing.push(`${plural(others.length, 'other scorer')} not imported (one grading generation grades with one scorer; see --scorer)`);
+  return scorer;
+}
+
+/** The grader: the scorer's name, the inspect_ai version, and the digest of the scorer's spec with the pass threshold. */
+function graderOf(m: Mapping, scorer: string | null, version: string): Grader {
+  const { header, spec } = m;
   const scorerSpec =
     scorer === null
       ? null
@@ -219,40 +319,18 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
           const r = (header.results?.scores ?? []).find((s) => s.name === scorer);
           return r ? { name: r.name, scorer: r.scorer, params: r.params ?? {} } : { name: scorer };
         })());
-  const grader = {
+  return {
     id: scorer ?? 'none',
     version,
-    executable: digestCanonical({ scorer: scorerSpec, pass_threshold: options.passThreshold }),
+    executable: digestCanonical({ scorer: scorerSpec, pass_threshold: m.options.passThreshold }),
   };
+}
 
-  // Plan.
-  const solverSteps = (header.plan?.steps ?? []).map((s) => s.solver);
-  const agentName = spec.solver ?? (solverSteps.length > 0 ? solverSteps.join(' > ') : 'inspect_ai');
-  const rawEval = spec as Record<string, unknown>;
-  const rawConfig = rawMember(rawEval, 'config');
-  const harnessSpec = {
-    task: spec.task,
-    task_version: rawMember(rawEval, 'task_version'),
-    task_file: rawMember(rawEval, 'task_file'),
-    task_registry_name: rawMember(rawEval, 'task_registry_name'),
-    task_args: rawMember(rawEval, 'task_args'),
-    task_attribs: rawMember(rawEval, 'task_attribs'),
-    solver: rawMember(rawEval, 'solver'),
-    solver_args: rawMember(rawEval, 'solver_args'),
-    plan: header.plan ?? null,
-    dataset: { name: rawMember(rawMember(rawEval, 'dataset'), 'name'), location: rawMember(rawMember(rawEval, 'dataset'), 'location') },
-    revision: rawMember(rawEval, 'revision'),
-    model_generate_config: rawMember(rawEval, 'model_generate_config'),
-    limits: Object.fromEntries(['message_limit', 'token_limit', 'time_limit', 'working_limit', 'cost_limit'].map((k) => [k, rawMember(rawConfig, k)])),
-  };
-  const toolPolicy = { approval: rawMember(rawConfig, 'approval'), sandbox: rawMember(rawEval, 'sandbox') };
-  const sandboxType = rawMember(spec.sandbox, 'type');
-  const seed = spec.model_generate_config?.seed ?? header.plan?.config?.seed ?? null;
-  if (seed === null) missing.push('no seed recorded: plan seed 0');
-
+/** One ledger record per task, in sample order; the epochs of a task must share one input (its prompt). */
+function ledgerOf(m: Mapping, started: string): LedgerRecord[] {
   const ledgerRecords: LedgerRecord[] = [];
   const prompts = new Map<string, string>();
-  for (const s of samples) {
+  for (const s of m.samples) {
     const taskId = String(s.id);
     const prompt = digestCanonical(s.input);
     const known = prompts.get(taskId);
@@ -269,43 +347,91 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
       failing_tests: null,
       failing_assertion: null,
       oracle_sha256: null,
-      license: options.license,
+      license: m.options.license,
       difficulty: null,
       holdout: true,
       cluster_id: taskId,
       created_at: started,
     });
   }
-  const ledgerBytes = jsonlBytes(ledgerRecords);
+  return ledgerRecords;
+}
 
-  const subject = { selector: spec.model, model: exactModel, agent: { name: agentName, version }, role: 'candidate' as const };
-  const plan = withSelfId(
+/** The agent's name: eval.solver, else the plan's solver steps, else inspect_ai. */
+function agentName(m: Mapping): string {
+  const solverSteps = (m.header.plan?.steps ?? []).map((s) => s.solver);
+  return m.spec.solver ?? (solverSteps.length > 0 ? solverSteps.join(' > ') : 'inspect_ai');
+}
+
+/** What the harness commit digests: the task, solver, dataset, generation config and limits as the log records them. */
+function harnessSpecOf(m: Mapping): Record<string, unknown> {
+  const rawEval = m.spec as Record<string, unknown>;
+  const rawConfig = rawMember(rawEval, 'config');
+  return {
+    task: m.spec.task,
+    task_version: rawMember(rawEval, 'task_version'),
+    task_file: rawMember(rawEval, 'task_file'),
+    task_registry_name: rawMember(rawEval, 'task_registry_name'),
+    task_args: rawMember(rawEval, 'task_args'),
+    task_attribs: rawMember(rawEval, 'task_attribs'),
+    solver: rawMember(rawEval, 'solver'),
+    solver_args: rawMember(rawEval, 'solver_args'),
+    plan: m.header.plan ?? null,
+    dataset: { name: rawMember(rawMember(rawEval, 'dataset'), 'name'), location: rawMember(rawMember(rawEval, 'dataset'), 'location') },
+    revision: rawMember(rawEval, 'revision'),
+    model_generate_config: rawMember(rawEval, 'model_generate_config'),
+    limits: Object.fromEntries(['message_limit', 'token_limit', 'time_limit', 'working_limit', 'cost_limit'].map((k) => [k, rawMember(rawConfig, k)])),
+  };
+}
+
+/** The plan, with its self id: ledger, environment, harness, grader, the one subject, and the import's origin. */
+function planOf(
+  m: Mapping,
+  parts: { started: string; ledgerBytes: Uint8Array; tasks: number; version: string; grader: Grader; subject: Subject; epochs: number; source: Uint8Array },
+): Plan {
+  const { header, spec } = m;
+  const { started, version } = parts;
+  const rawEval = spec as Record<string, unknown>;
+  const toolPolicy = { approval: rawMember(rawMember(rawEval, 'config'), 'approval'), sandbox: rawMember(rawEval, 'sandbox') };
+  const sandboxType = rawMember(spec.sandbox, 'type');
+  const seed = spec.model_generate_config?.seed ?? header.plan?.config?.seed ?? null;
+  if (seed === null) m.missing.push('no seed recorded: plan seed 0');
+  return withSelfId(
     {
       schema: 'ledgerboard.plan.v1',
       plan_id: '',
       title: `${spec.task} (imported Inspect log)`,
       created_at: started,
-      ledger: { name: spec.dataset?.name ?? spec.task, digest: digestBytes(ledgerBytes), tasks: ledgerRecords.length },
+      ledger: { name: spec.dataset?.name ?? spec.task, digest: digestBytes(parts.ledgerBytes), tasks: parts.tasks },
       environment: {
         tool_policy: digestCanonical(toolPolicy),
         wiki: [],
         isolation: typeof sandboxType === 'string' ? `inspect_ai sandbox: ${sandboxType}` : 'inspect_ai: no sandbox recorded',
         session_topology: 'single-session',
       },
-      harness: { name: 'inspect_ai', version, commit: digestHex(digestCanonical(harnessSpec)) },
-      grader: { profile: INSPECT_GRADER_PROFILE, ...grader },
-      subjects: [subject],
-      attempts: epochs,
+      harness: { name: 'inspect_ai', version, commit: digestHex(digestCanonical(harnessSpecOf(m))) },
+      grader: { profile: INSPECT_GRADER_PROFILE, ...parts.grader },
+      subjects: [parts.subject],
+      attempts: parts.epochs,
       budget: null,
       access_tier: 'black_box',
       seed: seed ?? 0,
-      origin: { kind: 'imported', format: INSPECT_ORIGIN_FORMAT, source: digestBytes(source), tool: { name: NAME, version: VERSION } },
+      origin: { kind: 'imported', format: INSPECT_ORIGIN_FORMAT, source: digestBytes(parts.source), tool: { name: NAME, version: VERSION } },
     } satisfies Plan,
     'plan_id',
   );
+}
 
-  // Attempts and grades.
-  const files = new Map<string, Uint8Array>();
+/**
+ * One attempt per sample, in order, and a grade result for each sample the
+ * scorer scored; the result's input, output and receipt are written into
+ * `files` as artifacts. Then what the samples lacked, as counts.
+ */
+function attemptsAndGrades(
+  m: Mapping,
+  run: { times: RunTimes; exactModel: string; agent: Subject['agent']; scorer: string | null; files: Map<string, Uint8Array> },
+): { attempts: Attempt[]; results: GradeResult[] } {
+  const { scorer, files } = run;
   const artifact = (value: unknown): string => {
     const bytes = canonicalBytes(value ?? null);
     const digest = digestBytes(bytes);
@@ -313,60 +439,17 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
     return digest;
   };
   const attempts: Attempt[] = [];
-  const results: { attempt_id: string; verdict: Verdict; input: string; output: string; receipt: string }[] = [];
-  const counts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0 };
-  samples.forEach((s, i) => {
+  const results: GradeResult[] = [];
+  const counts: SampleCounts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0 };
+  m.samples.forEach((s, i) => {
     const attemptId = `a-${String(i + 1).padStart(6, '0')}`;
-    const outcome = sampleOutcome(s);
-    if (outcome === 'invalid_case') counts.invalidated++;
-    else if (s.error) counts.errors++;
-    else if (s.limit) counts.limits++;
-    const sampleStart = utc(s.started_at, `sample ${JSON.stringify(s.id)} started_at`);
-    const sampleEnd = utc(s.completed_at, `sample ${JSON.stringify(s.id)} completed_at`);
-    const startedAt = sampleStart ?? started;
-    const endedAt = sampleEnd ?? (sampleStart !== null ? sampleStart : (completed ?? started));
-    let wall: number;
-    if (typeof s.total_time === 'number') wall = s.total_time;
-    else if (sampleStart !== null && sampleEnd !== null) wall = Math.max(0, Math.round(secondsBetween(sampleStart, sampleEnd) * 1e6) / 1e6);
-    else {
-      wall = 0;
-      counts.noTime++;
-    }
-    const usageEntries = Object.entries(s.model_usage ?? {});
-    const usage: InspectModelUsage | undefined = (s.model_usage ?? {})[spec.model];
-    if (usageEntries.some(([model]) => model !== spec.model)) counts.otherUsage++;
-    if (!usage) counts.noUsage++;
-    let cost: { state: CostState; micros: number | null };
-    if (usage && typeof usage.total_cost === 'number') {
-      const micros = Math.round(usage.total_cost * 1e6);
-      cost = micros === 0 ? { state: 'zero', micros: 0 } : { state: 'complete', micros };
-    } else {
-      cost = { state: 'unavailable', micros: null };
-      counts.noCost++;
-    }
-    const observed = typeof s.output?.model === 'string' && s.output.model !== '' ? s.output.model : exactModel;
-    attempts.push({
-      attempt_id: attemptId,
-      task_id: String(s.id),
-      model: exactModel,
-      agent: subject.agent,
-      index: s.epoch,
-      observed_model: observed,
-      outcome,
-      started_at: startedAt,
-      ended_at: endedAt,
-      wall_seconds: wall,
-      tokens: usage ? { input: usage.input_tokens, output: usage.output_tokens } : null,
-      retries: s.error_retries?.length ?? 0,
-      cost,
-      patch: null,
-    });
+    attempts.push(attemptOf(m, s, attemptId, run, counts));
     const score: InspectScore | undefined = scorer === null ? undefined : (s.scores ?? {})[scorer];
     if (score === undefined) {
       counts.ungraded++;
       return;
     }
-    const verdict = scoreVerdict(score.value, options.passThreshold);
+    const verdict = scoreVerdict(score.value, m.options.passThreshold);
     if (verdict === 'error') counts.uninterpretable++;
     results.push({
       attempt_id: attemptId,
@@ -376,6 +459,68 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
       receipt: artifact(score),
     });
   });
+  noteSampleCounts(m.missing, counts, scorer);
+  return { attempts, results };
+}
+
+/** The attempt of one sample: outcome, times, tokens, retries and cost; what it lacks is tallied in `counts`. */
+function attemptOf(
+  m: Mapping,
+  s: InspectSample,
+  attemptId: string,
+  run: { times: RunTimes; exactModel: string; agent: Subject['agent'] },
+  counts: SampleCounts,
+): Attempt {
+  const { started, completed } = run.times;
+  const model = m.spec.model;
+  const outcome = sampleOutcome(s);
+  if (outcome === 'invalid_case') counts.invalidated++;
+  else if (s.error) counts.errors++;
+  else if (s.limit) counts.limits++;
+  const sampleStart = utc(s.started_at, `sample ${JSON.stringify(s.id)} started_at`);
+  const sampleEnd = utc(s.completed_at, `sample ${JSON.stringify(s.id)} completed_at`);
+  const startedAt = sampleStart ?? started;
+  const endedAt = sampleEnd ?? (sampleStart !== null ? sampleStart : (completed ?? started));
+  let wall: number;
+  if (typeof s.total_time === 'number') wall = s.total_time;
+  else if (sampleStart !== null && sampleEnd !== null) wall = Math.max(0, Math.round(secondsBetween(sampleStart, sampleEnd) * 1e6) / 1e6);
+  else {
+    wall = 0;
+    counts.noTime++;
+  }
+  const usageEntries = Object.entries(s.model_usage ?? {});
+  const usage: InspectModelUsage | undefined = (s.model_usage ?? {})[model];
+  if (usageEntries.some(([other]) => other !== model)) counts.otherUsage++;
+  if (!usage) counts.noUsage++;
+  let cost: { state: CostState; micros: number | null };
+  if (usage && typeof usage.total_cost === 'number') {
+    const micros = Math.round(usage.total_cost * 1e6);
+    cost = micros === 0 ? { state: 'zero', micros: 0 } : { state: 'complete', micros };
+  } else {
+    cost = { state: 'unavailable', micros: null };
+    counts.noCost++;
+  }
+  const observed = typeof s.output?.model === 'string' && s.output.model !== '' ? s.output.model : run.exactModel;
+  return {
+    attempt_id: attemptId,
+    task_id: String(s.id),
+    model: run.exactModel,
+    agent: run.agent,
+    index: s.epoch,
+    observed_model: observed,
+    outcome,
+    started_at: startedAt,
+    ended_at: endedAt,
+    wall_seconds: wall,
+    tokens: usage ? { input: usage.input_tokens, output: usage.output_tokens } : null,
+    retries: s.error_retries?.length ?? 0,
+    cost,
+    patch: null,
+  };
+}
+
+/** What the samples lacked or the import could not carry, one sentence per kind, with its count. */
+function noteSampleCounts(missing: string[], counts: SampleCounts, scorer: string | null): void {
   if (counts.invalidated > 0) missing.push(`${plural(counts.invalidated, 'sample')} invalidated after the run: outcome invalid_case`);
   if (counts.errors > 0) missing.push(`${plural(counts.errors, 'sample')} halted by an error: outcome harness_failure`);
   if (counts.limits > 0) missing.push(`${plural(counts.limits, 'sample')} halted by a limit: outcome timeout, cancelled or model_failure`);
@@ -385,21 +530,6 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   if (counts.otherUsage > 0) missing.push(`${plural(counts.otherUsage, 'sample')} with usage of other models: not attributed to the attempt`);
   if (counts.noCost > 0) missing.push(`${plural(counts.noCost, 'sample')} without total_cost: cost unavailable`);
   if (counts.noTime > 0) missing.push(`${plural(counts.noTime, 'sample')} without total_time or start and end: wall_seconds 0`);
-
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set(
-    'grades/1.json',
-    prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: completed ?? started, grader, results }),
-  );
-  files.set(sourcePath(log.format), source);
-  files.set('NOTES.md', Buffer.from(notes(log, missing), 'utf8'));
-  return {
-    files,
-    planId: plan.plan_id,
-    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing },
-  };
 }
 
 /** NOTES.md: provenance and what is missing, in fixed words and counts (no log text: it is rendered on the site). */
