@@ -5,14 +5,13 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
-import { verifyPaths } from '../pipeline/verify-paths.ts';
-import { buildReport } from '../report/build-report.ts';
+import { runPipeline } from '../run/pipeline.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
 import { progressReporter } from './progress.ts';
-import { checkHistoryIn, incompleteRetentionWarnings } from '../history/compare.ts';
+import { incompleteRetentionWarnings } from '../history/compare.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../config/source-date.ts';
 import { painter, useColour } from './terminal.ts';
 
@@ -92,11 +91,11 @@ Environment:
     }
     let results, report, site;
     try {
-      const history = await checkHistoryIn(await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
-      results = history.results;
+      const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified') });
+      ({ results, report } = run);
+      const history = run.history!;
       for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);
       io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));
-      report = buildReport(results, config);
       site = await buildSite(report, results, config, {
         retainedDir,
         history,

@@ -1,9 +1,8 @@
 /** `ledgerboard report [--json] [--config FILE] [<bundles-dir>...]` (FORMAT.md section 8). */
-import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
-import { checkHistoryIn, incompleteRetentionWarnings } from '../history/compare.ts';
+import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
+import { incompleteRetentionWarnings } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
-import { verifyPaths } from '../pipeline/verify-paths.ts';
-import { buildReport } from '../report/build-report.ts';
+import { runPipeline } from '../run/pipeline.ts';
 import { reportText } from './format-report.ts';
 import { EXIT, type Command } from './command.ts';
 import { progressReporter } from './progress.ts';
@@ -31,11 +30,14 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
     const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
-    const verified = await verifyPaths(dirs, progressReporter(io.stderr, 'verified'), { limits: limitsOf(config), requireBundles: positionals.length > 0 });
-    const history = await checkHistoryIn(verified, configPath(loaded, config.retained_reports_dir));
-    const { results } = history;
-    for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`ledgerboard: ${line}\n`);
-    const report = buildReport(results, config);
+    const { history, report } = await runPipeline({
+      paths: dirs,
+      config,
+      retainedDir: configPath(loaded, config.retained_reports_dir),
+      requireBundles: positionals.length > 0,
+      onProgress: progressReporter(io.stderr, 'verified'),
+    });
+    for (const line of incompleteRetentionWarnings(history!)) io.stderr.write(`ledgerboard: ${line}\n`);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));
     return EXIT.ok;
   },

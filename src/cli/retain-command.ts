@@ -1,10 +1,9 @@
 /** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only, manifests first and the report last (the commit point). */
-import { bundleDirs, configPath, limitsOf, loadConfigFile } from '../config/config.ts';
-import { verifyPaths } from '../pipeline/verify-paths.ts';
-import { buildReport } from '../report/build-report.ts';
+import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
+import { runPipeline } from '../run/pipeline.ts';
 import { RetainError, retainReport } from '../history/retained-reports.ts';
 import { join } from 'node:path';
-import { checkHistoryIn, type IncompleteRetention } from '../history/compare.ts';
+import type { IncompleteRetention } from '../history/compare.ts';
 import { MANIFESTS_DIR, RetainedManifestError, retainManifests } from '../history/retained-manifests.ts';
 import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
@@ -69,7 +68,8 @@ bytes, or an incomplete retention that cannot be finished), 2 usage.`,
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, incomplete } = await checkHistoryIn(await verifyPaths(dirs, undefined, { limits: limitsOf(config), requireBundles: typeof values.bundles === 'string' }), retainedDir);
+    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string' });
+    const { incomplete } = history!;
     const unfinishable = incomplete.filter((i) => i.manifest === null);
     if (unfinishable.length > 0) {
       for (const i of unfinishable) {
@@ -83,7 +83,6 @@ bytes, or an incomplete retention that cannot be finished), 2 usage.`,
       );
       return EXIT.notVerified;
     }
-    const report = buildReport(results, config);
     try {
       // Manifests first (each durable), then the report: the commit point.
       const manifests = await retainManifests(retainedDir, manifestsToWrite(incomplete, countedManifests(report, results)));

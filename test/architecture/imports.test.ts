@@ -18,6 +18,7 @@ export const STAGES: readonly (readonly string[])[] = [
   ['analysis', 'author'],
   ['report'],
   ['history'],
+  ['run'],
   ['site', 'pages', 'layouts', 'components'],
   ['cli'],
 ];

@@ -2,12 +2,12 @@
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
-import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
-import { buildReport } from '../../src/report/build-report.ts';
+import { runPipeline } from '../../src/run/pipeline.ts';
 
 /** The golden text (canonical JSON and a final newline) for the repository at `root`. */
 export async function demoReportText(root: string): Promise<string> {
   const config = await loadConfig(join(root, 'ledgerboard.config.json'));
-  const results = await verifyPaths([join(root, 'content', 'bundles')]);
-  return `${canonicalJson(buildReport(results, config))}\n`;
+  // The pipeline without history: the golden file is the demo evidence's own report.
+  const { report } = await runPipeline({ paths: [join(root, 'content', 'bundles')], config, retainedDir: null, requireBundles: true });
+  return `${canonicalJson(report)}\n`;
 }

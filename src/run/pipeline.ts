@@ -1,0 +1,41 @@
+/**
+ * The pipeline, written once: discover -> read -> verify -> history ->
+ * report. `build`, `report` and `retain` run it and differ only in what they
+ * do with its result (render a site, print, retain); the golden report of
+ * the demo is this pipeline without history.
+ */
+import { limitsOf, type Config } from '../config/config.ts';
+import { checkHistoryIn, type HistoryCheck } from '../history/compare.ts';
+import type { Progress } from '../pipeline/verify-directory.ts';
+import { verifyPaths, type VerifiedBundle } from '../pipeline/verify-paths.ts';
+import { buildReport } from '../report/build-report.ts';
+import type { Report } from '../report/schema.ts';
+
+/** What to run the pipeline over. */
+export interface PipelineInput {
+  /** Bundle directories, or directories to discover bundles under. */
+  paths: readonly string[];
+  config: Config;
+  /** The retained reports directory (history: REWRITTEN_EVIDENCE, incomplete retentions); null runs without history. */
+  retainedDir: string | null;
+  /** When true (paths the user named), a path with no bundle under it is a usage error; else it gives no bundle. */
+  requireBundles: boolean;
+  onProgress?: Progress;
+}
+
+/** What the pipeline gives. */
+export interface PipelineResult {
+  /** Every bundle in discovery order, with the history's findings added. */
+  results: VerifiedBundle[];
+  /** The history check (null without a retained reports directory). */
+  history: HistoryCheck | null;
+  report: Report;
+}
+
+/** Runs the pipeline (see the module comment). */
+export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
+  const verified = await verifyPaths(input.paths, input.onProgress, { limits: limitsOf(input.config), requireBundles: input.requireBundles });
+  const history = input.retainedDir === null ? null : await checkHistoryIn(verified, input.retainedDir);
+  const results = history?.results ?? verified;
+  return { results, history, report: buildReport(results, input.config) };
+}
