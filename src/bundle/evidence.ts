@@ -82,8 +82,12 @@ export interface EvidenceWire {
   grades: GradesTableWire[];
 }
 
-/** The posted form of evidence, and the buffers to move with it. */
-export function evidenceToWire(e: BundleEvidence): { wire: EvidenceWire; transfer: ArrayBuffer[] } {
+/**
+ * The posted form of evidence, and the buffers to move with it. With
+ * `compact`, the tables' columns are copies of the rows in use only (to
+ * store: no spare room, nothing past the end).
+ */
+export function evidenceToWire(e: BundleEvidence, compact = false): { wire: EvidenceWire; transfer: ArrayBuffer[] } {
   const { manifest, plan, ledger, grant, notes } = e;
   const wire: EvidenceWire = {
     manifest,
@@ -92,8 +96,8 @@ export function evidenceToWire(e: BundleEvidence): { wire: EvidenceWire; transfe
     grant,
     notes,
     notesBuffer: Buffer.isBuffer(notes),
-    attempts: e.attempts.toWire(),
-    grades: e.grades.map((g) => g.toWire()),
+    attempts: e.attempts.toWire(compact),
+    grades: e.grades.map((g) => g.toWire(compact)),
   };
   const transfer = [
     ...new Set([

@@ -130,8 +130,13 @@ export class StringStore {
     return utf8Slice.call(this.buffer, this.offsets[i]!, this.offsets[i + 1]!);
   }
 
-  /** A form to post to another thread (see {@link transferablesOf}). */
-  toWire(): StringStoreWire {
+  /**
+   * A form to post to another thread (see {@link transferablesOf}); with
+   * `compact`, copies of the bytes and offsets in use only (for storing: the
+   * spare room holds whatever memory the buffer was given).
+   */
+  toWire(compact = false): StringStoreWire {
+    if (compact) return { buffer: this.buffer.subarray(0, this.used).slice(), offsets: this.offsets.slice(0, this.count + 1), used: this.used, count: this.count };
     return { buffer: this.buffer, offsets: this.offsets, used: this.used, count: this.count };
   }
 
@@ -291,28 +296,33 @@ export class AttemptTable {
     return out;
   }
 
-  /** A form to post to another thread: the columns (transferable), the interned tables and the exceptions. */
-  toWire(): AttemptTableWire {
+  /**
+   * A form to post to another thread: the columns (transferable), the
+   * interned tables and the exceptions. With `compact`, the columns are
+   * copies of the rows in use only (for storing; see {@link StringStore.toWire}).
+   */
+  toWire(compact = false): AttemptTableWire {
+    const rows = <T extends Int32Array | Float64Array | Uint8Array>(column: T): T => (compact ? (column.slice(0, this.count) as T) : column);
     return {
       count: this.count,
       columns: {
-        line: this.line,
-        task: this.task,
-        identity: this.identity,
-        index: this.index,
-        outcome: this.outcome,
-        wallSeconds: this.wallSeconds,
-        tokensInput: this.tokensInput,
-        tokensOutput: this.tokensOutput,
-        retries: this.retries,
-        costState: this.costState,
-        costMicros: this.costMicros,
-        patch: this.patch,
+        line: rows(this.line),
+        task: rows(this.task),
+        identity: rows(this.identity),
+        index: rows(this.index),
+        outcome: rows(this.outcome),
+        wallSeconds: rows(this.wallSeconds),
+        tokensInput: rows(this.tokensInput),
+        tokensOutput: rows(this.tokensOutput),
+        retries: rows(this.retries),
+        costState: rows(this.costState),
+        costMicros: rows(this.costMicros),
+        patch: rows(this.patch),
       },
       tasks: this.tasks.values,
       patches: this.patches.values,
       identities: this.identities,
-      strings: this.strings.toWire(),
+      strings: this.strings.toWire(compact),
       exceptions: [...this.exceptions],
       duplicateIds: this.duplicateIds,
       newestStart: this.newestStart,
@@ -523,10 +533,12 @@ export class GradesTable {
     };
   }
 
-  /** A form to post to another thread (the attempts table is posted apart). */
-  toWire(): GradesTableWire {
-    const { path, schema, generation, created_at, grader, count, row, verdict, input, output, receipt } = this;
-    return { path, schema, generation, created_at, grader, count, columns: { row, verdict, input, output, receipt }, digests: this.digests.values, exceptions: [...this.exceptions] };
+  /** A form to post to another thread (the attempts table is posted apart); with `compact`, see {@link AttemptTable.toWire}. */
+  toWire(compact = false): GradesTableWire {
+    const { path, schema, generation, created_at, grader, count } = this;
+    const rows = <T extends Int32Array | Uint8Array>(column: T): T => (compact ? (column.slice(0, count) as T) : column);
+    const columns = { row: rows(this.row), verdict: rows(this.verdict), input: rows(this.input), output: rows(this.output), receipt: rows(this.receipt) };
+    return { path, schema, generation, created_at, grader, count, columns, digests: this.digests.values, exceptions: [...this.exceptions] };
   }
 
   /** The table a {@link GradesTable.toWire} form describes, over the bundle's attempts table. */

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { runPipeline } from '../run/pipeline.ts';
+import { CACHE_HELP, CACHE_OPTIONS, cacheLine, cacheOf } from './cache-option.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
 import { progressReporter } from './progress.ts';
@@ -30,7 +31,7 @@ export const DEFAULT_OUT_DIR = 'dist';
 
 export const buildCommand: Command = {
   summary: 'build the static site from the bundles directory',
-  usage: `Usage: ledgerboard build [--bundles DIR] [--out DIR] [--config FILE] [--strict]
+  usage: `Usage: ledgerboard build [--bundles DIR] [--out DIR] [--config FILE] [--strict] [--cache DIR | --no-cache]
 
 Reads and verifies every bundle under DIR (the config's bundles_dir: one
 directory or a list, default content/bundles), prints each bundle's status and findings, analyses the
@@ -44,6 +45,7 @@ Options:
   --out DIR       the output directory (default ${DEFAULT_OUT_DIR})
   --config FILE   the config (default ./ledgerboard.config.json when present)
   --strict        exit 1 if any bundle is not verified (the site is still built)
+${CACHE_HELP}
 
 The build writes only beside the output: <out>.lock while it runs (a second
 build into the same output is refused, exit 2; a lock left by a killed build
@@ -59,7 +61,7 @@ line names the path and what to do; the previous site is kept), 3 unexpected.
 Environment:
   SOURCE_DATE_EPOCH   seconds since 1970: the site's date when no evidence is
                       dated (the site never reads the clock); malformed: exit 2`,
-  options: { bundles: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } },
+  options: { bundles: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`build takes no positional arguments (got ${JSON.stringify(positionals[0])}); use --bundles DIR`);
     const sourceDate = sourceDateOrUsage(process.env.SOURCE_DATE_EPOCH);
@@ -68,6 +70,7 @@ Environment:
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
+    const cache = cacheOf(values, loaded, 'build');
     const { buildSite, PROJECT_ROOT, removeStaleRenders } = await import('../site/build-site.ts');
     const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
     try {
@@ -91,8 +94,10 @@ Environment:
     }
     let results, report, site;
     try {
-      const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified') });
+      const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified'), cache });
       ({ results, report } = run);
+      const cached = cacheLine(cache, results);
+      if (cached !== null) io.stderr.write(`build: ${cached}\n`);
       const history = run.history!;
       for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);
       io.stdout.write(verifyText(results, painter(useColour(io.stdout)), false));

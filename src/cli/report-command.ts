@@ -3,6 +3,7 @@ import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
 import { incompleteRetentionWarnings } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import { runPipeline } from '../run/pipeline.ts';
+import { CACHE_HELP, CACHE_OPTIONS, cacheLine, cacheOf } from './cache-option.ts';
 import { reportText } from './format-report.ts';
 import { EXIT, type Command } from './command.ts';
 import { progressReporter } from './progress.ts';
@@ -10,7 +11,7 @@ import { painter, useColour } from './terminal.ts';
 
 export const reportCommand: Command = {
   summary: 'print the report (cohorts, score vectors, verdicts) without building the site',
-  usage: `Usage: ledgerboard report [--json] [--config FILE] [<bundles-dir>...]
+  usage: `Usage: ledgerboard report [--json] [--config FILE] [--cache DIR | --no-cache] [<bundles-dir>...]
 
 Verifies every bundle under the directories (default: the config's
 bundles_dir, as build reads them) and analyses the verified ones:
@@ -23,20 +24,25 @@ REWRITTEN_EVIDENCE (the retained reports directory of the config).
 Options:
   --json          print the report (schema ledgerboard.report.v1) as RFC 8785 canonical JSON
   --config FILE   the config (default ./ledgerboard.config.json when present, else defaults)
+${CACHE_HELP}
 
 Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage or config error.`,
-  options: { json: { type: 'boolean' }, config: { type: 'string' } },
+  options: { json: { type: 'boolean' }, config: { type: 'string' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
     const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
-    const { history, report } = await runPipeline({
+    const cache = cacheOf(values, loaded, 'report');
+    const { history, report, results } = await runPipeline({
       paths: dirs,
       config,
       retainedDir: configPath(loaded, config.retained_reports_dir),
       requireBundles: positionals.length > 0,
       onProgress: progressReporter(io.stderr, 'verified'),
+      cache,
     });
+    const cached = cacheLine(cache, results);
+    if (cached !== null) io.stderr.write(`ledgerboard: ${cached}\n`);
     for (const line of incompleteRetentionWarnings(history!)) io.stderr.write(`ledgerboard: ${line}\n`);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));
     return EXIT.ok;

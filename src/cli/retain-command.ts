@@ -1,6 +1,7 @@
 /** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only, manifests first and the report last (the commit point). */
 import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
 import { runPipeline } from '../run/pipeline.ts';
+import { CACHE_HELP, CACHE_OPTIONS, cacheOf } from './cache-option.ts';
 import { RetainError, retainReport } from '../history/retained-reports.ts';
 import { join } from 'node:path';
 import type { IncompleteRetention } from '../history/compare.ts';
@@ -31,7 +32,7 @@ function manifestsToWrite(incomplete: readonly IncompleteRetention[], counted: r
 
 export const retainCommand: Command = {
   summary: 'retain the current report in the retained reports directory (create-only)',
-  usage: `Usage: ledgerboard retain [--bundles DIR] [--config FILE]
+  usage: `Usage: ledgerboard retain [--bundles DIR] [--config FILE] [--cache DIR | --no-cache]
 
 Builds the report from the bundles (the config's bundles_dir by default) and
 writes it to <retained_reports_dir>/<report-hex>.json as RFC 8785 JSON (the
@@ -59,16 +60,21 @@ retain refuses (exit 1) and writes nothing, and until the manifest is
 restored (copy that bundle's manifest.json to the name given) every other
 bundle of its plan is REWRITTEN_EVIDENCE, never counted unchecked.
 
+Options:
+  --bundles DIR   the bundles directory (default: the config's bundles_dir)
+  --config FILE   the config (default ./ledgerboard.config.json when present)
+${CACHE_HELP}
+
 Exit: 0 retained (or already retained), 1 refused (a name taken by other
 bytes, or an incomplete retention that cannot be finished), 2 usage.`,
-  options: { bundles: { type: 'string' }, config: { type: 'string' } },
+  options: { bundles: { type: 'string' }, config: { type: 'string' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError('retain takes no positional arguments');
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string' });
+    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain') });
     const { incomplete } = history!;
     const unfinishable = incomplete.filter((i) => i.manifest === null);
     if (unfinishable.length > 0) {

@@ -18,6 +18,7 @@ import type { Limits } from '../evidence/limits.ts';
 import type { VerifyWorkerData } from './verify-worker.ts';
 import { verifyDirectory, type Progress, type VerifiedBundle } from './verify-directory.ts';
 import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
+import type { VerifyCache } from './verify-cache.ts';
 
 /** attempts.jsonl bytes (all bundles together) from which verifying on more than one thread pays for starting a worker. */
 export const WORKERS_FROM_BYTES = 32 * 1024 * 1024;
@@ -53,8 +54,8 @@ type WorkerMessage =
   | { kind: 'done' }
   | { kind: 'error'; index: number; message: string; stack?: string; code?: unknown };
 
-/** Verifies the directories on the main thread and `workers` worker threads, under the given limits. */
-export async function verifyOnThreads(dirs: readonly string[], workers: number, limits: Limits, onProgress?: Progress): Promise<VerifiedBundle[]> {
+/** Verifies the directories on the main thread and `workers` worker threads, under the given limits (and with the cache, when given). */
+export async function verifyOnThreads(dirs: readonly string[], workers: number, limits: Limits, onProgress?: Progress, cache?: VerifyCache): Promise<VerifiedBundle[]> {
   const next = new SharedArrayBuffer(4);
   const counter = new Int32Array(next);
   const results: VerifiedBundle[] = new Array(dirs.length);
@@ -68,7 +69,7 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
     const running = Array.from({ length: workers }, () => {
       // Compiled (lib/, as installed): the worker is plain JavaScript. From the TypeScript sources (tests, scripts):
       // a .mjs entry point that registers tsx's loader first, as a worker does not inherit the main thread's.
-      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits } satisfies VerifyWorkerData, execArgv: [] });
+      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits, cache } satisfies VerifyWorkerData, execArgv: [] });
       threads.push(worker);
       return new Promise<void>((resolve, reject) => {
         worker.on('message', (message: WorkerMessage) => {
@@ -82,7 +83,7 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
     });
     const arena = new ContentArena();
     const own = (async () => {
-      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits }));
+      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits, cache }));
     })();
     await Promise.all([own, ...running]);
   } finally {

@@ -6,32 +6,17 @@
  * thread or on worker threads (threads.ts).
  */
 import { ContentArena } from '../evidence/arena.ts';
-import { readBundle, type BundleSnapshot, type SnapshotEntry } from '../evidence/read-bundle.ts';
+import { readBundle, type BundleSnapshot } from '../evidence/read-bundle.ts';
 import { lstat, readlink } from 'node:fs/promises';
 import { digestBytes, digestCanonical } from '../json/canonical.ts';
 import { finding, statusOf } from '../verify/findings.ts';
 import { jsonlLimitHit, LIMIT_DEFAULTS, limitMessage, nestingOver, type LimitHit, type Limits } from '../evidence/limits.ts';
 import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
+import type { BundleEntry, DirectoryResult } from './results.ts';
+import { cacheKey, readCached, writeCached, type VerifyCache } from './verify-cache.ts';
 
-/** One verified bundle, where it was found (as the user spelled the path), and its content digest. */
-export interface VerifiedBundle {
-  path: string;
-  verification: BundleVerification;
-  /** Digest of the sorted (path, kind, sha256) entries: identifies a bundle by content, never by location. */
-  content_digest: string;
-  /** Every entry as read (without contents): what the site publishes byte for byte. */
-  entries: BundleEntry[];
-}
-
-/** An entry of a bundle as read: path, kind, and for a readable regular file its size and digest. */
-export interface BundleEntry {
-  path: string;
-  kind: SnapshotEntry['kind'];
-  sha256: string | null;
-  bytes: number | null;
-  badName: boolean;
-}
+export type { BundleEntry, DirectoryResult, VerifiedBundle } from './results.ts';
 
 /** Progress callback: bundles done so far and the total. */
 export type Progress = (done: number, total: number) => void;
@@ -53,6 +38,12 @@ export interface VerifyOptions {
    * directory is a board with no evidence yet, not an error.
    */
   requireBundles?: boolean;
+  /**
+   * The verification cache to use (verify-cache.ts): every file is still
+   * read and hashed; a bundle whose entries, limits and verifier code match
+   * a kept entry takes the kept result. Not with a verifier passed in.
+   */
+  cache?: VerifyCache;
 }
 
 /** The verifier a pipeline runs on each snapshot: verifyBundle, or a replacement in tests of crash isolation. */
@@ -82,8 +73,8 @@ function internalError(error: unknown, stage: 'reading' | 'verifying'): BundleVe
 export async function verifyDirectory(
   dir: string,
   arena?: ContentArena,
-  { limits = LIMIT_DEFAULTS, verify = verifyBundle }: VerifyOptions = {},
-): Promise<{ verification: BundleVerification; content_digest: string; entries: BundleEntry[] }> {
+  { limits = LIMIT_DEFAULTS, verify, cache }: VerifyOptions = {},
+): Promise<DirectoryResult> {
   const link = await linkTarget(dir);
   if (link !== null) return linkedBundle(link);
   let snapshot: BundleSnapshot;
@@ -105,13 +96,26 @@ export async function verifyDirectory(
     };
   }
   const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
+  const content_digest = contentDigest(snapshot);
+  // A verifier passed in (a test's) is not the one the cache keys on.
+  const key = cache !== undefined && verify === undefined ? cacheKey(snapshot, limits) : null;
+  if (key !== null) {
+    const kept = await readCached(cache!, key);
+    // The kept result of the same bytes; its entries and content digest are those just read (the key holds them).
+    if (kept !== null) return { verification: kept.verification, content_digest, entries, cached: true };
+  }
   let verification: BundleVerification;
+  let crashed = false;
   try {
-    verification = snapshot.notRead ? notJudged([snapshot.notRead]) : withLimits(snapshot, limits, verify);
+    verification = snapshot.notRead ? notJudged([snapshot.notRead]) : withLimits(snapshot, limits, verify ?? verifyBundle);
   } catch (error) {
     verification = internalError(error, 'verifying');
+    crashed = true;
   }
-  return { verification, content_digest: contentDigest(snapshot), entries };
+  const result = { verification, content_digest, entries };
+  // An internal error is a bug of this run, not a property of the bytes: never kept.
+  if (key !== null && !crashed) await writeCached(cache!, key, result);
+  return result;
 }
 
 /** The target of `dir` when it is a symbolic link (lstat: a path ending in a separator is the directory it names), else null. */

@@ -22,7 +22,7 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
   }
   // A verifier passed in (a test's) cannot be sent to another thread.
   const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
-  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress);
+  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache);
   const results: VerifiedBundle[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();

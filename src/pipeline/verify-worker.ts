@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
 import { verifyDirectory } from './verify-directory.ts';
+import type { VerifyCache } from './verify-cache.ts';
 import { toWire } from './wire.ts';
 
 /** What the worker is started with. */
@@ -17,14 +18,16 @@ export interface VerifyWorkerData {
   /** Int32Array over it: [0] is the index of the next directory to take. */
   next: SharedArrayBuffer;
   limits: Limits;
+  /** The verification cache, when the run uses one. */
+  cache?: VerifyCache;
 }
 
-const { dirs, next, limits } = workerData as VerifyWorkerData;
+const { dirs, next, limits, cache } = workerData as VerifyWorkerData;
 const counter = new Int32Array(next);
 const arena = new ContentArena();
 for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) {
   try {
-    const { wire, transfer } = toWire(await verifyDirectory(dirs[i]!, arena, { limits }));
+    const { wire, transfer } = toWire(await verifyDirectory(dirs[i]!, arena, { limits, cache }));
     parentPort!.postMessage({ kind: 'result', index: i, wire }, transfer);
   } catch (error) {
     const e = error as Error & { code?: unknown };

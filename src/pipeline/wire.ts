@@ -7,14 +7,9 @@
  */
 import { evidenceFromWire, evidenceToWire, type EvidenceWire } from '../bundle/evidence.ts';
 import type { BundleVerification } from '../verify/verify-bundle.ts';
-import type { BundleEntry } from './verify-directory.ts';
+import type { BundleEntry, DirectoryResult } from './results.ts';
 
-/** What verifyDirectory gives for one directory. */
-export interface DirectoryResult {
-  verification: BundleVerification;
-  content_digest: string;
-  entries: BundleEntry[];
-}
+export type { DirectoryResult } from './results.ts';
 
 /** A {@link DirectoryResult} as posted between threads. */
 export interface DirectoryWire {
@@ -22,16 +17,20 @@ export interface DirectoryWire {
   evidence: EvidenceWire;
   content_digest: string;
   entries: BundleEntry[];
+  /** The result came from the verification cache. */
+  cached: boolean;
 }
 
-/** The posted form of a result, and the buffers to move with it. */
-export function toWire(result: DirectoryResult): { wire: DirectoryWire; transfer: ArrayBuffer[] } {
+/** The posted form of a result, and the buffers to move with it (`compact`: see evidenceToWire). */
+export function toWire(result: DirectoryResult, compact = false): { wire: DirectoryWire; transfer: ArrayBuffer[] } {
   const { evidence, ...verification } = result.verification;
-  const posted = evidenceToWire(evidence);
-  return { wire: { verification, evidence: posted.wire, content_digest: result.content_digest, entries: result.entries }, transfer: posted.transfer };
+  const posted = evidenceToWire(evidence, compact);
+  return { wire: { verification, evidence: posted.wire, content_digest: result.content_digest, entries: result.entries, cached: result.cached === true }, transfer: posted.transfer };
 }
 
 /** The result a posted form describes. */
 export function fromWire(wire: DirectoryWire): DirectoryResult {
-  return { verification: { ...wire.verification, evidence: evidenceFromWire(wire.evidence) }, content_digest: wire.content_digest, entries: wire.entries };
+  const result: DirectoryResult = { verification: { ...wire.verification, evidence: evidenceFromWire(wire.evidence) }, content_digest: wire.content_digest, entries: wire.entries };
+  if (wire.cached) result.cached = true;
+  return result;
 }

@@ -7,6 +7,7 @@
 import { limitsOf, type Config } from '../config/config.ts';
 import { checkHistoryIn, type HistoryCheck } from '../history/compare.ts';
 import type { Progress } from '../pipeline/verify-directory.ts';
+import type { VerifyCache } from '../pipeline/verify-cache.ts';
 import { verifyPaths, type VerifiedBundle } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/schema.ts';
@@ -21,6 +22,8 @@ export interface PipelineInput {
   /** When true (paths the user named), a path with no bundle under it is a usage error; else it gives no bundle. */
   requireBundles: boolean;
   onProgress?: Progress;
+  /** The verification cache to use (none: every bundle is verified in full). */
+  cache?: VerifyCache;
 }
 
 /** What the pipeline gives. */
@@ -34,7 +37,7 @@ export interface PipelineResult {
 
 /** Runs the pipeline (see the module comment). */
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
-  const verified = await verifyPaths(input.paths, input.onProgress, { limits: limitsOf(input.config), requireBundles: input.requireBundles });
+  const verified = await verifyPaths(input.paths, input.onProgress, { limits: limitsOf(input.config), requireBundles: input.requireBundles, cache: input.cache });
   const history = input.retainedDir === null ? null : await checkHistoryIn(verified, input.retainedDir);
   const results = history?.results ?? verified;
   return { results, history, report: buildReport(results, input.config) };

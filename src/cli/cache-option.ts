@@ -1,0 +1,36 @@
+/**
+ * `--cache DIR` and `--no-cache`, shared by build, report and retain: which
+ * verification cache (src/pipeline/verify-cache.ts) a run uses.
+ */
+import { configPath, type LoadedConfig } from '../config/config.ts';
+import type { VerifyCache } from '../pipeline/verify-cache.ts';
+import { UsageError } from './command.ts';
+
+/** The cache directory when neither option is given, relative to the config file's directory. */
+export const DEFAULT_CACHE_DIR = '.ledgerboard-cache';
+
+/** The parseArgs options. */
+export const CACHE_OPTIONS = { cache: { type: 'string' }, 'no-cache': { type: 'boolean' } } as const;
+
+/** The lines of --help that describe them. */
+export const CACHE_HELP = `  --cache DIR     the verification cache (default ${DEFAULT_CACHE_DIR}/ beside the config):
+                  every file is still read and hashed; a bundle whose files,
+                  limits and verifier code match a kept result is not parsed
+                  and checked again
+  --no-cache      verify every bundle in full, and keep nothing`;
+
+/** The cache a run uses, or undefined with --no-cache. */
+export function cacheOf(values: Record<string, string | boolean | undefined>, loaded: LoadedConfig, command: string): VerifyCache | undefined {
+  if (values['no-cache'] === true) {
+    if (typeof values.cache === 'string') throw new UsageError('--cache and --no-cache cannot be given together', command);
+    return undefined;
+  }
+  return { dir: typeof values.cache === 'string' ? values.cache : configPath(loaded, DEFAULT_CACHE_DIR) };
+}
+
+/** One line for stderr: how many bundles the cache gave. */
+export function cacheLine(cache: VerifyCache | undefined, results: readonly { cached?: true }[]): string | null {
+  if (cache === undefined) return null;
+  const reused = results.filter((r) => r.cached === true).length;
+  return `verification cache ${cache.dir}: ${reused} of ${results.length} bundles reused, ${results.length - reused} verified in full`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The verification cache. verifyBundle is a pure function of a bundle's
+ * bytes, so its result can be kept and reused: a run still reads and hashes
+ * every file of every bundle (the only way to know the bytes are the ones
+ * listed), and where every file's digest, size and kind, the limits in force
+ * and the verifier's own code are those of a kept entry, it takes the kept
+ * result instead of parsing and checking again.
+ *
+ * - The key is the SHA-256 of {@link cacheKeyOf}'s canonical JSON: the
+ *   snapshot's entries as read (path, kind, digest, size, what could not be
+ *   read and why, names that are not UTF-8), the limits, and the code
+ *   identity (ledgerboard's version, the digest of the compiled sources or of
+ *   the verifier's source files, and V8's version, which fixes the entry's
+ *   serialisation).
+ * - An entry is one file, `<key-hex>.v8`: a first line naming the format, the
+ *   key and the SHA-256 of the rest, then the result in its posted form
+ *   (wire.ts, compact) serialised by V8. An entry whose line, digest or key
+ *   does not check, or that does not deserialise, is ignored (and replaced
+ *   by the next write): never trusted.
+ * - Writes are atomic (a temporary file renamed into place); a write that
+ *   fails is skipped silently: the cache only saves time.
+ *
+ * verify.mjs, the in-browser verifier and `ledgerboard verify` never use it;
+ * build, report and retain do unless told `--no-cache` (docs/architecture.md,
+ * "The verification cache").
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import type { BundleSnapshot } from '../evidence/read-bundle.ts';
+import type { Limits } from '../evidence/limits.ts';
+import { digestCanonical } from '../json/canonical.ts';
+import { VERSION } from '../version.ts';
+import { fromWire, toWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
+
+/** The name of the entry format, on the first line of every entry. */
+export const CACHE_FORMAT = 'ledgerboard.verify-cache.v1';
+
+/** Where a run keeps its cache: a directory (created when first written). */
+export interface VerifyCache {
+  dir: string;
+}
+
+/** The value whose digest keys a bundle's entry (see the module comment). */
+export function cacheKeyOf(snapshot: BundleSnapshot, limits: Limits): unknown {
+  return {
+    format: CACHE_FORMAT,
+    code: codeIdentity(),
+    limits,
+    notRead: snapshot.notRead ?? null,
+    entries: snapshot.entries.map((e) => [e.path, e.kind, e.sha256 ?? null, e.bytes ?? null, e.unreadable ?? null, e.badName === true, e.limit ?? null]),
+  };
+}
+
+/** The key of a snapshot: `sha256:<hex>`. */
+export function cacheKey(snapshot: BundleSnapshot, limits: Limits): string {
+  return digestCanonical(cacheKeyOf(snapshot, limits) as Parameters<typeof digestCanonical>[0]);
+}
+
+/** The kept result for a key, or null (no entry, or one that does not check: see the module comment). */
+export async function readCached(cache: VerifyCache, key: string): Promise<DirectoryResult | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(entryPath(cache, key));
+  } catch {
+    return null;
+  }
+  const newline = bytes.indexOf(0x0a);
+  if (newline < 0 || newline > 512) return null;
+  const [format, entryKey, digest] = bytes.subarray(0, newline).toString('latin1').split(' ');
+  const payload = bytes.subarray(newline + 1);
+  if (format !== CACHE_FORMAT || entryKey !== key || digest !== sha256(payload)) return null;
+  try {
+    const stored = deserialize(payload) as { key: string; wire: DirectoryWire };
+    if (stored.key !== key) return null;
+    return fromWire(stored.wire);
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a result under its key (atomically; a failure is ignored: the cache only saves time). */
+export async function writeCached(cache: VerifyCache, key: string, result: DirectoryResult): Promise<void> {
+  const path = entryPath(cache, key);
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    const payload = serialize({ key, wire: toWire(result, true).wire });
+    await mkdir(cache.dir, { recursive: true });
+    await writeFile(temporary, Buffer.concat([Buffer.from(`${CACHE_FORMAT} ${key} ${sha256(payload)}\n`, 'latin1'), payload]), { flag: 'wx' });
+    await rename(temporary, path);
+  } catch {
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
+
+function entryPath(cache: VerifyCache, key: string): string {
+  return join(cache.dir, `${key.slice('sha256:'.length)}.v8`);
+}
+
+function sha256(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+let identity: string | undefined;
+
+/**
+ * What the verifier's result depends on besides the bytes and the limits:
+ * ledgerboard's version, its code (the digest lib/ was compiled from, or,
+ * run from the sources, a digest of the source files every verification
+ * goes through), and V8's version (the entry's serialisation).
+ */
+export function codeIdentity(): string {
+  if (identity !== undefined) return identity;
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const stamp = join(root, '.source-digest');
+  let code: string;
+  if (existsSync(stamp)) {
+    code = `compiled ${readFileSync(stamp, 'utf8').trim()}`;
+  } else {
+    const hash = createHash('sha256');
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'verify', 'pipeline']) {
+      const dir = join(root, folder);
+      for (const name of readdirSync(dir).sort()) {
+        if (!/\.(ts|js|mjs)$/.test(name)) continue;
+        hash.update(`${folder}/${name}\0`).update(readFileSync(join(dir, name))).update('\0');
+      }
+    }
+    code = `sources ${hash.digest('hex')}`;
+  }
+  identity = `${VERSION} ${code} v8 ${process.versions.v8}`;
+  return identity;
+}
