@@ -5,24 +5,33 @@
  * prints one JSON line with the time of each stage, every bundle's status,
  * the report's id and process.resourceUsage().maxRSS: the peak RSS of the
  * whole pipeline, this process's alone. `--idle` loads the same modules and
- * does nothing: the baseline RSS of a tsx process.
+ * does nothing: the baseline RSS of a tsx process. More than one DIR: all of
+ * them, in order. SCALE_CACHE=DIR runs with that verification cache and
+ * report cache (src/pipeline/verify-cache.ts, src/run/report-cache.ts) as
+ * the pipeline does (src/run/pipeline.ts); SCALE_WORKERS=n with n worker
+ * threads.
  *
  * Like hash-child.ts it must be started through `sh -c '"$@"; exit $?'`: on
  * Linux ru_maxrss survives fork + execve, so a child spawned directly by the
  * (big) benchmark process would report the parent's RSS.
  *
- *   node --import tsx scripts/bench/scale-child.ts [--idle] DIR
+ *   node --import tsx scripts/bench/scale-child.ts [--idle] DIR [DIR...]
  */
 import { readFile } from 'node:fs/promises';
 import { Config } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
+import { readCachedReport, reportKey, writeCachedReport } from '../../src/run/report-cache.ts';
 
 /** What the child prints. */
 export interface ScaleChildReport {
   idle: boolean;
   verifyMs: number;
+  /** Bundles whose verification came from the cache (SCALE_CACHE). */
+  cached: number;
+  /** The report came from the report cache (SCALE_CACHE). */
+  reportCached: boolean;
   analysisMs: number;
   jsonMs: number;
   /** User + system CPU time of verify + analysis (all threads of the process), ms. */
@@ -43,14 +52,16 @@ export interface ScaleChildReport {
 
 const args = process.argv.slice(2);
 const idle = args[0] === '--idle';
-const dir = idle ? args[1] : args[0];
-if (dir === undefined) {
-  console.error('usage: scale-child.ts [--idle] DIR');
+const dirs = idle ? args.slice(1) : args;
+if (dirs.length === 0) {
+  console.error('usage: scale-child.ts [--idle] DIR [DIR...]');
   process.exit(2);
 }
 const out: ScaleChildReport = {
   idle,
   verifyMs: 0,
+  cached: 0,
+  reportCached: false,
   analysisMs: 0,
   jsonMs: 0,
   cpuMs: 0,
@@ -72,9 +83,23 @@ if (!idle) {
   const t0 = performance.now();
   // SCALE_WORKERS=n: that many worker threads (default: verifyPaths' own choice); for experiments.
   const workers = process.env['SCALE_WORKERS'];
-  const results = await verifyPaths([dir], undefined, workers === undefined ? {} : { workers: Number(workers) });
+  const cacheDir = process.env['SCALE_CACHE'];
+  const cache = cacheDir === undefined ? undefined : { dir: cacheDir };
+  const results = await verifyPaths(dirs, undefined, { ...(workers === undefined ? {} : { workers: Number(workers) }), cache });
   const t1 = performance.now();
-  const report = buildReport(results, config);
+  // With a cache, the report as the pipeline makes it (src/run/pipeline.ts): a kept report for the same inputs.
+  let report;
+  if (cache === undefined) {
+    report = buildReport(results, config);
+  } else {
+    const key = reportKey(results, config);
+    report = await readCachedReport(cache, key);
+    out.reportCached = report !== null;
+    if (report === null) {
+      report = buildReport(results, config);
+      await writeCachedReport(cache, key, report);
+    }
+  }
   const t2 = performance.now();
   const used = process.cpuUsage(cpu);
   const json = canonicalJson(report);
@@ -85,6 +110,7 @@ if (!idle) {
   out.cpuMs = (used.user + used.system) / 1000;
   out.marks = [t0, t1, t2];
   out.statuses = results.map((r) => r.verification.status);
+  out.cached = results.filter((r) => r.cached === true).length;
   // Counted from the verifier's attempt tables (one row per attempt).
   out.attempts = results.reduce((n, r) => n + (r.verification.evidence.attempts.count), 0);
   out.findings = results.reduce((n, r) => n + r.verification.findings.length, 0);

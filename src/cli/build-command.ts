@@ -96,7 +96,7 @@ Environment:
     try {
       const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified'), cache });
       ({ results, report } = run);
-      const cached = cacheLine(cache, results);
+      const cached = cacheLine(cache, run);
       if (cached !== null) io.stderr.write(`build: ${cached}\n`);
       const history = run.history!;
       for (const line of incompleteRetentionWarnings(history)) io.stderr.write(`build: ${line}\n`);

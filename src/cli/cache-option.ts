@@ -16,8 +16,9 @@ export const CACHE_OPTIONS = { cache: { type: 'string' }, 'no-cache': { type: 'b
 export const CACHE_HELP = `  --cache DIR     the verification cache (default ${DEFAULT_CACHE_DIR}/ beside the config):
                   every file is still read and hashed; a bundle whose files,
                   limits and verifier code match a kept result is not parsed
-                  and checked again
-  --no-cache      verify every bundle in full, and keep nothing`;
+                  and checked again, and the report of the same inputs is
+                  not analysed again
+  --no-cache      verify every bundle in full and analyse afresh; keep nothing`;
 
 /** The cache a run uses, or undefined with --no-cache. */
 export function cacheOf(values: Record<string, string | boolean | undefined>, loaded: LoadedConfig, command: string): VerifyCache | undefined {
@@ -28,9 +29,11 @@ export function cacheOf(values: Record<string, string | boolean | undefined>, lo
   return { dir: typeof values.cache === 'string' ? values.cache : configPath(loaded, DEFAULT_CACHE_DIR) };
 }
 
-/** One line for stderr: how many bundles the cache gave. */
-export function cacheLine(cache: VerifyCache | undefined, results: readonly { cached?: true }[]): string | null {
+/** One line for stderr: how many bundles the cache gave, and whether it gave the report. */
+export function cacheLine(cache: VerifyCache | undefined, run: { results: readonly { cached?: true }[]; reportCached?: true }): string | null {
   if (cache === undefined) return null;
+  const { results } = run;
   const reused = results.filter((r) => r.cached === true).length;
-  return `verification cache ${cache.dir}: ${reused} of ${results.length} bundles reused, ${results.length - reused} verified in full`;
+  const report = run.reportCached === true ? 'the report reused' : 'the report analysed afresh';
+  return `verification cache ${cache.dir}: ${reused} of ${results.length} bundles reused, ${results.length - reused} verified in full; ${report}`;
 }

@@ -33,7 +33,7 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
     const { config } = loaded;
     const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
     const cache = cacheOf(values, loaded, 'report');
-    const { history, report, results } = await runPipeline({
+    const run = await runPipeline({
       paths: dirs,
       config,
       retainedDir: configPath(loaded, config.retained_reports_dir),
@@ -41,7 +41,8 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
       onProgress: progressReporter(io.stderr, 'verified'),
       cache,
     });
-    const cached = cacheLine(cache, results);
+    const { history, report } = run;
+    const cached = cacheLine(cache, run);
     if (cached !== null) io.stderr.write(`ledgerboard: ${cached}\n`);
     for (const line of incompleteRetentionWarnings(history!)) io.stderr.write(`ledgerboard: ${line}\n`);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));

@@ -107,10 +107,11 @@ function sha256(bytes: Uint8Array): string {
 let identity: string | undefined;
 
 /**
- * What the verifier's result depends on besides the bytes and the limits:
- * ledgerboard's version, its code (the digest lib/ was compiled from, or,
- * run from the sources, a digest of the source files every verification
- * goes through), and V8's version (the entry's serialisation).
+ * What a kept result depends on besides the bytes, the limits and the
+ * config: ledgerboard's version, its code (the digest lib/ was compiled
+ * from, or, run from the sources, a digest of the source files verification
+ * and analysis go through), and V8's version (the entry's serialisation).
+ * Also the code half of the report cache's key (src/run/report-cache.ts).
  */
 export function codeIdentity(): string {
   if (identity !== undefined) return identity;
@@ -121,7 +122,7 @@ export function codeIdentity(): string {
     code = `compiled ${readFileSync(stamp, 'utf8').trim()}`;
   } else {
     const hash = createHash('sha256');
-    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'verify', 'pipeline']) {
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'verify', 'pipeline', 'config', 'analysis', 'report']) {
       const dir = join(root, folder);
       for (const name of readdirSync(dir).sort()) {
         if (!/\.(ts|js|mjs)$/.test(name)) continue;

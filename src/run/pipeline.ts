@@ -11,6 +11,7 @@ import type { VerifyCache } from '../pipeline/verify-cache.ts';
 import { verifyPaths, type VerifiedBundle } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/schema.ts';
+import { readCachedReport, reportKey, writeCachedReport } from './report-cache.ts';
 
 /** What to run the pipeline over. */
 export interface PipelineInput {
@@ -33,6 +34,8 @@ export interface PipelineResult {
   /** The history check (null without a retained reports directory). */
   history: HistoryCheck | null;
   report: Report;
+  /** Present (true) when the report was taken from the report cache (report-cache.ts). */
+  reportCached?: true;
 }
 
 /** Runs the pipeline (see the module comment). */
@@ -40,5 +43,12 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   const verified = await verifyPaths(input.paths, input.onProgress, { limits: limitsOf(input.config), requireBundles: input.requireBundles, cache: input.cache });
   const history = input.retainedDir === null ? null : await checkHistoryIn(verified, input.retainedDir);
   const results = history?.results ?? verified;
-  return { results, history, report: buildReport(results, input.config) };
+  if (input.cache === undefined) return { results, history, report: buildReport(results, input.config) };
+  // The same inputs as a kept report: that report (see report-cache.ts).
+  const key = reportKey(results, input.config);
+  const kept = await readCachedReport(input.cache, key);
+  if (kept !== null) return { results, history, report: kept, reportCached: true };
+  const report = buildReport(results, input.config);
+  await writeCachedReport(input.cache, key, report);
+  return { results, history, report };
 }

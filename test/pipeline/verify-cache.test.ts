@@ -136,9 +136,9 @@ describe('--cache and --no-cache', () => {
     expect(off.code).toBe(0);
     expect(await readdir(dir)).not.toContain('.ledgerboard-cache');
     const first = await run(['report', '--json'], dir);
-    expect(first.stderr).toMatch(/verification cache \.ledgerboard-cache: 0 of 4 bundles reused, 4 verified in full/);
+    expect(first.stderr).toMatch(/verification cache \.ledgerboard-cache: 0 of 4 bundles reused, 4 verified in full; the report analysed afresh/);
     const second = await run(['report', '--json'], dir);
-    expect(second.stderr).toMatch(/verification cache \.ledgerboard-cache: 4 of 4 bundles reused, 0 verified in full/);
+    expect(second.stderr).toMatch(/verification cache \.ledgerboard-cache: 4 of 4 bundles reused, 0 verified in full; the report reused/);
     expect(second.stdout).toBe(off.stdout);
     expect(first.stdout).toBe(off.stdout);
     const both = await run(['report', '--cache', 'x', '--no-cache'], dir);

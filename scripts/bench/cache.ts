@@ -1,0 +1,135 @@
+/**
+ * The verification cache at scale (issue 12): the pipeline of `ledgerboard
+ * report` (scale-child.ts: verifyPaths, then buildReport) over generated
+ * evidence, side by side in alternating rounds:
+ *
+ * - openssl: `openssl dgst -sha256` over every file of the evidence (the floor);
+ * - full: no cache (every bundle parsed and checked: today's cold run);
+ * - cold: an empty cache (verified in full, and every entry written);
+ * - warm: the cache filled, nothing changed (every bundle and the report reused);
+ * - one new: the warm cache plus one new bundle of `--new` attempts, verified
+ *   in full (its entry is removed after each round, so it is new every time);
+ * - full on 1 thread: no cache, no worker thread (the main thread alone).
+ *
+ * Each child runs through a forking shell (the ru_maxrss trap: scale.ts).
+ * Prints medians and ranges, the peak RSS of each, and the ratios the issue
+ * sets as targets: warm within 3x of openssl; one new within 1.5x of warm;
+ * cold and full under 15 s and 1 GiB at 10^6.
+ *
+ *   npx tsx scripts/bench/cache.ts [--attempts 1e6] [--bundles 100] [--new 1e4] [--runs 3] [--keep DIR]
+ */
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { listFiles, opensslDigests, run, stats, timed, type Stats } from './measure.ts';
+import type { ScaleChildReport } from './scale-child.ts';
+import { generateScaleEvidence } from './scale-generate.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values } = parseArgs({
+  options: {
+    attempts: { type: 'string', default: '1e6' },
+    bundles: { type: 'string', default: '100' },
+    new: { type: 'string', default: '1e4' },
+    runs: { type: 'string', default: '3' },
+    keep: { type: 'string' },
+    help: { type: 'boolean' },
+  },
+  strict: true,
+});
+if (values.help) {
+  console.log('Usage: npx tsx scripts/bench/cache.ts [--attempts 1e6] [--bundles 100] [--new 1e4] [--runs 3] [--keep DIR]');
+  process.exit(0);
+}
+const attempts = Number(values.attempts);
+const bundles = Number(values.bundles);
+const added = Number(values.new);
+const runs = Number(values.runs);
+for (const [name, n] of Object.entries({ attempts, bundles, new: added, runs })) {
+  if (!Number.isSafeInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer`);
+    process.exit(2);
+  }
+}
+const log = (line: string) => process.stderr.write(`[cache bench] ${line}\n`);
+
+const base = values.keep ?? tmpdir();
+await mkdir(base, { recursive: true });
+const work = await mkdtemp(join(base, 'ledgerboard-cache-bench-'));
+try {
+  log(`generating ${attempts} attempts in ${bundles} bundles, and one new bundle of ${added}`);
+  const evidence = await generateScaleEvidence(join(work, 'evidence'), attempts, 20261130, bundles);
+  const extra = await generateScaleEvidence(join(work, 'new'), added, 20261131, 1);
+  const files = await listFiles(evidence.dir);
+  log(`${evidence.attempts} attempts, ${files.length} files, ${(evidence.bytes / 1e6).toFixed(1)} MB; new bundle ${extra.attempts} attempts`);
+
+  const child = async (dirs: string[], env: Record<string, string>): Promise<ScaleChildReport> => {
+    const command = [process.execPath, '--import', 'tsx', join(root, 'scripts', 'bench', 'scale-child.ts'), ...dirs];
+    const result = await run('env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'sh', '-c', '"$@"; exit $?', 'sh', ...command], root);
+    if (result.code !== 0) throw new Error(`scale child exited ${result.code}: ${result.stderr.trim()}`);
+    return JSON.parse(result.stdout.trim().split('\n').pop()!) as ScaleChildReport;
+  };
+  const warmCache = join(work, 'cache-warm');
+  log('filling the warm cache');
+  const filled = await child([evidence.dir], { SCALE_CACHE: warmCache });
+  const warmNames = new Set(await readdir(warmCache));
+  const reportIds = new Set<string | null>([filled.reportId]);
+  const peaks: Record<string, number> = {};
+  const cachedCounts: Record<string, number[]> = {};
+  const reportsCached: Record<string, boolean[]> = {};
+
+  const competitors: Record<string, () => Promise<unknown>> = {
+    openssl: async () => {
+      for (let i = 0; i < files.length; i += 2000) await opensslDigests(files.slice(i, i + 2000));
+    },
+    full: () => measured('full', [evidence.dir], {}),
+    cold: async () => {
+      const fresh = join(work, 'cache-cold');
+      await rm(fresh, { recursive: true, force: true });
+      await measured('cold', [evidence.dir], { SCALE_CACHE: fresh });
+    },
+    warm: () => measured('warm', [evidence.dir], { SCALE_CACHE: warmCache }),
+    'one new': async () => {
+      await measured('one new', [evidence.dir, extra.dir], { SCALE_CACHE: warmCache });
+      for (const name of await readdir(warmCache)) if (!warmNames.has(name)) await rm(join(warmCache, name));
+    },
+    'full, 1 thread': () => measured('full, 1 thread', [evidence.dir], { SCALE_WORKERS: '0' }),
+  };
+  async function measured(name: string, dirs: string[], env: Record<string, string>): Promise<void> {
+    const report = await child(dirs, env);
+    if (dirs.length === 1) reportIds.add(report.reportId);
+    peaks[name] = Math.max(peaks[name] ?? 0, report.maxRssKiB / 1024);
+    (cachedCounts[name] ??= []).push(report.cached);
+    (reportsCached[name] ??= []).push(report.reportCached);
+  }
+
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(competitors).map((n) => [n, []]));
+  for (let round = 0; round <= runs; round++) {
+    for (const [name, work] of Object.entries(competitors)) {
+      const { ms } = await timed(work);
+      if (round > 0) times[name]!.push(ms);
+    }
+    log(round === 0 ? 'warm-up round done' : `round ${round}/${runs} done`);
+  }
+  const medians: Record<string, Stats> = Object.fromEntries(Object.entries(times).map(([n, t]) => [n, stats(t)]));
+  const line = (name: string) => {
+    const s = medians[name]!;
+    const peak = peaks[name] === undefined ? '' : `  peak RSS ${peaks[name]!.toFixed(0)} MiB`;
+    const cached = cachedCounts[name] === undefined ? '' : `  bundles reused ${[...new Set(cachedCounts[name])].join('/')}, report reused ${[...new Set(reportsCached[name])].join('/')}`;
+    return `${name.padEnd(16)} median ${(s.median / 1000).toFixed(2).padStart(7)} s  [${(s.min / 1000).toFixed(2)}-${(s.max / 1000).toFixed(2)}]${peak}${cached}`;
+  };
+  console.log(`cache benchmark: ${evidence.attempts} attempts in ${bundles} bundles (${(evidence.bytes / 1e6).toFixed(1)} MB, ${files.length} files); new bundle ${extra.attempts} attempts; ${runs} alternating rounds after a warm-up; ${availableParallelism()} cores`);
+  for (const name of Object.keys(competitors)) console.log(line(name));
+  const m = (name: string) => medians[name]!.median;
+  console.log(`warm / openssl = ${(m('warm') / m('openssl')).toFixed(2)}x (target <= 3x)`);
+  console.log(`one new / warm = ${(m('one new') / m('warm')).toFixed(2)}x (target <= 1.5x)`);
+  console.log(`cold / full = ${(m('cold') / m('full')).toFixed(2)}x (the cost of writing the entries)`);
+  console.log(`full on 1 thread / full = ${(m('full, 1 thread') / m('full')).toFixed(2)}x (what the second core gives)`);
+  console.log(`report ids: ${[...reportIds].join(', ')} (${reportIds.size === 1 ? 'every run the same' : 'DIFFERENT: a bug'})`);
+  if (reportIds.size !== 1) process.exitCode = 1;
+} finally {
+  if (values.keep === undefined) await rm(work, { recursive: true, force: true });
+  else log(`kept ${work}`);
+}
