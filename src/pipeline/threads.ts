@@ -16,9 +16,9 @@ import { Worker } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
 import type { VerifyWorkerData } from './verify-worker.ts';
-import { verifyDirectory, type Progress, type VerifiedBundle } from './verify-directory.ts';
+import { verifyDirectory, type BundleEntry, type Progress, type VerifiedBundle } from './verify-directory.ts';
 import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
-import type { VerifyCache } from './verify-cache.ts';
+import { readCached, type VerifyCache } from './verify-cache.ts';
 
 /** attempts.jsonl bytes (all bundles together) from which verifying on more than one thread pays for starting a worker. */
 export const WORKERS_FROM_BYTES = 32 * 1024 * 1024;
@@ -51,6 +51,7 @@ const WORKER_ENTRY = import.meta.url.endsWith('.ts') ? './verify-worker.mjs' : '
 
 type WorkerMessage =
   | { kind: 'result'; index: number; wire: DirectoryWire }
+  | { kind: 'kept'; index: number; key: string; content_digest: string; entries: BundleEntry[] }
   | { kind: 'done' }
   | { kind: 'error'; index: number; message: string; stack?: string; code?: unknown };
 
@@ -74,6 +75,7 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
       return new Promise<void>((resolve, reject) => {
         worker.on('message', (message: WorkerMessage) => {
           if (message.kind === 'result') finished(message.index, fromWire(message.wire));
+          else if (message.kind === 'kept') pending.push(takeKept(message));
           else if (message.kind === 'done') resolve();
           else reject(Object.assign(new Error(message.message), { stack: message.stack, code: message.code }));
         });
@@ -82,10 +84,18 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
       });
     });
     const arena = new ContentArena();
+    // A bundle a worker found kept: this thread reads the entry; one that does not check is verified here after all.
+    const pending: Promise<void>[] = [];
+    const takeKept = async (kept: { index: number; key: string; content_digest: string; entries: BundleEntry[] }) => {
+      const entry = await readCached(cache!, kept.key);
+      if (entry !== null) finished(kept.index, { verification: entry.verification, content_digest: kept.content_digest, entries: kept.entries, cached: true });
+      else finished(kept.index, await verifyDirectory(dirs[kept.index]!, undefined, { limits, cache }));
+    };
     const own = (async () => {
       for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits, cache }));
     })();
     await Promise.all([own, ...running]);
+    await Promise.all(pending);
   } finally {
     // No thread takes another directory; then every worker is stopped.
     Atomics.store(counter, 0, dirs.length);

@@ -82,6 +82,11 @@ export async function readCached(cache: VerifyCache, key: string): Promise<Direc
   }
 }
 
+/** True when an entry file exists for the key (whether it checks is for {@link readCached} to say). */
+export function hasCached(cache: VerifyCache, key: string): boolean {
+  return existsSync(entryPath(cache, key));
+}
+
 /** Keeps a result under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function writeCached(cache: VerifyCache, key: string, result: DirectoryResult): Promise<void> {
   const path = entryPath(cache, key);

@@ -70,33 +70,53 @@ function internalError(error: unknown, stage: 'reading' | 'verifying'): BundleVe
  * no_verdict bundle, not a crash. With an arena (see readBundle) the bytes
  * read are dropped once verified: nothing returned refers to them.
  */
-export async function verifyDirectory(
-  dir: string,
-  arena?: ContentArena,
-  { limits = LIMIT_DEFAULTS, verify, cache }: VerifyOptions = {},
-): Promise<DirectoryResult> {
+export async function verifyDirectory(dir: string, arena?: ContentArena, options: VerifyOptions = {}): Promise<DirectoryResult> {
+  const read = await readDirectory(dir, arena, options.limits ?? LIMIT_DEFAULTS);
+  return 'result' in read ? read.result : finishDirectory(read, options);
+}
+
+/** A directory read as a bundle: its snapshot, entries and content digest, not yet verified. */
+export interface DirectoryRead {
+  snapshot: BundleSnapshot;
+  entries: BundleEntry[];
+  content_digest: string;
+}
+
+/**
+ * The reading half of {@link verifyDirectory}: every file read and hashed.
+ * A directory that is a link, or cannot be listed, is judged here already
+ * (`result`).
+ */
+export async function readDirectory(dir: string, arena: ContentArena | undefined, limits: Limits): Promise<DirectoryRead | { result: DirectoryResult }> {
   const link = await linkTarget(dir);
-  if (link !== null) return linkedBundle(link);
+  if (link !== null) return { result: linkedBundle(link) };
   let snapshot: BundleSnapshot;
   try {
     snapshot = await readBundle(dir, arena, limits);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (typeof code !== 'string') return { entries: [], content_digest: contentDigest({ entries: [] }), verification: internalError(error, 'reading') };
+    if (typeof code !== 'string') return { result: { entries: [], content_digest: contentDigest({ entries: [] }), verification: internalError(error, 'reading') } };
     return {
-      entries: [],
-      content_digest: contentDigest({ entries: [] }),
-      verification: {
-        bundle_id: null,
-        plan_id: null,
-        status: 'no_verdict',
-        findings: [finding('MISSING_FILE', 'manifest.json', `the bundle directory cannot be read (${code})`)],
-        evidence: evidence({}),
+      result: {
+        entries: [],
+        content_digest: contentDigest({ entries: [] }),
+        verification: {
+          bundle_id: null,
+          plan_id: null,
+          status: 'no_verdict',
+          findings: [finding('MISSING_FILE', 'manifest.json', `the bundle directory cannot be read (${code})`)],
+          evidence: evidence({}),
+        },
       },
     };
   }
   const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
-  const content_digest = contentDigest(snapshot);
+  return { snapshot, entries, content_digest: contentDigest(snapshot) };
+}
+
+/** The verifying half of {@link verifyDirectory}: the kept result when the cache has one, else verifyBundle (then kept). */
+export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFAULTS, verify, cache }: VerifyOptions = {}): Promise<DirectoryResult> {
+  const { snapshot, entries, content_digest } = read;
   // A verifier passed in (a test's) is not the one the cache keys on.
   const key = cache !== undefined && verify === undefined ? cacheKey(snapshot, limits) : null;
   if (key !== null) {

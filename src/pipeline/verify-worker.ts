@@ -3,13 +3,16 @@
  * verify-worker.mjs). It takes bundle directories from a shared counter, the
  * same counter the main thread takes from, verifies each exactly as the main
  * thread would (verifyDirectory, with its own arena) and posts each result
- * back in its posted form (wire.ts), then `done`.
+ * back in its posted form (wire.ts), then `done`. With a cache, a bundle
+ * whose entry exists is posted as `kept` (its key, entries and content
+ * digest): the main thread reads the entry itself, rather than this thread
+ * reading it only to post it again.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
-import { verifyDirectory } from './verify-directory.ts';
-import type { VerifyCache } from './verify-cache.ts';
+import { cacheKey, hasCached, type VerifyCache } from './verify-cache.ts';
+import { finishDirectory, readDirectory } from './verify-directory.ts';
 import { toWire } from './wire.ts';
 
 /** What the worker is started with. */
@@ -27,7 +30,13 @@ const counter = new Int32Array(next);
 const arena = new ContentArena();
 for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) {
   try {
-    const { wire, transfer } = toWire(await verifyDirectory(dirs[i]!, arena, { limits, cache }));
+    const read = await readDirectory(dirs[i]!, arena, limits);
+    const key = cache !== undefined && !('result' in read) ? cacheKey(read.snapshot, limits) : null;
+    if (key !== null && !('result' in read) && hasCached(cache!, key)) {
+      parentPort!.postMessage({ kind: 'kept', index: i, key, content_digest: read.content_digest, entries: read.entries });
+      continue;
+    }
+    const { wire, transfer } = toWire('result' in read ? read.result : await finishDirectory(read, { limits, cache }));
     parentPort!.postMessage({ kind: 'result', index: i, wire }, transfer);
   } catch (error) {
     const e = error as Error & { code?: unknown };

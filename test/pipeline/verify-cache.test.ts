@@ -92,6 +92,20 @@ describe('the verification cache', () => {
     }
   }, 60_000);
 
+  it('on worker threads too: an entry a worker finds but that does not check is verified in full, never trusted', async () => {
+    const cache = { dir: join(await tempDir(), 'cache') };
+    const full = await verifyPaths(['content/bundles'], undefined, { workers: 0, cache });
+    for (const name of await entries(cache)) {
+      const file = join(cache.dir, name);
+      const bytes = await readFile(file);
+      bytes[bytes.length - 10]! ^= 0x01;
+      await writeFile(file, bytes);
+    }
+    const threaded = await verifyPaths(['content/bundles'], undefined, { workers: 2, cache });
+    expect(threaded.map((r) => r.cached)).toEqual(full.map(() => undefined));
+    for (let i = 0; i < full.length; i++) expect(isDeepStrictEqual(plain(threaded[i]!), plain(full[i]!))).toBe(true);
+  }, 60_000);
+
   it('other bytes, or other limits, are another key: a changed file is verified in full and its finding is reported', async () => {
     const cache = { dir: join(await tempDir(), 'cache') };
     const bundle = join(await tempDir(), 'bundle');
