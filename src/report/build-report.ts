@@ -8,10 +8,11 @@ import type { Config } from '../config/config.ts';
 import { digestCanonical, selfId } from '../json/canonical.ts';
 import { compareTimestamps } from '../schema/timestamp.ts';
 import { NAME, VERSION } from '../version.ts';
-import type { BundleVerification } from '../verify/verify-bundle.ts';
+import type { BundleEvidence, BundleVerification } from '../verify/verify-bundle.ts';
 import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
-import { newestTimes } from '../analysis/columns.ts';
+import { bundleColumns, newestTimes } from '../analysis/columns.ts';
+import { COST_STATE_CODES } from '../verify/tables.ts';
 import type { AnalysisInput } from '../analysis/pool.ts';
 import { poolColumns, type ColumnPool, type ColumnPools } from '../analysis/pool-columns.ts';
 import type { CohortFigures, TaskTally } from '../analysis/score.ts';
@@ -168,11 +169,43 @@ function reportBundles(inputs: readonly ReportInput[]): Report['bundles'] {
               origin: plan.origin?.kind ?? 'frozen',
               subjects: plan.subjects.length,
               attempts_per_task: plan.attempts,
+              budget: plan.budget && { currency: plan.budget.currency, aggregate_micros: plan.budget.aggregate_micros, per_attempt_micros: plan.budget.per_attempt_micros },
             }
           : null,
+        cost: bundleCost(v.evidence, plan?.budget?.currency ?? null),
       };
     })
     .sort((a, b) => byString(a.bundle_id ?? '', b.bundle_id ?? '') || byString(a.content_digest, b.content_digest));
+}
+
+const [COMPLETE, PARTIAL, UNAVAILABLE, NOT_APPLICABLE, ZERO] = (['complete', 'partial', 'unavailable', 'not_applicable', 'zero'] as const).map((s) => COST_STATE_CODES.indexOf(s));
+
+/**
+ * A bundle's money (ReportBundle.cost), summed once here from the verifier's
+ * attempt columns (the one place the report reads attempts outside
+ * analysis): the complete and partial micros, and the count of each other
+ * state, as analysis sums a cohort's. Every micros value is an integer
+ * from 0 to 2^53 - 1, so the sum is exact while it stays within 2^53 - 1
+ * and, rounding being monotone, over it once the exact sum is: null then
+ * (the verifier's LIMIT_EXCEEDED names that total).
+ */
+function bundleCost(evidence: BundleEvidence, currency: string | null): NonNullable<Report['bundles'][number]['cost']> | null {
+  const { attempts: a } = bundleColumns(evidence);
+  const cost = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
+  for (let row = 0; row < a.count; row++) {
+    const state = a.costState[row]!;
+    if (state === COMPLETE || state === PARTIAL) {
+      if (state === PARTIAL) cost.partial++;
+      const m = a.costMicros[row]!;
+      // NaN: micros null, which adds nothing.
+      if (m === m) cost.micros += m;
+    } else if (state === UNAVAILABLE) cost.unavailable++;
+    else if (state === NOT_APPLICABLE) cost.not_applicable++;
+    else if (state === ZERO) cost.zero++;
+  }
+  if (cost.micros > Number.MAX_SAFE_INTEGER) return null;
+  cost.complete = cost.unavailable === 0 && cost.partial === 0;
+  return cost;
 }
 
 /** Competition ranking ("1224") by headline rate, highest first; cohorts without a rate rank last. */
