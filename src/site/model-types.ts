@@ -44,10 +44,18 @@ export interface SiteBundle {
   content_digest: string;
   status: 'verified' | 'invalid' | 'no_verdict';
   counted: boolean;
-  /** Every regular file read with a digest, published at its blob URL. */
+  /**
+   * The first MAX_ROWS (rows.ts) regular files read with a digest, each
+   * published at its blob URL: no page lists more. All of them are in the
+   * bundle's files.json.
+   */
   files: SiteFile[];
-  /** Entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
+  /** How many files are published in all. */
+  fileCount: number;
+  /** The first MAX_ROWS entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
   unpublished: string[];
+  /** How many entries are not published in all. */
+  unpublishedCount: number;
   /**
    * Whether this bundle may have /plans/<plan-hex>/: it verified on its own
    * (status verified, or invalid only by REWRITTEN_EVIDENCE from the history

@@ -18,6 +18,7 @@ import { boardsInOrder } from '../report/board-order.ts';
 import { Plan } from '../schema/index.ts';
 import { basePathOf, type Config } from '../config/config.ts';
 import { hexOf } from './format.ts';
+import { MAX_ROWS } from './rows.ts';
 import { renderNotes, startNotesRenderer } from './notes.ts';
 import { costChart, rateChart } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
@@ -36,7 +37,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
   const bundles = report.bundles.map((entry, i) => siteBundle(entry, i, published.bundles[i]!, changed));
   const { plans, otherClaims } = planPages(bundles, report);
   const shown = Object.values(plans).map((i) => bundles[i]!);
-  if (shown.some((b) => b.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
+  if (shown.some((b) => published.bundles[b.report]!.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
   for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
@@ -119,8 +120,11 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
     content_digest: entry.content_digest,
     status: entry.status,
     counted: entry.counted,
-    files: published.files,
-    unpublished: published.unpublished,
+    // No page lists more than MAX_ROWS of a list: the model holds as many, and the length (rows.ts firstOf).
+    files: published.files.slice(0, MAX_ROWS),
+    fileCount: published.files.length,
+    unpublished: published.unpublished.slice(0, MAX_ROWS),
+    unpublishedCount: published.unpublished.length,
     ownsPlan: entry.status === 'verified' || rewrittenOnly,
     page: null,
   };
@@ -133,21 +137,23 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
  * and fits its schema; anything else is a bug, and the build fails.
  */
 async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string): Promise<SitePlanPage> {
-  const planFile = b.files.find((f) => f.path === 'plan.json');
+  // Every published file of the bundle (the model holds the first MAX_ROWS).
+  const files = published.bundles[b.report]!.files;
+  const planFile = files.find((f) => f.path === 'plan.json');
   if (!planFile) throw new Error(`bundle ${b.content_digest} verified without a published plan.json`);
   const plan = Plan.parse(parsedJson(await published.blob(planFile.sha256)));
   const renderProblems: string[] = [];
-  const notesFile = b.files.find((f) => f.path === 'NOTES.md');
+  const notesFile = files.find((f) => f.path === 'NOTES.md');
   const notes = notesFile ? await published.blob(notesFile.sha256) : null;
   const planHtml = await rendered(() => codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }), 'the highlighted plan', renderProblems);
-  const imported = plan.origin?.kind === 'imported' ? importOf(plan, b.files, await licensesOf(b, published), entry.bundle_id, siteUrl) : null;
+  const imported = plan.origin?.kind === 'imported' ? importOf(plan, files, await licensesOf(files, published), entry.bundle_id, siteUrl) : null;
   return {
     plan,
     planUrl: planFile.url,
     planHtml,
     planCanonical: canonicalJson(withoutId(plan)),
     money: moneyOf(entry, renderProblems),
-    grant: !b.files.some((f) => f.path === 'grant.json') ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
+    grant: !files.some((f) => f.path === 'grant.json') ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
     notesHtml: notes ? await rendered(() => renderNotes(notes), 'NOTES.md', renderProblems) : null,
     renderProblems,
     imported,
@@ -162,8 +168,8 @@ function parsedJson(bytes: Uint8Array): unknown {
 }
 
 /** The licenses of the published ledger.jsonl's tasks (it verified: one task record a line). */
-async function licensesOf(b: SiteBundle, published: Published): Promise<string[]> {
-  const file = b.files.find((f) => f.path === 'ledger.jsonl');
+async function licensesOf(files: readonly SiteFile[], published: Published): Promise<string[]> {
+  const file = files.find((f) => f.path === 'ledger.jsonl');
   if (!file) return [];
   const text = new TextDecoder('utf-8').decode(await published.blob(file.sha256));
   return text

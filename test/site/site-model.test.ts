@@ -16,6 +16,7 @@ import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
 import { siteModelPlugin, SITE_MODEL_MODULE } from '../../src/site/build-site.ts';
+import { MAX_ROWS } from '../../src/site/rows.ts';
 import { demoSiteModel, siteModelText } from '../golden/demo-site-model.ts';
 import { validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
@@ -36,6 +37,22 @@ describe("the demo's site model", () => {
     const served = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as { default: unknown };
     expect(served.default).toStrictEqual(model);
     expect(plugin.resolveId('./other.ts')).toBeUndefined();
+  }, 60_000);
+});
+
+describe('the model stays bounded by what pages list', () => {
+  it('holds the first MAX_ROWS files of a bundle and how many there are, whatever their number', async () => {
+    const model = validBundle();
+    for (let i = 0; i < MAX_ROWS + 5; i++) model.extra.set(`logs/${String(i).padStart(4, '0')}.txt`, new TextEncoder().encode(`line ${i}\n`));
+    const results = await verifyPaths([await writeModel(model)]);
+    const config = Config.parse({});
+    const report = buildReport(results, config);
+    const published = publishedOf(report, results);
+    const [bundle] = (await buildSiteModel(report, published, config)).bundles;
+    expect(published.bundles[0]!.files.length).toBeGreaterThan(MAX_ROWS + 5);
+    expect(bundle!.files).toEqual(published.bundles[0]!.files.slice(0, MAX_ROWS));
+    expect(bundle!.fileCount).toBe(published.bundles[0]!.files.length);
+    expect(bundle!.unpublishedCount).toBe(0);
   }, 60_000);
 });
 
