@@ -1,6 +1,9 @@
-// Astro renders the report model into the static site (issue 4). The
+// Astro renders the site model into the static site (issue 4). The
 // verification and analysis pipeline never runs inside Astro: `ledgerboard
-// build` runs it once and hands the report to the pages.
+// build` runs it once, builds the model from the report and what it
+// publishes, and serves it to the pages as the module
+// `virtual:ledgerboard/site-model` (a Vite plugin added to this config by
+// src/site/build-site.ts for that one build).
 import { defineConfig } from 'astro/config';
 
 export default defineConfig({

@@ -8,13 +8,14 @@ import type { Config } from '../config/config.ts';
 import { digestCanonical, selfId } from '../json/canonical.ts';
 import { compareTimestamps } from '../schema/timestamp.ts';
 import { NAME, VERSION } from '../version.ts';
-import type { BundleVerification } from '../verify/verify-bundle.ts';
+import type { BundleEvidence, BundleVerification } from '../verify/verify-bundle.ts';
 import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
 import { newestTimes } from '../analysis/columns.ts';
 import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
 import { cohortFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
 import { baselineDrift } from '../analysis/drift.ts';
+import { COST_STATE_CODES } from '../bundle/tables.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
 import { reportConfigOf, type Report, type ReportBoard, type ReportCohort, type ReportRegrade } from './schema.ts';
@@ -167,11 +168,43 @@ function reportBundles(inputs: readonly ReportInput[]): Report['bundles'] {
               origin: plan.origin?.kind ?? 'frozen',
               subjects: plan.subjects.length,
               attempts_per_task: plan.attempts,
+              budget: plan.budget && { currency: plan.budget.currency, aggregate_micros: plan.budget.aggregate_micros, per_attempt_micros: plan.budget.per_attempt_micros },
             }
           : null,
+        cost: bundleCost(v.evidence, plan?.budget?.currency ?? null),
       };
     })
     .sort((a, b) => byString(a.bundle_id ?? '', b.bundle_id ?? '') || byString(a.content_digest, b.content_digest));
+}
+
+const [COMPLETE, PARTIAL, UNAVAILABLE, NOT_APPLICABLE, ZERO] = (['complete', 'partial', 'unavailable', 'not_applicable', 'zero'] as const).map((s) => COST_STATE_CODES.indexOf(s));
+
+/**
+ * A bundle's money (ReportBundle.cost), summed once here from the bundle's
+ * attempt table (the one place the report reads attempts outside
+ * analysis): the complete and partial micros, and the count of each other
+ * state, as analysis sums a cohort's. Every micros value is an integer
+ * from 0 to 2^53 - 1, so the sum is exact while it stays within 2^53 - 1
+ * and, rounding being monotone, over it once the exact sum is: null then
+ * (the verifier's LIMIT_EXCEEDED names that total).
+ */
+function bundleCost(evidence: BundleEvidence, currency: string | null): NonNullable<Report['bundles'][number]['cost']> | null {
+  const a = evidence.attempts;
+  const cost = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
+  for (let row = 0; row < a.count; row++) {
+    const state = a.costState[row]!;
+    if (state === COMPLETE || state === PARTIAL) {
+      if (state === PARTIAL) cost.partial++;
+      const m = a.costMicros[row]!;
+      // NaN: micros null, which adds nothing.
+      if (m === m) cost.micros += m;
+    } else if (state === UNAVAILABLE) cost.unavailable++;
+    else if (state === NOT_APPLICABLE) cost.not_applicable++;
+    else if (state === ZERO) cost.zero++;
+  }
+  if (cost.micros > Number.MAX_SAFE_INTEGER) return null;
+  cost.complete = cost.unavailable === 0 && cost.partial === 0;
+  return cost;
 }
 
 /** Competition ranking ("1224") by headline rate, highest first; cohorts without a rate rank last. */

@@ -22,6 +22,22 @@ const FindingOut = z.strictObject({
   message: z.string(),
 });
 
+/**
+ * What attempts cost (FORMAT.md 5: cost states), summed once, exactly, over
+ * integer micros: `micros` adds the complete and partial costs, so it is a
+ * lower bound unless `complete` (no attempt unavailable or partial). The
+ * currency is the plan's budget's (null without one).
+ */
+const Cost = z.strictObject({
+  currency: z.string().nullable(),
+  micros: Count,
+  complete: z.boolean(),
+  unavailable: Count,
+  partial: Count,
+  not_applicable: Count,
+  zero: Count,
+});
+
 /** Every bundle read, verified or not, with its findings; only verified ones are counted. */
 export const ReportBundle = z.strictObject({
   bundle_id: Digest.nullable(),
@@ -39,8 +55,21 @@ export const ReportBundle = z.strictObject({
       origin: z.enum(['frozen', 'imported']),
       subjects: Count,
       attempts_per_task: Count,
+      /**
+       * The plan's declared ceiling (null: none, imported evidence). Reports
+       * retained before it was reported carry none; every report built now has it.
+       */
+      budget: z.strictObject({ currency: z.string(), aggregate_micros: Count, per_attempt_micros: Count }).nullable().optional(),
     })
     .nullable(),
+  /**
+   * The money this bundle's attempts spent: every attempt of attempts.jsonl
+   * that passed its schema, verified or not (none when the file could not
+   * be read: see the findings). Null when the total is over 2^53 - 1, which
+   * the bundle's LIMIT_EXCEEDED names. Reports retained before it was
+   * reported carry none; every report built now has it (null or not).
+   */
+  cost: Cost.nullable().optional(),
 });
 
 const RateFigures = z.strictObject({
@@ -138,15 +167,7 @@ export const ReportCohort = z.strictObject({
   tokens: z.strictObject({ input: Count, output: Count, total: Count, complete: z.boolean(), unknown: Count }),
   wall_seconds: z.strictObject({ sum: z.number().min(0), median: z.number().min(0).nullable() }),
   retries: Count,
-  cost: z.strictObject({
-    currency: z.string().nullable(),
-    micros: Count,
-    complete: z.boolean(),
-    unavailable: Count,
-    partial: Count,
-    not_applicable: Count,
-    zero: Count,
-  }),
+  cost: Cost,
   pass_at_k: z.array(z.strictObject({ k: z.int().min(1), value: Rate })),
   replicates: z.strictObject({
     per_index: z.array(z.strictObject({ index: z.int().min(1), resolved: Count, graded: Count, rate: Rate.nullable() })),

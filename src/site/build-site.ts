@@ -10,14 +10,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { basePathOf, type Config } from '../config/config.ts';
 import { canonicalJson } from '../json/canonical.ts';
-import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf, moneyText } from './format.ts';
-import { absolute, buildSiteModel, type SiteModel } from './model.ts';
-import { setSiteModel } from './current.ts';
-import { readRetained } from '../history/retained-reports.ts';
+import { buildSiteModel, type SiteModel } from './model.ts';
+import { absolute, boardsOf, cohortOf } from './view.ts';
+import { readRetained, type RetainedReport } from '../history/retained-reports.ts';
 import { replaceDirectory } from './atomic.ts';
-import { writeEvidence } from './publish.ts';
+import { publishedOf, writeEvidence, type Published, type ReadBundle } from './publish.ts';
 import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { processAlive } from './build-lock.ts';
@@ -44,29 +43,50 @@ export interface SiteBuildOptions {
   log: (line: string) => void;
 }
 
-/** Builds the site for a report into `outDir` (replaced atomically: see atomic.ts). */
-export async function buildSite(report: Report, results: readonly VerifiedBundle[], config: Config, options: SiteBuildOptions): Promise<SiteBuildResult> {
-  const model = await buildSiteModel(report, results, config, {
-    retained: await readRetained(options.retainedDir),
+/**
+ * Builds the site for a report into `outDir` (replaced atomically: see
+ * atomic.ts), from the report and the bundles it was built from as read
+ * (where each sits, its content digest and entries: what is published).
+ */
+export async function buildSite(report: Report, bundles: readonly ReadBundle[], config: Config, options: SiteBuildOptions): Promise<SiteBuildResult> {
+  const retained = await readRetained(options.retainedDir);
+  const published = publishedOf(report, bundles);
+  const model = await buildSiteModel(report, published, config, {
+    retained,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
   });
   await mkdir(dirname(resolve(options.outDir)), { recursive: true });
-  try {
-    return await replaceDirectory(options.outDir, async (staging) => {
-      options.log('rendering pages');
-      setSiteModel(model);
-      await renderPages(staging, options.outDir);
-      // Under a base path (site_url with a path), every root-relative link moves under it.
-      await rebaseSite(staging, basePathOf(config));
-      options.log('writing raw evidence and data files');
-      const files = await writeDataFiles(model, staging);
-      return { outDir: resolve(options.outDir), pages: await countPages(model), files };
-    });
-  } finally {
-    setSiteModel(null);
-  }
+  return await replaceDirectory(options.outDir, async (staging) => {
+    options.log('rendering pages');
+    await renderPages(model, staging, options.outDir);
+    // Under a base path (site_url with a path), every root-relative link moves under it.
+    await rebaseSite(staging, basePathOf(config));
+    options.log('writing raw evidence and data files');
+    const files = await writeDataFiles(model, published, retained.reports, staging);
+    return { outDir: resolve(options.outDir), pages: await countPages(model), files };
+  });
 }
+
+/** The module id under which the pages import the site model. */
+export const SITE_MODEL_MODULE = 'virtual:ledgerboard/site-model';
+
+/**
+ * A Vite plugin serving `model` as the module {@link SITE_MODEL_MODULE}
+ * (its default export, parsed from JSON): how the model reaches the pages,
+ * components and layouts, as data of this one render, never a global.
+ */
+export function siteModelPlugin(model: SiteModel): VitePlugin {
+  const resolved = `\0${SITE_MODEL_MODULE}`;
+  const json = JSON.stringify(model);
+  return {
+    name: 'ledgerboard:site-model',
+    resolveId: (id: string) => (id === SITE_MODEL_MODULE ? resolved : undefined),
+    load: (id: string) => (id === resolved ? `export default JSON.parse(${JSON.stringify(json)});\n` : undefined),
+  };
+}
+
+type VitePlugin = { name: string; resolveId: (id: string) => string | undefined; load: (id: string) => string | undefined };
 
 /**
  * Astro renders in a directory of its own beside the output
@@ -87,7 +107,7 @@ export async function buildSite(report: Report, results: readonly VerifiedBundle
  * render ends; one left by a killed build is removed by the next build into
  * the same output (removeStaleRenders, under the build lock).
  */
-async function renderPages(staging: string, target: string): Promise<void> {
+async function renderPages(model: SiteModel, staging: string, target: string): Promise<void> {
   const { build } = await import('astro');
   const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
   const work = await realpath(await mkdtemp(renderPrefix(target)));
@@ -105,7 +125,7 @@ async function renderPages(staging: string, target: string): Promise<void> {
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite') },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(model)] },
       logLevel: 'error',
       mode: 'production',
     });
@@ -210,7 +230,7 @@ async function countPages(model: SiteModel): Promise<number> {
 }
 
 /** report.json, cohorts/<hex>.json, the evidence (blobs, manifests, listings: publish.ts), leaderboard.csv, sitemap.xml. */
-async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
+async function writeDataFiles(model: SiteModel, published: Published, retained: readonly RetainedReport[], dir: string): Promise<number> {
   let count = 0;
   const put = async (path: string, bytes: string | Uint8Array) => {
     const file = join(dir, ...path.split('/').filter(Boolean));
@@ -218,10 +238,10 @@ async function writeDataFiles(model: SiteModel, dir: string): Promise<number> {
     await writeFile(file, bytes);
     count++;
   };
-  await put('/report.json', model.reportText);
+  await put('/report.json', `${canonicalJson(model.report)}\n`);
   for (const cohort of model.report.cohorts) await put(`/cohorts/${hexOf(cohort.cohort_id)}.json`, canonicalJson(cohort));
-  count += await writeEvidence(model.bundles, dir);
-  for (const retained of model.retained) await put(`/reports/${retained.hex}.json`, retained.bytes);
+  count += await writeEvidence(published.bundles, dir);
+  for (const r of retained) await put(`/reports/${r.hex}.json`, r.bytes);
   await put('/feed.xml', atomFeed(model));
   await put('/leaderboard.csv', leaderboardCsv(model));
   await put('/sitemap.xml', sitemap(model));
@@ -239,9 +259,9 @@ function csvField(value: string): string {
 /** The leaderboard as CSV: one row per cohort, boards in report order (cells that could be formulas are neutralised). */
 export function leaderboardCsv(model: SiteModel): string {
   const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts']];
-  for (const board of model.boards) {
+  for (const board of boardsOf(model)) {
     for (const id of board.cohorts) {
-      const c = model.cohorts.get(id)!;
+      const c = cohortOf(model, id);
       rows.push([
         board.board_id,
         String(c.rank),
@@ -277,9 +297,9 @@ function xmlEscape(text: string): string {
 export function sitePaths(model: SiteModel): string[] {
   return [
     '/',
-    ...model.boards.map((b) => `/boards/${hexOf(b.board_id)}/`),
-    ...[...model.cohorts.keys()].map((id) => `/cohorts/${hexOf(id)}/`),
-    ...[...model.plans.keys()].map((hex) => `/plans/${hex}/`),
+    ...boardsOf(model).map((b) => `/boards/${hexOf(b.board_id)}/`),
+    ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
+    ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
     '/incompatibilities/',
     '/rejected/',
     '/verify/',

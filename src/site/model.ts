@@ -1,221 +1,90 @@
 /**
- * The site model: everything the Astro pages render, computed once per build
- * from the report and the bundles as read. Pages compute nothing; every URL
- * here comes from a digest, never from text in a bundle (docs/site.md):
- * evidence bytes are linked at /blobs/<sha256-hex> (publish.ts).
+ * The site model: everything the Astro pages render, as plain data (JSON
+ * round-trips it exactly), built once per build from the report and what
+ * the build publishes (publish.ts: every bundle's files and the bytes of its
+ * blobs), never from the verifier's or the pipeline's objects
+ * (docs/architecture.md). It reaches the pages as the module
+ * `virtual:ledgerboard/site-model` (build-site.ts); pages read it through
+ * view.ts and compute nothing. Every URL here comes from a digest, never
+ * from text in a bundle (docs/site.md): evidence bytes are linked at
+ * /blobs/<sha256-hex> (publish.ts).
  */
 import { codeToHtml } from 'shiki';
 import { canonicalJson } from '../json/canonical.ts';
-import type { BundleEntry, VerifiedBundle } from '../pipeline/verify-paths.ts';
-import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
+import { parseStrictJson } from '../json/strict-json.ts';
+import type { Report } from '../report/schema.ts';
+import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SiteMoney, SitePlanPage, SiteHistory } from './model-types.ts';
 import { boardsInOrder } from '../report/board-order.ts';
-import type { Manifest, Plan } from '../schema/index.ts';
+import { Plan } from '../schema/index.ts';
 import { basePathOf, type Config } from '../config/config.ts';
-import { dispatchesOf } from '../verify/check-plan.ts';
 import { hexOf } from './format.ts';
+import { MAX_ROWS } from './rows.ts';
 import { renderNotes, startNotesRenderer } from './notes.ts';
-import type { RetainedReport } from '../history/retained-reports.ts';
-import { costChart, rateChart, type Chart } from './charts.ts';
-import type { HistoryCheck, PlanChange } from '../history/compare.ts';
-import { blobUrl, listingUrl, manifestUrl } from './publish.ts';
+import { costChart, rateChart } from './charts.ts';
+import type { PlanChange } from '../history/compare.ts';
+import type { Published, PublishedBundle, SiteFile } from './publish.ts';
+import { absolute, cohortMap } from './view.ts';
 
-/** A file of a bundle as the site publishes it. */
-export interface SiteFile {
-  path: string;
-  /** Where its bytes are: /blobs/<sha256-hex>, from the digest alone (never from the path). */
-  url: string;
-  bytes: number;
-  sha256: string;
-}
+export type * from './model-types.ts';
 
-/** The money arithmetic of a plan, shown on its page. */
-export interface SiteMoney {
-  currency: string;
-  aggregate_micros: number;
-  dispatches: string;
-  floor_micros: string;
-  per_attempt_micros: number;
-  spent_micros: number;
-  complete: boolean;
-  unavailable: number;
-  partial: number;
-  not_applicable: number;
-}
-
-/** A bundle on the site: its directory, files, findings and (when readable) its plan. */
-export interface SiteBundle {
-  /** The hex of /bundles/<dirHex>/: the bundle_id when verified, else the content digest. */
-  dirHex: string;
-  /** /bundles/<dirHex>/manifest.json, when the bundle has a readable manifest.json file (the bundle's own bytes). */
-  manifestUrl: string | null;
-  /** /bundles/<dirHex>/files.json: every entry ledgerboard read, from which content_digest re-derives. */
-  listingUrl: string;
-  /** Every entry as read (path, kind, size, digest), in content-digest order. */
-  entries: BundleEntry[];
-  bundle_id: string | null;
-  plan_id: string | null;
-  content_digest: string;
-  status: 'verified' | 'invalid' | 'no_verdict';
-  counted: boolean;
-  findings: Report['bundles'][number]['findings'];
-  /** Every regular file read with a digest, published at its blob URL. */
-  files: SiteFile[];
-  /** Entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
-  unpublished: string[];
-  /**
-   * Whether this bundle may have /plans/<plan-hex>/: it verified on its own
-   * (status verified, or invalid only by REWRITTEN_EVIDENCE from the history
-   * check). A bundle that fails its own checks may claim any plan and any id.
-   */
-  ownsPlan: boolean;
-  plan: Plan | null;
-  planUrl: string | null;
-  planHtml: string | null;
-  planCanonical: string | null;
-  manifest: Manifest | null;
-  money: SiteMoney | null;
-  grant: 'echoes' | 'mismatch' | 'none';
-  notesHtml: string | null;
-  /** Where the bundle was read from; never published (a bundle is known by its id). */
-  sourceDir: string;
-  /** Parts of the page that failed to render (a bug, isolated to this bundle's page; shown there). */
-  renderProblems: string[];
-  /** For imported evidence (FORMAT.md 9): the original file as published, and the command that re-runs the import. */
-  imported: SiteImport | null;
-}
-
-/** How an imported bundle came to be, for its pages. */
-export interface SiteImport {
-  format: string;
-  tool: { name: string; version: string };
-  /** The original file (origin.source) as published in the bundle, when present. */
-  source: SiteFile | null;
-  /** Shell lines that fetch the original and import it again; the bundle id to compare with. */
-  rerun: string[];
-}
-
-/** Everything the pages need. */
-export interface SiteModel {
-  title: string;
-  siteUrl: string;
-  report: Report;
-  reportText: string;
-  /** The boards in display order (src/report/board-order.ts): frozen first, then the newest plan first. */
-  boards: ReportBoard[];
-  cohorts: Map<string, ReportCohort>;
-  bundles: SiteBundle[];
-  /**
-   * The bundle each plan page shows, by plan hex: only bundles that verified on
-   * their own (ownsPlan), counted first, then verified, then report order.
-   * A rejected bundle never takes a plan's page, whatever plan and id it claims.
-   */
-  plans: Map<string, SiteBundle>;
-  /** Bundles that claim a plan but do not show it (rejected, or another verified bundle of the plan), by plan hex: linked from the plan page to /rejected/. */
-  otherClaims: Map<string, SiteBundle[]>;
-  /** Charts per board id, rendered to inline SVG at build time, each with its text alternative. */
-  charts: Map<string, { rate: Chart; cost: Chart | null }>;
-  /** Retained reports, oldest evidence first, each with its re-derived id checked. */
-  retained: RetainedReport[];
-  /** Files in the retained directory that are not <hex>.json (listed, never published). */
-  retainedIgnored: string[];
-  /**
-   * The site's date (citation, feed): the newest evidence's date, else
-   * SOURCE_DATE_EPOCH, else null. Never the build clock.
-   */
-  date: string | null;
-  /** The append-only check against the retained manifests (empty without history). */
-  history: SiteHistory;
-}
-
-/** The history check as the pages show it. */
-export interface SiteHistory {
-  /** Re-published plans, by plan hex, each with how its files changed. */
-  byPlan: Map<string, PlanChange[]>;
-  /** Plans with removed or rewritten files (REWRITTEN_EVIDENCE), in plan order. */
-  rewritten: PlanChange[];
-  /** Plans that only gained files since they were retained (appends, additions such as a regrade): counted, numbers may differ. */
-  grown: PlanChange[];
-  /** Retained bundles whose plan has no bundle at all any more. */
-  absent: HistoryCheck['absent'];
-  /** Files of the retained manifests directory that are not valid manifests. */
-  problems: HistoryCheck['problems'];
-}
-
-/** What a site model is built from besides the report, the bundles and the config. */
-export interface SiteModelOptions {
-  retained?: { reports: RetainedReport[]; ignored: string[] };
-  /** SOURCE_DATE_EPOCH as RFC 3339, used only when no evidence is dated. */
-  sourceDate?: string | null;
-  /** The append-only check (compare.ts), when the build read retained manifests. */
-  history?: HistoryCheck;
-}
-
-/** An absolute URL on the site for a path starting with "/". */
-export function absolute(model: Pick<SiteModel, 'siteUrl'>, path: string): string {
-  return new URL(path.replace(/^\//, ''), model.siteUrl).href;
-}
-
-/** Builds the site model from the report and the bundles it was built from. */
-export async function buildSiteModel(
-  report: Report,
-  results: readonly VerifiedBundle[],
-  config: Config,
-  options: SiteModelOptions = {},
-): Promise<SiteModel> {
+/** Builds the site model from the report and what the build publishes (publish.ts publishedOf). */
+export async function buildSiteModel(report: Report, published: Published, config: Pick<Config, 'title' | 'site_url'>, options: SiteModelOptions = {}): Promise<SiteModel> {
   const retained = options.retained ?? { reports: [], ignored: [] };
   // With a base path the URL names a directory: "https://user.github.io/board" is "https://user.github.io/board/".
   const siteUrl = new URL(basePathOf(config), config.site_url).href;
-  const byContent = new Map(results.map((r) => [r.content_digest, r]));
+  if (published.bundles.length !== report.bundles.length) throw new Error('the published bundles are not the report\'s');
   const changed = new Set((options.history?.changes ?? []).map((c) => `${c.plan_id} ${c.bundle_id}`));
-  if (results.some((r) => r.verification.evidence.notes)) startNotesRenderer();
-  const bundles: SiteBundle[] = [];
-  for (const entry of report.bundles) {
-    const result = byContent.get(entry.content_digest)!;
-    bundles.push(await siteBundle(entry, result, siteUrl, changed));
-  }
-  const cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
-  const { plans, otherClaims } = planPages(bundles);
+  const bundles = report.bundles.map((entry, i) => siteBundle(entry, i, published.bundles[i]!, changed));
+  const { plans, otherClaims } = planPages(bundles, report);
+  const shown = Object.values(plans).map((i) => bundles[i]!);
+  if (shown.some((b) => published.bundles[b.report]!.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
+  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl);
+  const cohorts = cohortMap(report.cohorts);
+  const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
   return {
     title: config.title,
     siteUrl,
     report,
-    reportText: `${canonicalJson(report)}\n`,
-    boards: boardsInOrder(report),
-    cohorts,
+    boardOrder: boardsInOrder(report).map((b) => boardIndex.get(b.board_id)!),
+    cohortIndex: Object.fromEntries(report.cohorts.map((c, i) => [c.cohort_id, i])),
     bundles,
     plans,
     otherClaims,
-    charts: new Map(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts) }])),
-    retained: retained.reports,
+    charts: Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts) }])),
+    retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
     history: siteHistory(options.history),
   };
 }
 
-/** Which bundle each plan page shows (see SiteModel.plans), and the other bundles claiming each plan. */
-export function planPages(bundles: readonly SiteBundle[]): { plans: Map<string, SiteBundle>; otherClaims: Map<string, SiteBundle[]> } {
+/**
+ * Which bundle each plan page shows (see SiteModel.plans), and the other
+ * bundles claiming each plan. A bundle can show a plan when it owns it and
+ * the report read its plan.
+ */
+export function planPages(bundles: readonly SiteBundle[], report: Pick<Report, 'bundles'>): { plans: Record<string, number>; otherClaims: Record<string, number[]> } {
   const rank = (b: SiteBundle): number => (b.counted ? 0 : b.status === 'verified' ? 1 : 2);
-  const plans = new Map<string, SiteBundle>();
-  for (const b of bundles) {
-    if (!b.ownsPlan || !b.plan || !b.plan_id) continue;
+  const plans = new Map<string, number>();
+  bundles.forEach((b, i) => {
+    if (!b.ownsPlan || !b.plan_id || report.bundles[b.report]!.plan === null) return;
     const hex = hexOf(b.plan_id);
     const current = plans.get(hex);
-    if (current === undefined || rank(b) < rank(current)) plans.set(hex, b);
-  }
-  const otherClaims = new Map<string, SiteBundle[]>();
-  for (const b of bundles) {
-    if (!b.plan_id) continue;
+    if (current === undefined || rank(b) < rank(bundles[current]!)) plans.set(hex, i);
+  });
+  const otherClaims = new Map<string, number[]>();
+  bundles.forEach((b, i) => {
+    if (!b.plan_id) return;
     const hex = hexOf(b.plan_id);
-    if (!plans.has(hex) || plans.get(hex) === b) continue;
+    if (!plans.has(hex) || plans.get(hex) === i) return;
     const list = otherClaims.get(hex);
-    if (list) list.push(b);
-    else otherClaims.set(hex, [b]);
-  }
-  return { plans, otherClaims };
+    if (list) list.push(i);
+    else otherClaims.set(hex, [i]);
+  });
+  return { plans: Object.fromEntries(plans), otherClaims: Object.fromEntries(otherClaims) };
 }
 
-function siteHistory(history: HistoryCheck | undefined): SiteHistory {
+function siteHistory(history: SiteModelOptions['history']): SiteHistory {
   const byPlan = new Map<string, PlanChange[]>();
   for (const change of history?.changes ?? []) {
     const hex = hexOf(change.plan_id);
@@ -224,7 +93,7 @@ function siteHistory(history: HistoryCheck | undefined): SiteHistory {
     else byPlan.set(hex, [change]);
   }
   return {
-    byPlan,
+    byPlan: Object.fromEntries(byPlan),
     rewritten: (history?.changes ?? []).filter((c) => c.rewritten),
     grown: (history?.changes ?? []).filter((c) => !c.rewritten && c.files.length > 0),
     absent: history?.absent ?? [],
@@ -232,23 +101,8 @@ function siteHistory(history: HistoryCheck | undefined): SiteHistory {
   };
 }
 
-async function siteBundle(entry: Report['bundles'][number], result: VerifiedBundle, siteUrl: string, changed: ReadonlySet<string>): Promise<SiteBundle> {
-  const v = result.verification;
-  const dirHex = hexOf(entry.status === 'verified' && entry.bundle_id ? entry.bundle_id : entry.content_digest);
-  const files: SiteFile[] = [];
-  const unpublished: string[] = [];
-  for (const e of result.entries) {
-    if (e.kind === 'directory') continue;
-    // The path is only shown (as text); the URL is the digest's, so any readable regular file can be published.
-    if (e.kind !== 'file' || e.badName || e.sha256 === null || e.bytes === null) {
-      unpublished.push(e.path);
-      continue;
-    }
-    files.push({ path: e.path, url: blobUrl(e.sha256), bytes: e.bytes, sha256: e.sha256 });
-  }
-  const plan = v.evidence.plan;
-  const renderProblems: string[] = [];
-  const planFile = files.find((f) => f.path === 'plan.json');
+function siteBundle(entry: Report['bundles'][number], index: number, published: PublishedBundle, changed: ReadonlySet<string>): SiteBundle {
+  if (published.content_digest !== entry.content_digest) throw new Error(`the published bundle ${published.content_digest} is not the report's ${entry.content_digest}`);
   const rewrittenOnly =
     entry.status === 'invalid' &&
     entry.bundle_id !== null &&
@@ -256,30 +110,101 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
     changed.has(`${entry.plan_id} ${entry.bundle_id}`) &&
     entry.findings.every((f) => f.severity !== 'error' || f.code === 'REWRITTEN_EVIDENCE');
   return {
-    dirHex,
-    manifestUrl: files.some((f) => f.path === 'manifest.json') ? manifestUrl(dirHex) : null,
-    listingUrl: listingUrl(dirHex),
-    entries: result.entries,
-    ownsPlan: entry.status === 'verified' || rewrittenOnly,
+    report: index,
+    dirHex: published.dirHex,
+    manifestUrl: published.manifestUrl,
+    listingUrl: published.listingUrl,
+    entries: published.entries.length,
     bundle_id: entry.bundle_id,
     plan_id: entry.plan_id,
     content_digest: entry.content_digest,
     status: entry.status,
     counted: entry.counted,
-    findings: entry.findings,
-    files,
-    unpublished,
+    // No page lists more than MAX_ROWS of a list: the model holds as many, and the length (rows.ts firstOf).
+    files: published.files.slice(0, MAX_ROWS),
+    fileCount: published.files.length,
+    unpublished: published.unpublished.slice(0, MAX_ROWS),
+    unpublishedCount: published.unpublished.length,
+    ownsPlan: entry.status === 'verified' || rewrittenOnly,
+    page: null,
+  };
+}
+
+/**
+ * The parts of a plan page: the plan, highlighted and canonical, and the
+ * notes, from their published bytes; the money from the report; the
+ * import's facts. The bundle verified on its own, so its plan.json parses
+ * and fits its schema; anything else is a bug, and the build fails.
+ */
+async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string): Promise<SitePlanPage> {
+  // Every published file of the bundle (the model holds the first MAX_ROWS).
+  const files = published.bundles[b.report]!.files;
+  const planFile = files.find((f) => f.path === 'plan.json');
+  if (!planFile) throw new Error(`bundle ${b.content_digest} verified without a published plan.json`);
+  const plan = Plan.parse(parsedJson(await published.blob(planFile.sha256)));
+  const renderProblems: string[] = [];
+  const notesFile = files.find((f) => f.path === 'NOTES.md');
+  const notes = notesFile ? await published.blob(notesFile.sha256) : null;
+  const planHtml = await rendered(() => codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }), 'the highlighted plan', renderProblems);
+  const imported = plan.origin?.kind === 'imported' ? importOf(plan, files, await licensesOf(files, published), entry.bundle_id, siteUrl) : null;
+  return {
     plan,
-    planUrl: planFile ? planFile.url : null,
-    planHtml: plan ? await rendered(() => codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }), 'the highlighted plan', renderProblems) : null,
-    planCanonical: plan ? canonicalJson(withoutId(plan)) : null,
-    manifest: v.evidence.manifest,
-    money: plan ? moneyOf(plan, v.evidence.attempts.lines().map((a) => a.attempt)) : null,
-    grant: v.evidence.grant === null ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
-    notesHtml: v.evidence.notes ? await rendered(() => renderNotes(v.evidence.notes!), 'NOTES.md', renderProblems) : null,
+    planUrl: planFile.url,
+    planHtml,
+    planCanonical: canonicalJson(withoutId(plan)),
+    money: moneyOf(entry, renderProblems),
+    grant: !files.some((f) => f.path === 'grant.json') ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
+    notesHtml: notes ? await rendered(() => renderNotes(notes), 'NOTES.md', renderProblems) : null,
     renderProblems,
-    imported: plan?.origin?.kind === 'imported' ? importOf(plan, files, v.evidence.ledger, entry.bundle_id, siteUrl) : null,
-    sourceDir: result.path,
+    imported,
+  };
+}
+
+/** A published JSON file's value (strict JSON: it verified). */
+function parsedJson(bytes: Uint8Array): unknown {
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) throw new Error(`a verified file is not JSON: ${parsed.error.message}`);
+  return parsed.value;
+}
+
+/** The licenses of the published ledger.jsonl's tasks (it verified: one task record a line). */
+async function licensesOf(files: readonly SiteFile[], published: Published): Promise<string[]> {
+  const file = files.find((f) => f.path === 'ledger.jsonl');
+  if (!file) return [];
+  const text = new TextDecoder('utf-8').decode(await published.blob(file.sha256));
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (parsedJson(new TextEncoder().encode(line)) as { license: string }).license);
+}
+
+/**
+ * A plan page's money, from the report alone: the plan's budget (the
+ * bundle's plan.budget) and what its attempts spent (the bundle's cost).
+ * The dispatches and the floor of the aggregate over them are exact integer
+ * arithmetic on the report's plan summary, as the verifier's check.
+ */
+function moneyOf(entry: Report['bundles'][number], problems: string[]): SiteMoney | null {
+  const plan = entry.plan;
+  const budget = plan?.budget ?? null;
+  if (plan === null || budget === null) return null;
+  const cost = entry.cost ?? null;
+  if (cost === null) {
+    problems.push('the money could not be shown (the report holds no cost for this bundle)');
+    return null;
+  }
+  const dispatches = BigInt(plan.ledger.tasks) * BigInt(plan.subjects) * BigInt(plan.attempts_per_task);
+  return {
+    currency: budget.currency,
+    aggregate_micros: budget.aggregate_micros,
+    dispatches: String(dispatches),
+    floor_micros: String(BigInt(budget.aggregate_micros) / dispatches),
+    per_attempt_micros: budget.per_attempt_micros,
+    spent_micros: cost.micros,
+    complete: cost.complete,
+    unavailable: cost.unavailable,
+    partial: cost.partial,
+    not_applicable: cost.not_applicable,
   };
 }
 
@@ -289,13 +214,13 @@ async function siteBundle(entry: Report['bundles'][number], result: VerifiedBund
  * is .eval or .json), never text from the bundle beyond those checked values;
  * the URL is the original's blob (/blobs/<sha256-hex>).
  */
-function importOf(plan: Plan, files: readonly SiteFile[], ledger: readonly { license: string }[], bundleId: string | null, siteUrl: string): SiteImport {
+function importOf(plan: Plan, files: readonly SiteFile[], licenses: readonly string[], bundleId: string | null, siteUrl: string): SiteImport {
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
   const source = files.find((f) => f.sha256 === origin.source) ?? null;
   const ext = source?.path.endsWith('.eval') ? 'eval' : 'json';
-  const licenses = [...new Set(ledger.map((t) => t.license))];
+  const distinct = [...new Set(licenses)];
   const options = [
-    ...(licenses.length === 1 && licenses[0] !== '' ? [`--license ${shellQuote(licenses[0]!)}`] : []),
+    ...(distinct.length === 1 && distinct[0] !== '' ? [`--license ${shellQuote(distinct[0]!)}`] : []),
     ...(plan.grader.id !== 'none' ? [`--scorer ${shellQuote(plan.grader.id)}`] : []),
   ];
   // The version is shown in the command's comment: only a plain semantic version (never a URL, a tag, a newline or shell text).
@@ -337,23 +262,3 @@ function withoutId(plan: Plan): Record<string, unknown> {
   return rest;
 }
 
-function moneyOf(plan: Plan, attempts: readonly { cost: { state: string; micros: number | null } }[]): SiteMoney | null {
-  if (plan.budget === null) return null;
-  const dispatches = dispatchesOf(plan);
-  let spent = 0;
-  const counts = { unavailable: 0, partial: 0, not_applicable: 0 };
-  for (const { cost } of attempts) {
-    if (cost.state === 'complete' || cost.state === 'partial') spent += cost.micros ?? 0;
-    if (cost.state === 'unavailable' || cost.state === 'partial' || cost.state === 'not_applicable') counts[cost.state]++;
-  }
-  return {
-    currency: plan.budget.currency,
-    aggregate_micros: plan.budget.aggregate_micros,
-    dispatches: String(dispatches),
-    floor_micros: String(BigInt(plan.budget.aggregate_micros) / dispatches),
-    per_attempt_micros: plan.budget.per_attempt_micros,
-    spent_micros: spent,
-    complete: counts.unavailable === 0 && counts.partial === 0,
-    ...counts,
-  };
-}

@@ -16,7 +16,7 @@ import { copyFile, mkdir, open, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { canonicalJson } from '../json/canonical.ts';
-import type { BundleEntry } from '../pipeline/verify-paths.ts';
+import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import { EvidenceChangedError } from './build-errors.ts';
 
@@ -35,10 +35,27 @@ export function listingUrl(dirHex: string): string {
   return `/bundles/${dirHex}/files.json`;
 }
 
+/** An entry of a bundle as read: path, kind, and for a readable regular file its size and digest (the pipeline's entries have all of it). */
+export interface ReadEntry {
+  path: string;
+  kind: string;
+  sha256: string | null;
+  bytes: number | null;
+  /** True when the name on disk is not UTF-8 (the path shows U+FFFD). */
+  badName: boolean;
+}
+
+/** A bundle as read, as far as publishing needs it: where it was read from (never published), its content digest and its entries. */
+export interface ReadBundle {
+  path: string;
+  content_digest: string;
+  entries: readonly ReadEntry[];
+}
+
 /** One entry of files.json. */
 export interface ListingEntry {
   path: string;
-  kind: BundleEntry['kind'];
+  kind: string;
   bytes: number | null;
   sha256: string | null;
 }
@@ -49,19 +66,90 @@ export interface ListingEntry {
  * `[[path, kind, sha256], ...]` over `entries` in their order (verify-directory.ts
  * contentDigest), so it re-derives from this file alone.
  */
-export function listingText(contentDigest: string, entries: readonly BundleEntry[]): string {
+export function listingText(contentDigest: string, entries: readonly ReadEntry[]): string {
   const listed: ListingEntry[] = entries.map((e) => ({ path: e.path, kind: e.kind, bytes: e.bytes, sha256: e.sha256 }));
   return `${canonicalJson({ content_digest: contentDigest, entries: listed })}\n`;
 }
 
-/** What writeEvidence needs of a bundle (a SiteBundle has all of it). */
+/** A file of a bundle as the site publishes it. */
+export interface SiteFile {
+  path: string;
+  /** Where its bytes are: /blobs/<sha256-hex>, from the digest alone (never from the path). */
+  url: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** A bundle as the build publishes it: its directory on the site, its listing and its files. */
 export interface PublishedBundle {
+  /** The hex of /bundles/<dirHex>/: the bundle_id when verified, else the content digest. */
   dirHex: string;
   content_digest: string;
+  /** Where the bundle was read from; never published (a bundle is known by its id). */
   sourceDir: string;
-  entries: readonly BundleEntry[];
-  /** The files to publish: regular files read with a digest (never a link, a name that is not UTF-8, or an unreadable file). */
-  files: readonly { path: string; sha256: string }[];
+  /** Every entry as read, in content-digest order: /bundles/<dirHex>/files.json. */
+  entries: readonly ReadEntry[];
+  /** The files published at their blob URL: regular files read with a digest (never a link, a name that is not UTF-8, or an unreadable file). */
+  files: SiteFile[];
+  /** Entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
+  unpublished: string[];
+  /** /bundles/<dirHex>/manifest.json, when the bundle has a readable manifest.json file (the bundle's own bytes). */
+  manifestUrl: string | null;
+  listingUrl: string;
+}
+
+/**
+ * What a build publishes besides the pages: every bundle of the report (in
+ * report order) with its files, and the bytes of any published blob, read
+ * from the evidence and checked against the digest verification saw
+ * (EvidenceChangedError otherwise). The site model is built from this and
+ * the report only (docs/architecture.md).
+ */
+export interface Published {
+  bundles: PublishedBundle[];
+  /** The bytes published at /blobs/<hex of sha256>. */
+  blob(sha256: string): Promise<Uint8Array>;
+}
+
+/** What the build publishes for a report and the bundles it was built from (matched by content digest). */
+export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly ReadBundle[]): Published {
+  const byContent = new Map(read.map((r) => [r.content_digest, r]));
+  const sources = new Map<string, string>();
+  const bundles = report.bundles.map((entry) => {
+    const bundle = byContent.get(entry.content_digest);
+    if (bundle === undefined) throw new Error(`no bundle read for the report's bundle ${entry.content_digest}`);
+    const dirHex = hexOf(entry.status === 'verified' && entry.bundle_id ? entry.bundle_id : entry.content_digest);
+    const files: SiteFile[] = [];
+    const unpublished: string[] = [];
+    for (const e of bundle.entries) {
+      if (e.kind === 'directory') continue;
+      // The path is only shown (as text); the URL is the digest's, so any readable regular file can be published.
+      if (e.kind !== 'file' || e.badName || e.sha256 === null || e.bytes === null) {
+        unpublished.push(e.path);
+        continue;
+      }
+      files.push({ path: e.path, url: blobUrl(e.sha256), bytes: e.bytes, sha256: e.sha256 });
+      if (!sources.has(e.sha256)) sources.set(e.sha256, join(bundle.path, ...e.path.split('/')));
+    }
+    return {
+      dirHex,
+      content_digest: entry.content_digest,
+      sourceDir: bundle.path,
+      entries: bundle.entries,
+      files,
+      unpublished,
+      manifestUrl: files.some((f) => f.path === 'manifest.json') ? manifestUrl(dirHex) : null,
+      listingUrl: listingUrl(dirHex),
+    };
+  });
+  return {
+    bundles,
+    async blob(sha256) {
+      const source = sources.get(sha256);
+      if (source === undefined) throw new Error(`no published file has the digest ${sha256}`);
+      return readVerified(source, sha256);
+    },
+  };
 }
 
 /**
@@ -69,7 +157,7 @@ export interface PublishedBundle {
  * returns how many files it wrote. A digest already written is not written
  * again (one copy per distinct digest across all bundles).
  */
-export async function writeEvidence(bundles: readonly PublishedBundle[], dir: string): Promise<number> {
+export async function writeEvidence(bundles: readonly Pick<PublishedBundle, 'dirHex' | 'content_digest' | 'sourceDir' | 'entries' | 'files'>[], dir: string): Promise<number> {
   const written = new Set<string>();
   let count = 0;
   await mkdir(join(dir, 'blobs'), { recursive: true });
@@ -131,4 +219,24 @@ export async function copyVerified(source: string, destination: string, sha256: 
   }
   const copied = `sha256:${hash.digest('hex')}`;
   if (copied !== sha256) throw new EvidenceChangedError(source, `it now hashes to ${copied}, verification saw ${sha256}`);
+}
+
+/**
+ * Reads one evidence file whole, never following a link, and checks it
+ * hashes to what verification saw (as {@link copyVerified}): the bytes the
+ * site publishes at its blob URL.
+ */
+export async function readVerified(source: string, sha256: string): Promise<Uint8Array> {
+  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    throw new EvidenceChangedError(source, `it can no longer be opened (${error.code ?? 'error'})`);
+  });
+  let bytes: Buffer;
+  try {
+    bytes = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  const read = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  if (read !== sha256) throw new EvidenceChangedError(source, `it now hashes to ${read}, verification saw ${sha256}`);
+  return bytes;
 }

@@ -13,5 +13,14 @@ export function firstRows<T>(items: readonly T[], max: number = MAX_ROWS): { sho
   return items.length <= max ? { shown: items, more: 0 } : { shown: items.slice(0, max), more: items.length - max };
 }
 
+/**
+ * The first `max` items of a list the site model holds in part (its first
+ * MAX_ROWS items, beside its full length `total`), and how many more there are.
+ */
+export function firstOf<T>(items: readonly T[], total: number, max: number = MAX_ROWS): { shown: readonly T[]; more: number } {
+  const shown = items.length <= max ? items : items.slice(0, max);
+  return { shown, more: total - shown.length };
+}
+
 /** On /rejected/, which lists every rejected bundle: the most files and findings shown per bundle. */
 export const REJECTED_ROWS = 100;

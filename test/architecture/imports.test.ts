@@ -42,7 +42,36 @@ async function importsOf(file: string): Promise<string[]> {
   return specifiers.map((s) => resolve(dirname(file), s));
 }
 
+/** What the site may not import (issue 12, point 3): it is built from the report and what the build publishes, never from the verifier's, the pipeline's or the reader's objects. */
+export const SITE = ['site', 'pages', 'components', 'layouts'] as const;
+export const NOT_FOR_THE_SITE = ['verify', 'pipeline', 'evidence'] as const;
+
+const topOf = (file: string): string => relative(SRC, file).split(/[\\/]/)[0]!;
+
 describe('the import graph of src/', () => {
+  it('the site (src/site, pages, components, layouts) imports neither src/verify, src/pipeline nor src/evidence', async () => {
+    const wrong: string[] = [];
+    let edges = 0;
+    for (const file of await sourceFiles()) {
+      if (!(SITE as readonly string[]).includes(topOf(file))) continue;
+      for (const target of await importsOf(file)) {
+        edges++;
+        if ((NOT_FOR_THE_SITE as readonly string[]).includes(topOf(target))) wrong.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(edges).toBeGreaterThan(50); // the site's imports were read, .astro files included
+  });
+
+  it('pages, components and layouts get the model as data (the virtual module or props), never from a global', async () => {
+    const wrong: string[] = [];
+    for (const file of await sourceFiles()) {
+      if (!(SITE as readonly string[]).includes(topOf(file))) continue;
+      if (/\bglobalThis\b/.test(await readFile(file, 'utf8'))) wrong.push(relative(SRC, file));
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('imports only the same stage or a lower one', async () => {
     const wrong: string[] = [];
     let edges = 0;

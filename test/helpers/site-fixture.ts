@@ -17,7 +17,7 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
-import { writeEvidence } from '../../src/site/publish.ts';
+import { publishedOf, writeEvidence } from '../../src/site/publish.ts';
 import { makeTempDir, validBundle, verifyDir, writeModel } from './bundle-builder.ts';
 
 /** A listed file whose name holds a space, '#', '%', '?' and a non-ASCII letter. */
@@ -81,8 +81,9 @@ export async function buildSiteFixture(): Promise<SiteFixture> {
   await mkdir(join(site, 'cohorts'));
   for (const cohort of report.cohorts) await writeFile(join(site, 'cohorts', `${digestHex(cohort.cohort_id)}.json`), canonicalJson(cohort));
 
-  const model = await buildSiteModel(report, results, Config.parse({}));
-  await writeEvidence(model.bundles, site);
+  const published = publishedOf(report, results);
+  await buildSiteModel(report, published, Config.parse({}));
+  await writeEvidence(published.bundles, site);
   const bundles: PublishedBundle[] = [];
   for (const entry of report.bundles) {
     const result = results.find((r) => r.verification.bundle_id === entry.bundle_id && r.content_digest === entry.content_digest);

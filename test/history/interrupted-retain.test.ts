@@ -231,7 +231,9 @@ describe('an incomplete retention: a retained report whose counted manifests are
     );
     // The archive page lists the missing manifests by the names to restore them under.
     const { buildSiteModel } = await import('../../src/site/model.ts');
-    const model = await buildSiteModel(buildReport(history.results, Config.parse({})), history.results, Config.parse({}), { history });
+    const { publishedOf } = await import('../../src/site/publish.ts');
+    const built = buildReport(history.results, Config.parse({}));
+    const model = await buildSiteModel(built, publishedOf(built, history.results), Config.parse({}), { history });
     expect(model.history.problems.map((p) => p.name).sort()).toEqual([ids.a.original, ids.b.original].map((id) => `${id.slice(7)}.json`).sort());
 
     const before = await retainedState(dir);

@@ -15,6 +15,7 @@ import { verifyBundle } from '../../src/verify/verify-bundle.ts';
 import type { BundleSnapshot } from '../../src/evidence/read-bundle.ts';
 import { runCli } from '../helpers/cli.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
+import { publishedOf } from '../../src/site/publish.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 // The CLI runs the real verifier, except on bundles holding a file named CRASH-ME, where it throws as a bug would.
@@ -120,8 +121,9 @@ describe('a rendering bug on one bundle page', () => {
     await cp(await writeModel(crashing), bad, { recursive: true, force: true });
     const results = await verifyPaths([root]);
     expect(results.map((r) => r.verification.status)).toEqual(['verified', 'verified']);
-    const model = await buildSiteModel(buildReport(results, Config.parse({})), results, Config.parse({}));
-    const [good, broken] = [...model.bundles].sort((a, b) => Number(a.notesHtml === null) - Number(b.notesHtml === null));
+    const report = buildReport(results, Config.parse({}));
+    const model = await buildSiteModel(report, publishedOf(report, results), Config.parse({}));
+    const [good, broken] = model.bundles.map((b) => b.page!).sort((a, b) => Number(a.notesHtml === null) - Number(b.notesHtml === null));
     expect(good!.notesHtml).toContain('<p>');
     expect(good!.renderProblems).toEqual([]);
     expect(broken!.notesHtml).toBeNull();

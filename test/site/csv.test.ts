@@ -16,7 +16,7 @@ function modelWith(model: string, agent: string): SiteModel {
     cost: { currency: 'USD', micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0 },
     attempts: 2,
   } as unknown as ReportCohort;
-  return { boards: [{ board_id: 'sha256:b', cohorts: ['sha256:c'] }], cohorts: new Map([['sha256:c', cohort]]) } as unknown as SiteModel;
+  return { report: { boards: [{ board_id: 'sha256:b', cohorts: ['sha256:c'] }], cohorts: [cohort] }, boardOrder: [0], cohortIndex: { 'sha256:c': 0 } } as unknown as SiteModel;
 }
 
 const row = (csv: string) => csv.split('\r\n')[1]!;
@@ -46,7 +46,7 @@ describe('leaderboardCsv', () => {
 describe('numbers', () => {
   it('a negative delta stays a number (not prefixed), a text that merely starts like one does not', () => {
     const model = modelWith('m', 'a');
-    const cohort = [...model.cohorts.values()][0]! as unknown as { delta: unknown };
+    const cohort = model.report.cohorts[0]! as unknown as { delta: unknown };
     cohort.delta = { rate: -0.125, interval: [-0.5, 1e-7] };
     const cells = row(leaderboardCsv(model)).split(',');
     expect(cells.slice(12, 15)).toEqual(['-0.125', '-0.5', '1e-7']);

@@ -16,6 +16,7 @@ import { prettyJson, sealManifest, withSelfId } from '../../src/evidence/seal.ts
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
+import { publishedOf } from '../../src/site/publish.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -53,8 +54,9 @@ async function importOf(dir: string) {
   const results = await verifyPaths([dir]);
   expect(results[0]!.verification.status).toBe('verified');
   const config = Config.parse({ site_url: 'https://board.example/' });
-  const model = await buildSiteModel(buildReport(results, config), results, config);
-  return model.bundles[0]!.imported!;
+  const report = buildReport(results, config);
+  const model = await buildSiteModel(report, publishedOf(report, results), config);
+  return model.bundles[0]!.page!.imported!;
 }
 
 describe('the re-run command of an imported bundle', () => {

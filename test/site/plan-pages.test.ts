@@ -10,6 +10,8 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
+import { publishedOf } from '../../src/site/publish.ts';
+import { planBundle } from '../../src/site/view.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 const ZERO = `sha256:${'0'.repeat(64)}`;
@@ -37,14 +39,16 @@ describe('plan pages', () => {
       [ZERO, 'invalid'],
       [realId, 'verified'],
     ]);
-    const model = await buildSiteModel(report, results, config);
-    const page = model.plans.get(plan.plan_id.slice(7))!;
-    expect(page.bundle_id).toBe(realId);
-    expect(page.plan?.title).toBe('the real plan');
-    expect(page.notesHtml).not.toContain('FORGED');
-    expect([...model.plans.keys()]).toEqual([plan.plan_id.slice(7)]);
+    const model = await buildSiteModel(report, publishedOf(report, results), config);
+    const shown = planBundle(model, plan.plan_id.slice(7))!;
+    expect(shown.bundle_id).toBe(realId);
+    expect(shown.page?.plan.title).toBe('the real plan');
+    expect(shown.page?.notesHtml).not.toContain('FORGED');
+    expect(Object.keys(model.plans)).toEqual([plan.plan_id.slice(7)]);
     // The forgery is linked from the plan page as another bundle naming the plan, under its content digest.
-    expect(model.otherClaims.get(plan.plan_id.slice(7))!.map((b) => [b.bundle_id, b.dirHex])).toEqual([[ZERO, report.bundles[0]!.content_digest.slice(7)]]);
+    expect(model.otherClaims[plan.plan_id.slice(7)]!.map((i) => [model.bundles[i]!.bundle_id, model.bundles[i]!.dirHex])).toEqual([[ZERO, report.bundles[0]!.content_digest.slice(7)]]);
+    // Only the bundle a plan page shows has the page's parts (the forged notes are never rendered).
+    expect(model.bundles.filter((b) => b.page !== null)).toEqual([shown]);
   });
 
   it('a plan claimed only by rejected bundles has no page', async () => {
@@ -53,8 +57,9 @@ describe('plan pages', () => {
     const dir = await writeModel(forged, { editManifest: (m) => void (m.bundle_id = ZERO), keepBundleId: true });
     const results = await verifyPaths([dir]);
     const config = Config.parse({});
-    const model = await buildSiteModel(buildReport(results, config), results, config);
+    const report = buildReport(results, config);
+    const model = await buildSiteModel(report, publishedOf(report, results), config);
     expect(model.bundles[0]!.status).toBe('invalid');
-    expect(model.plans.size).toBe(0);
+    expect(model.plans).toEqual({});
   });
 });

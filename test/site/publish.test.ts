@@ -14,7 +14,7 @@ import { verifyPaths, type VerifiedBundle } from '../../src/pipeline/verify-path
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
-import { writeEvidence } from '../../src/site/publish.ts';
+import { publishedOf, writeEvidence, type Published } from '../../src/site/publish.ts';
 import { contentDigestOf } from '../../public/verify.mjs';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';
@@ -24,6 +24,7 @@ const HOSTILE_NAMES = ['index.html', 'evil.html', 'a.htm', 'b.xhtml', 'c.svg', '
 const SHARED = 'the same artifact bytes in two bundles\n';
 
 let model: SiteModel;
+let publication: Published;
 let report: Report;
 let results: VerifiedBundle[];
 let out: string;
@@ -45,9 +46,10 @@ beforeAll(async () => {
   const dirs = [await writeModel(first), await writeModel(second), junk];
   results = await verifyPaths(dirs);
   report = buildReport(results, Config.parse({}));
-  model = await buildSiteModel(report, results, Config.parse({}));
+  publication = publishedOf(report, results);
+  model = await buildSiteModel(report, publication, Config.parse({}));
   out = await makeTempDir('lb-publish-out-');
-  await writeEvidence(model.bundles, out);
+  await writeEvidence(publication.bundles, out);
   published = await regularFiles(out);
 });
 afterAll(removeTempDirs);
@@ -105,13 +107,13 @@ describe('writeEvidence', () => {
   it('pages link evidence at its blob URL only', () => {
     for (const b of model.bundles) {
       for (const f of b.files) expect(f.url).toBe(`/blobs/${f.sha256.slice(7)}`);
-      if (b.plan) expect(b.planUrl).toMatch(/^\/blobs\/[0-9a-f]{64}$/);
+      if (b.page) expect(b.page.planUrl).toMatch(/^\/blobs\/[0-9a-f]{64}$/);
     }
   });
 
   it('evidence changed after verification stops the build', async () => {
     const first = results.find((r) => r.entries.some((e) => e.path === 'evil.html'))!;
-    const bundle = model.bundles.find((b) => b.sourceDir === first.path)!;
+    const bundle = publication.bundles.find((b) => b.sourceDir === first.path)!;
     await writeFile(join(first.path, 'evil.html'), 'changed');
     await expect(writeEvidence([bundle], await makeTempDir('lb-publish-again-'))).rejects.toThrow(/now hashes to sha256:[0-9a-f]{64}, verification saw sha256:[0-9a-f]{64}/);
   });

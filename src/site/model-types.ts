@@ -1,0 +1,159 @@
+/**
+ * The site model's types: plain data (JSON round-trips it exactly), what
+ * model.ts builds and the pages read (through view.ts). Types only.
+ */
+import type { Report } from '../report/schema.ts';
+import type { Plan } from '../schema/index.ts';
+import type { RetainedReport } from '../history/retained-reports.ts';
+import type { Chart } from './charts.ts';
+import type { HistoryCheck, PlanChange } from '../history/compare.ts';
+import type { SiteFile } from './publish.ts';
+
+export type { SiteFile } from './publish.ts';
+
+/** The money arithmetic of a plan, shown on its page: the report's numbers (its bundle's plan.budget and cost). */
+export interface SiteMoney {
+  currency: string;
+  aggregate_micros: number;
+  /** tasks x subjects x attempts per task, as an exact integer (it may pass 2^53 - 1). */
+  dispatches: string;
+  /** floor(aggregate_micros / dispatches), exactly. */
+  floor_micros: string;
+  per_attempt_micros: number;
+  spent_micros: number;
+  complete: boolean;
+  unavailable: number;
+  partial: number;
+  not_applicable: number;
+}
+
+/** A bundle on the site: where it is published, and, for the bundle a plan page shows, that page's parts. */
+export interface SiteBundle {
+  /** Its entry in report.bundles (findings, plan summary, money): see view.ts entryOf. */
+  report: number;
+  /** The hex of /bundles/<dirHex>/: the bundle_id when verified, else the content digest. */
+  dirHex: string;
+  /** /bundles/<dirHex>/manifest.json, when the bundle has a readable manifest.json file (the bundle's own bytes). */
+  manifestUrl: string | null;
+  /** /bundles/<dirHex>/files.json: every entry ledgerboard read, from which content_digest re-derives. */
+  listingUrl: string;
+  /** How many entries were read (all of them are in files.json). */
+  entries: number;
+  bundle_id: string | null;
+  plan_id: string | null;
+  content_digest: string;
+  status: 'verified' | 'invalid' | 'no_verdict';
+  counted: boolean;
+  /**
+   * The first MAX_ROWS (rows.ts) regular files read with a digest, each
+   * published at its blob URL: no page lists more. All of them are in the
+   * bundle's files.json.
+   */
+  files: SiteFile[];
+  /** How many files are published in all. */
+  fileCount: number;
+  /** The first MAX_ROWS entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
+  unpublished: string[];
+  /** How many entries are not published in all. */
+  unpublishedCount: number;
+  /**
+   * Whether this bundle may have /plans/<plan-hex>/: it verified on its own
+   * (status verified, or invalid only by REWRITTEN_EVIDENCE from the history
+   * check). A bundle that fails its own checks may claim any plan and any id.
+   */
+  ownsPlan: boolean;
+  /** The parts of its plan page, for the bundle a plan page shows (SiteModel.plans); null for every other bundle. */
+  page: SitePlanPage | null;
+}
+
+/** What a plan page shows of its bundle beyond the report: from the published plan.json, NOTES.md and ledger.jsonl. */
+export interface SitePlanPage {
+  /** plan.json as published (it verified: it parses and fits its schema). */
+  plan: Plan;
+  planUrl: string;
+  planHtml: string | null;
+  planCanonical: string;
+  money: SiteMoney | null;
+  /** grant.json: none published, or published and the findings do (mismatch) or do not name GRANT_MISMATCH. */
+  grant: 'echoes' | 'mismatch' | 'none';
+  notesHtml: string | null;
+  /** Parts of the page that failed to render (a bug, isolated to this bundle's page; shown there). */
+  renderProblems: string[];
+  /** For imported evidence (FORMAT.md 9): the original file as published, and the command that re-runs the import. */
+  imported: SiteImport | null;
+}
+
+/** How an imported bundle came to be, for its pages. */
+export interface SiteImport {
+  format: string;
+  tool: { name: string; version: string };
+  /** The original file (origin.source) as published in the bundle, when present. */
+  source: SiteFile | null;
+  /** Shell lines that fetch the original and import it again; the bundle id to compare with. */
+  rerun: string[];
+}
+
+/** A retained report as the pages show it (its bytes are published as they are, by the build, not through the model). */
+export interface SiteRetained {
+  hex: string;
+  report: Report | null;
+  problems: string[];
+}
+
+/** Everything the pages need, as plain data. */
+export interface SiteModel {
+  title: string;
+  siteUrl: string;
+  report: Report;
+  /** Indexes into report.boards in display order (src/report/board-order.ts): frozen first, then the newest plan first. */
+  boardOrder: number[];
+  /** Index into report.cohorts, by cohort id. */
+  cohortIndex: Record<string, number>;
+  /** Every bundle of the report, in report order. */
+  bundles: SiteBundle[];
+  /**
+   * The bundle each plan page shows (an index into `bundles`), by plan hex,
+   * in page order: only bundles that verified on their own (ownsPlan),
+   * counted first, then verified, then report order. A rejected bundle
+   * never takes a plan's page, whatever plan and id it claims.
+   */
+  plans: Record<string, number>;
+  /** Bundles that claim a plan but do not show it (rejected, or another verified bundle of the plan), by plan hex: indexes into `bundles`, linked from the plan page to /rejected/. */
+  otherClaims: Record<string, number[]>;
+  /** Charts per board id, rendered to inline SVG at build time, each with its text alternative. */
+  charts: Record<string, { rate: Chart; cost: Chart | null }>;
+  /** Retained reports, oldest evidence first, each with its re-derived id checked. */
+  retained: SiteRetained[];
+  /** Files in the retained directory that are not <hex>.json (listed, never published). */
+  retainedIgnored: string[];
+  /**
+   * The site's date (citation, feed): the newest evidence's date, else
+   * SOURCE_DATE_EPOCH, else null. Never the build clock.
+   */
+  date: string | null;
+  /** The append-only check against the retained manifests (empty without history). */
+  history: SiteHistory;
+}
+
+/** The history check as the pages show it. */
+export interface SiteHistory {
+  /** Re-published plans, by plan hex, each with how its files changed. */
+  byPlan: Record<string, PlanChange[]>;
+  /** Plans with removed or rewritten files (REWRITTEN_EVIDENCE), in plan order. */
+  rewritten: PlanChange[];
+  /** Plans that only gained files since they were retained (appends, additions such as a regrade): counted, numbers may differ. */
+  grown: PlanChange[];
+  /** Retained bundles whose plan has no bundle at all any more. */
+  absent: HistoryCheck['absent'];
+  /** Files of the retained manifests directory that are not valid manifests. */
+  problems: HistoryCheck['problems'];
+}
+
+/** What a site model is built from besides the report, what is published and the config. */
+export interface SiteModelOptions {
+  retained?: { reports: readonly Pick<RetainedReport, 'hex' | 'report' | 'problems'>[]; ignored: string[] };
+  /** SOURCE_DATE_EPOCH as RFC 3339, used only when no evidence is dated. */
+  sourceDate?: string | null;
+  /** The append-only check (compare.ts), when the build read retained manifests. */
+  history?: Pick<HistoryCheck, 'changes' | 'absent' | 'problems'>;
+}

@@ -1,0 +1,8 @@
+/**
+ * The module through which pages, components and layouts get the site
+ * model: served by build-site.ts (siteModelPlugin) for one render, as data.
+ */
+declare module 'virtual:ledgerboard/site-model' {
+  const model: import('./model-types.ts').SiteModel;
+  export default model;
+}
