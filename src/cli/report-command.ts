@@ -42,7 +42,8 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
       cache,
     });
     const { history, report } = run;
-    const cached = cacheLine(cache, run);
+    // Said when asked for (--cache) or to a terminal: a script reading the report hears nothing it did not ask for.
+    const cached = typeof values.cache === 'string' || io.stderr.isTTY === true ? cacheLine(cache, run) : null;
     if (cached !== null) io.stderr.write(`ledgerboard: ${cached}\n`);
     for (const line of incompleteRetentionWarnings(history!)) io.stderr.write(`ledgerboard: ${line}\n`);
     io.stdout.write(values.json ? `${canonicalJson(report)}\n` : reportText(report, painter(useColour(io.stdout))));

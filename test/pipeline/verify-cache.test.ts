@@ -142,17 +142,22 @@ describe('--cache and --no-cache', () => {
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
 
-  it('report uses .ledgerboard-cache beside the config by default, says how many bundles it reused, and --no-cache keeps nothing', async () => {
+  it('report uses .ledgerboard-cache beside the config by default (quietly), says what it reused when given --cache, and --no-cache keeps nothing', async () => {
     const dir = await tempDir();
     await cp('content/bundles', join(dir, 'evidence'), { recursive: true });
     await writeFile(join(dir, 'ledgerboard.config.json'), JSON.stringify({ bundles_dir: 'evidence' }));
     const off = await run(['report', '--json', '--no-cache'], dir);
     expect(off.code).toBe(0);
     expect(await readdir(dir)).not.toContain('.ledgerboard-cache');
-    const first = await run(['report', '--json'], dir);
+    const quiet = await run(['report', '--json'], dir);
+    expect(quiet.stderr).toBe('');
+    expect((await readdir(join(dir, '.ledgerboard-cache'))).length).toBe(5);
+    await rm(join(dir, '.ledgerboard-cache'), { recursive: true });
+    const first = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
     expect(first.stderr).toMatch(/verification cache \.ledgerboard-cache: 0 of 4 bundles reused, 4 verified in full; the report analysed afresh/);
-    const second = await run(['report', '--json'], dir);
+    const second = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
     expect(second.stderr).toMatch(/verification cache \.ledgerboard-cache: 4 of 4 bundles reused, 0 verified in full; the report reused/);
+    expect(quiet.stdout).toBe(off.stdout);
     expect(second.stdout).toBe(off.stdout);
     expect(first.stdout).toBe(off.stdout);
     const both = await run(['report', '--cache', 'x', '--no-cache'], dir);
