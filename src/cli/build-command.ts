@@ -50,7 +50,8 @@ ${CACHE_HELP}
 The build writes only beside the output: <out>.lock while it runs (a second
 build into the same output is refused, exit 2; a lock left by a killed build
 is taken over), Astro's work in <out>.render-XXXXXX, the new site in
-<out>.staging. The project itself may be read-only.
+<out>.staging; and, unless --no-cache, the verification cache (a cache it
+cannot write is skipped). The project itself may be read-only.
 
 Exit codes: 0 built (with --strict: and every bundle verified), 1 --strict
 and some bundle not verified, 2 usage error, or the build cannot run as asked:

@@ -106,6 +106,16 @@ describe('the verification cache', () => {
     for (let i = 0; i < full.length; i++) expect(isDeepStrictEqual(plain(threaded[i]!), plain(full[i]!))).toBe(true);
   }, 60_000);
 
+  it('a cache that cannot be written is skipped: the run verifies in full and gives the same results', async () => {
+    const blocked = join(await tempDir(), 'a-file');
+    await writeFile(blocked, 'not a directory');
+    const cache = { dir: join(blocked, 'cache') };
+    const full = await verifyPaths(['content/bundles'], undefined, { workers: 0 });
+    const results = await verifyPaths(['content/bundles'], undefined, { workers: 0, cache });
+    expect(results.every((r) => r.cached === undefined)).toBe(true);
+    for (let i = 0; i < full.length; i++) expect(isDeepStrictEqual(plain(results[i]!), plain(full[i]!))).toBe(true);
+  }, 60_000);
+
   it('other bytes, or other limits, are another key: a changed file is verified in full and its finding is reported', async () => {
     const cache = { dir: join(await tempDir(), 'cache') };
     const bundle = join(await tempDir(), 'bundle');
