@@ -1,6 +1,6 @@
 /** Human and JSON output of `ledgerboard verify` (FORMAT.md section 6). */
 import { shortDigest } from '../json/canonical.ts';
-import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
+import type { BundleResult } from '../pipeline/verify-paths.ts';
 import type { Finding } from '../verify/findings.ts';
 import { terminalSafe, type Paint } from './terminal.ts';
 
@@ -8,7 +8,7 @@ import { terminalSafe, type Paint } from './terminal.ts';
 export const FINDINGS_SHOWN_PER_CODE = 10;
 
 /** The `--json` document: exactly `{"bundles":[{"path","bundle_id","plan_id","status","findings"}]}`. */
-export function verifyJson(results: readonly VerifiedBundle[]): string {
+export function verifyJson(results: readonly BundleResult[]): string {
   const bundles = results.map(({ path, verification: v }) => ({
     path,
     bundle_id: v.bundle_id,
@@ -27,7 +27,7 @@ function findingJson(f: Finding): Finding {
 const STATUS_STYLE = { verified: 'green', invalid: 'red', no_verdict: 'yellow' } as const;
 
 /** Human output: one line per bundle, then its findings grouped by file, then a summary line. */
-export function verifyText(results: readonly VerifiedBundle[], paint: Paint, all: boolean): string {
+export function verifyText(results: readonly BundleResult[], paint: Paint, all: boolean): string {
   const lines: string[] = [];
   for (const { path, verification: v } of results) {
     const status = paint(STATUS_STYLE[v.status], v.status.padEnd(10));
@@ -60,7 +60,7 @@ export function verifyText(results: readonly VerifiedBundle[], paint: Paint, all
 }
 
 /** `3 bundles: 2 verified, 1 invalid, 0 no_verdict; 4 warnings` */
-export function summaryLine(results: readonly VerifiedBundle[]): string {
+export function summaryLine(results: readonly BundleResult[]): string {
   const count = { verified: 0, invalid: 0, no_verdict: 0 };
   let warnings = 0;
   for (const { verification: v } of results) {

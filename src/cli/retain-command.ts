@@ -6,13 +6,13 @@ import { RetainError, retainReport } from '../history/retained-reports.ts';
 import { join } from 'node:path';
 import type { IncompleteRetention } from '../history/compare.ts';
 import { MANIFESTS_DIR, RetainedManifestError, retainManifests } from '../history/retained-manifests.ts';
-import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
+import type { BundleResult } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
 import type { Manifest } from '../schema/index.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
 
 /** The manifests of the bundles a report counted, by bundle id. */
-function countedManifests(report: Report, results: readonly VerifiedBundle[]): Manifest[] {
+function countedManifests(report: Report, results: readonly BundleResult[]): Manifest[] {
   const counted = new Set(report.bundles.filter((b) => b.counted && b.bundle_id !== null).map((b) => b.bundle_id));
   const byId = new Map<string, Manifest>();
   for (const r of results) {

@@ -33,7 +33,7 @@
  */
 import { shortDigest } from '../json/canonical.ts';
 import { compareUtf8 } from '../evidence/paths.ts';
-import type { VerifiedBundle } from '../pipeline/verify-paths.ts';
+import type { BundleResult } from '../pipeline/verify-paths.ts';
 import { finding, statusOf, type Finding } from '../verify/findings.ts';
 import { classCounts, classifyFiles, REWRITING_CLASSES, type FileChange, type FileClass } from './classify.ts';
 import { prefixDigest } from './prefix.ts';
@@ -58,7 +58,7 @@ export interface PlanChange {
 /** What the history check found. */
 export interface HistoryCheck {
   /** The results, with REWRITTEN_EVIDENCE findings added and statuses recomputed. */
-  results: VerifiedBundle[];
+  results: BundleResult[];
   changes: PlanChange[];
   /** Retained bundles whose plan has no bundle at all in the current evidence. */
   absent: { plan_id: string; bundle_id: string }[];
@@ -86,7 +86,7 @@ export interface IncompleteRetention {
 export function incompleteRetentions(
   reports: readonly RetainedReport[],
   retained: RetainedManifests,
-  results: readonly VerifiedBundle[],
+  results: readonly BundleResult[],
 ): IncompleteRetention[] {
   const missing = new Map<string, IncompleteRetention>();
   for (const r of reports) {
@@ -117,7 +117,7 @@ function incompleteProblem(i: IncompleteRetention): RetainedManifests['problems'
 
 /** Compares the current bundles with the retained manifests. Reads only the new files' prefixes, and only for appends. */
 export async function checkHistory(
-  results: readonly VerifiedBundle[],
+  results: readonly BundleResult[],
   retainedManifests: RetainedManifests,
   reports: readonly RetainedReport[] = [],
 ): Promise<HistoryCheck> {
@@ -135,7 +135,7 @@ export async function checkHistory(
     byPlan.set(manifest.plan_id, list);
   }
   const changes: PlanChange[] = [];
-  const out: VerifiedBundle[] = [];
+  const out: BundleResult[] = [];
   for (const result of results) {
     const v = result.verification;
     const current = v.evidence.manifest;
@@ -208,7 +208,7 @@ export function incompleteRetentionWarnings(history: Pick<HistoryCheck, 'incompl
 }
 
 /** Reads `<retainedDir>/manifests/` and the retained reports, and checks the results against them. */
-export async function checkHistoryIn(results: readonly VerifiedBundle[], retainedDir: string): Promise<HistoryCheck> {
+export async function checkHistoryIn(results: readonly BundleResult[], retainedDir: string): Promise<HistoryCheck> {
   const manifests = await readRetainedManifests(retainedDir);
   return checkHistory(results, manifests, (await readRetained(retainedDir)).reports);
 }

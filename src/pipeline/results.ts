@@ -15,7 +15,7 @@ export interface BundleEntry {
   badName: boolean;
 }
 
-/** What verifying one directory gives (a {@link VerifiedBundle} without its path). */
+/** What verifying one directory gives (a {@link BundleResult} without its path). */
 export interface DirectoryResult {
   verification: BundleVerification;
   /** Digest of the sorted (path, kind, sha256) entries: identifies a bundle by content, never by location. */
@@ -26,7 +26,11 @@ export interface DirectoryResult {
   cached?: true;
 }
 
-/** One verified bundle and where it was found (as the user spelled the path). */
-export interface VerifiedBundle extends DirectoryResult {
+/**
+ * One bundle read and judged (verified, invalid or no verdict: its
+ * verification says which) and where it was found (as the user spelled the
+ * path).
+ */
+export interface BundleResult extends DirectoryResult {
   path: string;
 }

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
 import type { VerifyWorkerData } from './verify-worker.ts';
-import { verifyDirectory, type BundleEntry, type Progress, type VerifiedBundle } from './verify-directory.ts';
+import { verifyDirectory, type BundleEntry, type Progress, type BundleResult } from './verify-directory.ts';
 import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
 import { readCached, type VerifyCache } from './verify-cache.ts';
 
@@ -56,10 +56,10 @@ type WorkerMessage =
   | { kind: 'error'; index: number; message: string; stack?: string; code?: unknown };
 
 /** Verifies the directories on the main thread and `workers` worker threads, under the given limits (and with the cache, when given). */
-export async function verifyOnThreads(dirs: readonly string[], workers: number, limits: Limits, onProgress?: Progress, cache?: VerifyCache): Promise<VerifiedBundle[]> {
+export async function verifyOnThreads(dirs: readonly string[], workers: number, limits: Limits, onProgress?: Progress, cache?: VerifyCache): Promise<BundleResult[]> {
   const next = new SharedArrayBuffer(4);
   const counter = new Int32Array(next);
-  const results: VerifiedBundle[] = new Array(dirs.length);
+  const results: BundleResult[] = new Array(dirs.length);
   let done = 0;
   const finished = (index: number, result: DirectoryResult) => {
     results[index] = { path: dirs[index]!, ...result };

@@ -89,12 +89,21 @@ export function hasCached(cache: VerifyCache, key: string): boolean {
 
 /** Keeps a result under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function writeCached(cache: VerifyCache, key: string, result: DirectoryResult): Promise<void> {
-  const path = entryPath(cache, key);
+  const payload = serialize({ key, wire: toWire(result, true).wire });
+  await keepAtomically(cache, entryPath(cache, key), [Buffer.from(`${CACHE_FORMAT} ${key} ${sha256(payload)}\n`, 'latin1'), payload]);
+}
+
+/**
+ * Writes a cache file whole or not at all: a temporary file beside it,
+ * renamed into place. Any failure (a read-only or full disk, a file where
+ * the directory should be) leaves nothing behind and is not an error: the
+ * cache only saves time.
+ */
+export async function keepAtomically(cache: VerifyCache, path: string, parts: readonly (string | Uint8Array)[]): Promise<void> {
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    const payload = serialize({ key, wire: toWire(result, true).wire });
     await mkdir(cache.dir, { recursive: true });
-    await writeFile(temporary, Buffer.concat([Buffer.from(`${CACHE_FORMAT} ${key} ${sha256(payload)}\n`, 'latin1'), payload]), { flag: 'wx' });
+    await writeFile(temporary, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), { flag: 'wx' });
     await rename(temporary, path);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);

@@ -16,7 +16,7 @@ import { evidence } from '../bundle/evidence.ts';
 import type { BundleEntry, DirectoryResult } from './results.ts';
 import { cacheKey, readCached, writeCached, type VerifyCache } from './verify-cache.ts';
 
-export type { BundleEntry, DirectoryResult, VerifiedBundle } from './results.ts';
+export type { BundleEntry, DirectoryResult, BundleResult } from './results.ts';
 
 /** Progress callback: bundles done so far and the total. */
 export type Progress = (done: number, total: number) => void;

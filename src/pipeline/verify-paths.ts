@@ -7,13 +7,13 @@ import { ContentArena } from '../evidence/arena.ts';
 import { discoverBundles, PathArgumentError } from '../evidence/discover.ts';
 import { LIMIT_DEFAULTS } from '../evidence/limits.ts';
 import { verifyOnThreads, workersFor } from './threads.ts';
-import { verifyDirectory, type Progress, type VerifiedBundle, type VerifyOptions } from './verify-directory.ts';
+import { verifyDirectory, type Progress, type BundleResult, type VerifyOptions } from './verify-directory.ts';
 
 export { contentDigest, verifyDirectory } from './verify-directory.ts';
-export type { BundleEntry, Progress, VerifiedBundle, VerifyFunction, VerifyOptions } from './verify-directory.ts';
+export type { BundleEntry, Progress, BundleResult, VerifyFunction, VerifyOptions } from './verify-directory.ts';
 
 /** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
-export async function verifyPaths(paths: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<VerifiedBundle[]> {
+export async function verifyPaths(paths: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<BundleResult[]> {
   const dirs: string[] = [];
   for (const path of paths) {
     const found = await discoverBundles(path);
@@ -23,7 +23,7 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
   // A verifier passed in (a test's) cannot be sent to another thread.
   const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
   if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache);
-  const results: VerifiedBundle[] = [];
+  const results: BundleResult[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();
   for (const dir of dirs) {

@@ -8,7 +8,7 @@ import { limitsOf, type Config } from '../config/config.ts';
 import { checkHistoryIn, type HistoryCheck } from '../history/compare.ts';
 import type { Progress } from '../pipeline/verify-directory.ts';
 import type { VerifyCache } from '../pipeline/verify-cache.ts';
-import { verifyPaths, type VerifiedBundle } from '../pipeline/verify-paths.ts';
+import { verifyPaths, type BundleResult } from '../pipeline/verify-paths.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/schema.ts';
 import { readCachedReport, reportKey, writeCachedReport } from './report-cache.ts';
@@ -30,7 +30,7 @@ export interface PipelineInput {
 /** What the pipeline gives. */
 export interface PipelineResult {
   /** Every bundle in discovery order, with the history's findings added. */
-  results: VerifiedBundle[];
+  results: BundleResult[];
   /** The history check (null without a retained reports directory). */
   history: HistoryCheck | null;
   report: Report;

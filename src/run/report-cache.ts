@@ -16,11 +16,11 @@
  *   report_id re-derives (the report identifies itself): anything else is
  *   ignored and rebuilt.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { canonicalJson, digestCanonical, selfId } from '../json/canonical.ts';
-import { codeIdentity, type VerifyCache } from '../pipeline/verify-cache.ts';
+import { codeIdentity, keepAtomically, type VerifyCache } from '../pipeline/verify-cache.ts';
 import type { ReportInput } from '../report/build-report.ts';
 import { Report } from '../report/schema.ts';
 
@@ -59,15 +59,7 @@ export async function readCachedReport(cache: VerifyCache, key: string): Promise
 
 /** Keeps a report under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function writeCachedReport(cache: VerifyCache, key: string, report: Report): Promise<void> {
-  const path = entryPath(cache, key);
-  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await mkdir(cache.dir, { recursive: true });
-    await writeFile(temporary, `${REPORT_CACHE_FORMAT} ${key}\n${canonicalJson(report)}`, { flag: 'wx' });
-    await rename(temporary, path);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
-  }
+  await keepAtomically(cache, entryPath(cache, key), [`${REPORT_CACHE_FORMAT} ${key}\n`, canonicalJson(report)]);
 }
 
 function entryPath(cache: VerifyCache, key: string): string {

@@ -2,7 +2,7 @@
 import { countJsonlLines } from '../json/jsonl.ts';
 import { Attempt } from '../schema/index.ts';
 import { subjectKey } from '../bundle/subject.ts';
-import { contentOf, isImported, report, type VerifyContext } from './context.ts';
+import { contentOf, isImported, addFinding, type VerifyContext } from './context.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import { forEachJsonlRecord } from './parse-evidence.ts';
 import { AttemptTable } from '../bundle/tables.ts';
@@ -174,12 +174,12 @@ function checkSlots(ctx: VerifyContext, slots: Slots): void {
         if (byIndex?.has(index)) continue;
         if (listed === UNACCOUNTED_SLOTS_LISTED) break outer;
         listed++;
-        report(ctx, 'UNACCOUNTED_SLOT', FILE, `no attempt for task ${JSON.stringify(taskId)}, subject ${JSON.stringify(subject.selector)}, index ${index}`);
+        addFinding(ctx, 'UNACCOUNTED_SLOT', FILE, `no attempt for task ${JSON.stringify(taskId)}, subject ${JSON.stringify(subject.selector)}, index ${index}`);
       }
     }
   }
   if (empty > BigInt(listed)) {
-    report(ctx, 'UNACCOUNTED_SLOT', FILE, `and ${empty - BigInt(listed)} more slots of the matrix have no attempt (only the first ${listed} are listed)`);
+    addFinding(ctx, 'UNACCOUNTED_SLOT', FILE, `and ${empty - BigInt(listed)} more slots of the matrix have no attempt (only the first ${listed} are listed)`);
   }
 }
 

@@ -5,7 +5,7 @@
 import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
 import { collisionKey, compareUtf8, quotePath, unsafePathReason } from '../evidence/paths.ts';
 import { Manifest } from '../schema/index.ts';
-import { contentOf, report, type VerifyContext } from './context.ts';
+import { contentOf, addFinding, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
 /** Files every bundle must hold besides manifest.json (FORMAT.md section 2). */
@@ -28,16 +28,16 @@ const KIND_NAMES: Record<string, string> = {
 export function checkEntries(ctx: VerifyContext): void {
   for (const entry of ctx.snapshot.entries) {
     if (entry.badName) {
-      report(ctx, entry.kind === 'file' ? 'UNLISTED_FILE' : 'NOT_REGULAR_FILE', entry.path, `the name ${quotePath(entry.path)} on disk is not valid UTF-8, so no manifest can list it`);
+      addFinding(ctx, entry.kind === 'file' ? 'UNLISTED_FILE' : 'NOT_REGULAR_FILE', entry.path, `the name ${quotePath(entry.path)} on disk is not valid UTF-8, so no manifest can list it`);
       continue;
     }
     if (entry.kind === 'directory' && entry.unreadable !== undefined) {
       // What it holds is unknown (a listed file, an unlisted one): the bundle cannot be judged.
-      report(ctx, 'MISSING_FILE', entry.path, `the directory ${quotePath(entry.path)} ${entry.unreadable}: the files in it cannot be checked`);
+      addFinding(ctx, 'MISSING_FILE', entry.path, `the directory ${quotePath(entry.path)} ${entry.unreadable}: the files in it cannot be checked`);
       continue;
     }
     if (entry.kind === 'file' || entry.kind === 'directory') continue;
-    report(ctx, 'NOT_REGULAR_FILE', entry.path, `${quotePath(entry.path)} is a ${KIND_NAMES[entry.kind]}, not a regular file; it was not followed or opened`);
+    addFinding(ctx, 'NOT_REGULAR_FILE', entry.path, `${quotePath(entry.path)} is a ${KIND_NAMES[entry.kind]}, not a regular file; it was not followed or opened`);
   }
 }
 
@@ -87,26 +87,26 @@ export function checkNameCollisions(ctx: VerifyContext): void {
     }
     listed++;
     const shown = paths.slice(0, 10).map(quotePath).join(', ') + (paths.length > 10 ? ` and ${paths.length - 10} more` : '');
-    report(ctx, 'PATH_COLLISION', paths[0]!, `${shown} are one name after Unicode normalisation or case folding: on a macOS or Windows checkout one replaces the other`);
+    addFinding(ctx, 'PATH_COLLISION', paths[0]!, `${shown} are one name after Unicode normalisation or case folding: on a macOS or Windows checkout one replaces the other`);
   }
-  if (more > 0) report(ctx, 'PATH_COLLISION', '.', `and ${more} more groups of names collide after normalisation or case folding (only the first ${listed} are listed)`);
+  if (more > 0) addFinding(ctx, 'PATH_COLLISION', '.', `and ${more} more groups of names collide after normalisation or case folding (only the first ${listed} are listed)`);
 }
 
 /** manifest.json: present, strict JSON, integer numbers, schema, and its bundle_id re-derives. */
 export function readManifest(ctx: VerifyContext): void {
   const entry = ctx.disk.get('manifest.json');
   if (!entry) {
-    report(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is absent: nothing in the bundle can be checked against it');
+    addFinding(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is absent: nothing in the bundle can be checked against it');
     return;
   }
   if (entry.kind === 'directory') {
-    report(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is a directory, not a file: nothing in the bundle can be checked against it');
+    addFinding(ctx, 'MISSING_FILE', 'manifest.json', 'manifest.json is a directory, not a file: nothing in the bundle can be checked against it');
     return;
   }
   if (entry.kind !== 'file') return; // NOT_REGULAR_FILE already reported.
   const bytes = contentOf(ctx, 'manifest.json');
   if (bytes === undefined) {
-    report(ctx, 'MISSING_FILE', 'manifest.json', `manifest.json ${entry.unreadable ?? 'cannot be read'}`);
+    addFinding(ctx, 'MISSING_FILE', 'manifest.json', `manifest.json ${entry.unreadable ?? 'cannot be read'}`);
     return;
   }
   const parsed = parseJsonFile(ctx, 'manifest.json', bytes, Manifest, true);
@@ -118,7 +118,7 @@ export function readManifest(ctx: VerifyContext): void {
     if (ctx.bundleIdRead !== undefined && DIGEST_PATTERN.test(ctx.bundleIdRead) && parsed.nonIntegerTokens === 0) {
       const derived = selfId(raw, 'bundle_id');
       if (derived !== ctx.bundleIdRead) {
-        report(ctx, 'BUNDLE_ID_MISMATCH', 'manifest.json', `bundle_id is ${ctx.bundleIdRead} but the manifest re-derives to ${derived}`);
+        addFinding(ctx, 'BUNDLE_ID_MISMATCH', 'manifest.json', `bundle_id is ${ctx.bundleIdRead} but the manifest re-derives to ${derived}`);
       }
     }
   }
@@ -132,18 +132,18 @@ export function checkManifestList(ctx: VerifyContext): void {
   for (let i = 0; i < files.length; i++) {
     const { path } = files[i]!;
     if (path === 'manifest.json') {
-      report(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: the manifest must not list manifest.json itself`);
+      addFinding(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: the manifest must not list manifest.json itself`);
     }
     if (i > 0) {
       const order = compareUtf8(files[i - 1]!.path, path);
-      if (order === 0) report(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: ${quotePath(path)} is listed twice`);
+      if (order === 0) addFinding(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: ${quotePath(path)} is listed twice`);
       else if (order > 0) {
-        report(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: ${quotePath(path)} is out of order (files must be sorted by path, byte order)`);
+        addFinding(ctx, 'SCHEMA_VIOLATION', 'manifest.json', `files[${i}]: ${quotePath(path)} is out of order (files must be sorted by path, byte order)`);
       }
     }
     const unsafe = unsafePathReason(path);
     if (unsafe !== null) {
-      report(ctx, 'UNSAFE_PATH', 'manifest.json', `files[${i}]: ${quotePath(path)}: ${unsafe}`);
+      addFinding(ctx, 'UNSAFE_PATH', 'manifest.json', `files[${i}]: ${quotePath(path)}: ${unsafe}`);
       // Never used; remembered only so a file on disk under that exact name is not also UNLISTED_FILE.
       ctx.unsafeListed.add(path);
       continue;
@@ -158,35 +158,35 @@ export function checkFiles(ctx: VerifyContext): void {
   for (const [path, listed] of ctx.listed) {
     const entry = ctx.disk.get(path);
     if (!entry || entry.kind === 'directory') {
-      report(ctx, 'MISSING_FILE', path, `${quotePath(path)} is listed in the manifest but absent`);
+      addFinding(ctx, 'MISSING_FILE', path, `${quotePath(path)} is listed in the manifest but absent`);
       continue;
     }
     if (entry.kind !== 'file') continue; // NOT_REGULAR_FILE already reported.
     if (entry.unreadable !== undefined || entry.sha256 === undefined) {
-      report(ctx, 'MISSING_FILE', path, `${quotePath(path)} ${entry.unreadable ?? 'cannot be read'}`);
+      addFinding(ctx, 'MISSING_FILE', path, `${quotePath(path)} ${entry.unreadable ?? 'cannot be read'}`);
       continue;
     }
     // The file is there: references to its listed digest have a file (wrong bytes are FILE_DIGEST_MISMATCH, not also MISSING_ARTIFACT).
     ctx.presentDigests.add(listed.sha256);
     if (entry.bytes !== listed.bytes) {
-      report(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} is ${entry.bytes} bytes; the manifest says ${listed.bytes}`);
+      addFinding(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} is ${entry.bytes} bytes; the manifest says ${listed.bytes}`);
     } else if (entry.sha256 !== listed.sha256) {
-      report(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} hashes to ${entry.sha256}; the manifest says ${listed.sha256}`);
+      addFinding(ctx, 'FILE_DIGEST_MISMATCH', path, `${quotePath(path)} hashes to ${entry.sha256}; the manifest says ${listed.sha256}`);
     }
   }
   if (haveManifest) {
     for (const entry of ctx.snapshot.entries) {
       if (entry.kind !== 'file' || entry.badName || entry.path === 'manifest.json' || ctx.listed.has(entry.path) || ctx.unsafeListed.has(entry.path)) continue;
-      report(ctx, 'UNLISTED_FILE', entry.path, `${quotePath(entry.path)} is on disk but not listed in the manifest`);
+      addFinding(ctx, 'UNLISTED_FILE', entry.path, `${quotePath(entry.path)} is on disk but not listed in the manifest`);
     }
   }
   for (const path of REQUIRED_FILES) {
     if (ctx.listed.has(path)) continue; // A listed required file was checked above.
     const entry = ctx.disk.get(path);
     if (!entry || entry.kind === 'directory') {
-      report(ctx, 'MISSING_FILE', path, `${path} is required in every bundle and is absent`);
+      addFinding(ctx, 'MISSING_FILE', path, `${path} is required in every bundle and is absent`);
     } else if (entry.kind === 'file' && entry.unreadable !== undefined) {
-      report(ctx, 'MISSING_FILE', path, `${path} ${entry.unreadable}`);
+      addFinding(ctx, 'MISSING_FILE', path, `${path} ${entry.unreadable}`);
     }
   }
 }

@@ -2,7 +2,7 @@
 import { quotePath } from '../evidence/paths.ts';
 import { GradeResult, Grades } from '../schema/index.ts';
 import { parseWithArrayMember } from '../json/array-member.ts';
-import { contentOf, report, type VerifyContext } from './context.ts';
+import { contentOf, addFinding, type VerifyContext } from './context.ts';
 import { finding, type Finding } from './findings.ts';
 import { compiled, parseJsonFile } from './parse-evidence.ts';
 import { AttemptTable, GradesTable } from '../bundle/tables.ts';
@@ -21,7 +21,7 @@ export function checkGrades(ctx: VerifyContext): void {
     const match = GRADE_FILE.exec(path);
     const n = match ? Number(match[1]) : NaN;
     if (!Number.isSafeInteger(n)) {
-      report(ctx, 'GENERATION_GAP', path, `${quotePath(path)} is not a grading generation file grades/<n>.json (n in plain decimal from 1)`);
+      addFinding(ctx, 'GENERATION_GAP', path, `${quotePath(path)} is not a grading generation file grades/<n>.json (n in plain decimal from 1)`);
       continue;
     }
     numbered.set(n, path);
@@ -31,7 +31,7 @@ export function checkGrades(ctx: VerifyContext): void {
     if (n > count) {
       const missing = [];
       for (let k = 1; k <= count + 1 && missing.length < 5; k++) if (!numbered.has(k)) missing.push(k);
-      report(ctx, 'GENERATION_GAP', numbered.get(n)!, `generation ${n} exists but generation ${missing.join(', ')} does not: generations are numbered 1..n without gaps`);
+      addFinding(ctx, 'GENERATION_GAP', numbered.get(n)!, `generation ${n} exists but generation ${missing.join(', ')} does not: generations are numbered 1..n without gaps`);
       break;
     }
   }
@@ -64,13 +64,13 @@ export function checkGrades(ctx: VerifyContext): void {
 /** A generation's own checks: its number against its name, and generation 1's grader against the plan's. */
 function checkGeneration(ctx: VerifyContext, path: string, n: number, grades: Omit<Grades, 'results'>): void {
   if (grades.generation !== n) {
-    report(ctx, 'GENERATION_GAP', path, `${path} says generation ${grades.generation}; its name says ${n}`);
+    addFinding(ctx, 'GENERATION_GAP', path, `${path} says generation ${grades.generation}; its name says ${n}`);
   }
   if (n === 1 && ctx.plan) {
     const pinned = ctx.plan.grader;
     const g = grades.grader;
     if (g.id !== pinned.id || g.version !== pinned.version || g.executable !== pinned.executable) {
-      report(
+      addFinding(
         ctx,
         'GRADER_NOT_PINNED',
         path,

@@ -1,7 +1,7 @@
 /** grant.json, the spend authorization grant (FORMAT.md section 3.3). */
 import { Grant } from '../schema/index.ts';
 import { compareTimes } from '../bundle/times.ts';
-import { contentOf, report, type VerifyContext } from './context.ts';
+import { contentOf, addFinding, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
 const FILE = 'grant.json';
@@ -31,7 +31,7 @@ export function checkGrant(ctx: VerifyContext): void {
         }
       }
     }
-    for (const message of differs) report(ctx, 'GRANT_MISMATCH', FILE, `the grant does not echo the plan: ${message}`);
+    for (const message of differs) addFinding(ctx, 'GRANT_MISMATCH', FILE, `the grant does not echo the plan: ${message}`);
   }
   const attempts = ctx.attempts;
   // Only when the latest start is not before the expiry can any attempt be: then each is checked, in line order.
@@ -40,7 +40,7 @@ export function checkGrant(ctx: VerifyContext): void {
     const started = attempts.startedAt(row);
     if (compareTimes(started, grant.expires_at) >= 0) {
       const line = attempts.line[row]!;
-      report(
+      addFinding(
         ctx,
         'GRANT_MISMATCH',
         'attempts.jsonl',

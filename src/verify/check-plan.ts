@@ -3,7 +3,7 @@ import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
 import { quotePath, unsafePathReason } from '../evidence/paths.ts';
 import { Plan } from '../schema/index.ts';
 import { subjectKey } from '../bundle/subject.ts';
-import { contentOf, report, type VerifyContext } from './context.ts';
+import { contentOf, addFinding, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';
 
 /** plan.json: strict JSON, integer numbers, schema, plan_id re-derives, and the manifest names this plan. */
@@ -21,12 +21,12 @@ export function readPlan(ctx: VerifyContext): void {
   if (ctx.planIdRead !== undefined && DIGEST_PATTERN.test(ctx.planIdRead) && parsed.nonIntegerTokens === 0) {
     const derived = selfId(raw, 'plan_id');
     if (derived !== ctx.planIdRead) {
-      report(ctx, 'PLAN_ID_MISMATCH', 'plan.json', `plan_id is ${ctx.planIdRead} but the plan re-derives to ${derived}`);
+      addFinding(ctx, 'PLAN_ID_MISMATCH', 'plan.json', `plan_id is ${ctx.planIdRead} but the plan re-derives to ${derived}`);
     }
   }
   const named = ctx.manifest?.plan_id;
   if (named !== undefined && ctx.planIdRead !== undefined && named !== ctx.planIdRead) {
-    report(ctx, 'PLAN_ID_MISMATCH', 'manifest.json', `the manifest names plan ${named} but plan.json is ${ctx.planIdRead}`);
+    addFinding(ctx, 'PLAN_ID_MISMATCH', 'manifest.json', `the manifest names plan ${named} but plan.json is ${ctx.planIdRead}`);
   }
 }
 
@@ -39,7 +39,7 @@ export function checkSubjects(ctx: VerifyContext): void {
     const key = subjectKey(subject.model, subject.agent);
     const first = seen.get(key);
     if (first !== undefined) {
-      report(
+      addFinding(
         ctx,
         'DUPLICATE_SUBJECT',
         'plan.json',
@@ -52,7 +52,7 @@ export function checkSubjects(ctx: VerifyContext): void {
   plan.environment.wiki.forEach((page, i) => {
     const unsafe = unsafePathReason(page.path);
     // UNSAFE_PATH is for manifest paths; a plan member breaking the path rules is a schema violation.
-    if (unsafe !== null) report(ctx, 'SCHEMA_VIOLATION', 'plan.json', `environment.wiki[${i}].path ${quotePath(page.path)}: ${unsafe}`);
+    if (unsafe !== null) addFinding(ctx, 'SCHEMA_VIOLATION', 'plan.json', `environment.wiki[${i}].path ${quotePath(page.path)}: ${unsafe}`);
   });
 }
 
@@ -70,11 +70,11 @@ export function checkMoney(ctx: VerifyContext): void {
   const share = BigInt(aggregate) / dispatches;
   if (share < 1n) {
     ctx.ceilingBroken = true;
-    report(ctx, 'ZERO_SHARE', 'plan.json', `budget.aggregate_micros ${aggregate} over ${dispatches} dispatches gives less than one micro per dispatch`);
+    addFinding(ctx, 'ZERO_SHARE', 'plan.json', `budget.aggregate_micros ${aggregate} over ${dispatches} dispatches gives less than one micro per dispatch`);
   }
   if (BigInt(perAttempt) !== share) {
     ctx.ceilingBroken = true;
-    report(
+    addFinding(
       ctx,
       'CEILING_ARITHMETIC',
       'plan.json',
@@ -93,9 +93,9 @@ export function checkOrigin(ctx: VerifyContext): void {
   if (!plan) return;
   const origin = plan.origin;
   if (plan.budget === null && origin?.kind !== 'imported') {
-    report(ctx, 'SCHEMA_VIOLATION', 'plan.json', 'budget: null is allowed only for imported evidence (origin.kind "imported"); a frozen plan declares its ceiling');
+    addFinding(ctx, 'SCHEMA_VIOLATION', 'plan.json', 'budget: null is allowed only for imported evidence (origin.kind "imported"); a frozen plan declares its ceiling');
   }
   if (origin?.kind === 'imported' && ctx.manifest && !ctx.presentDigests.has(origin.source)) {
-    report(ctx, 'MISSING_ARTIFACT', 'plan.json', `origin.source ${origin.source} (the imported original) has no file: no listed file of the bundle with these bytes is present`);
+    addFinding(ctx, 'MISSING_ARTIFACT', 'plan.json', `origin.source ${origin.source} (the imported original) has no file: no listed file of the bundle with these bytes is present`);
   }
 }

@@ -9,7 +9,7 @@
  * a finite number).
  */
 import { COST_STATE_CODES } from '../bundle/tables.ts';
-import { report, type VerifyContext } from './context.ts';
+import { addFinding, type VerifyContext } from './context.ts';
 
 const FILE = 'attempts.jsonl';
 const COMPLETE = COST_STATE_CODES.indexOf('complete');
@@ -52,7 +52,7 @@ export function checkTotals(ctx: VerifyContext): void {
     // Only for a message: the exact sum, as a bigint.
     let sum = 0n;
     for (let row = 0; row < n; row++) sum += column(row);
-    report(
+    addFinding(
       ctx,
       'LIMIT_EXCEEDED',
       FILE,
@@ -75,7 +75,7 @@ export function checkTotals(ctx: VerifyContext): void {
     });
   }
   if (!Number.isFinite(wall)) {
-    report(
+    addFinding(
       ctx,
       'LIMIT_EXCEEDED',
       FILE,

@@ -48,7 +48,7 @@ export interface VerifyContext {
 }
 
 /** Adds a finding to the context. */
-export function report(ctx: VerifyContext, code: FindingCode, file: string, message: string, line?: number): void {
+export function addFinding(ctx: VerifyContext, code: FindingCode, file: string, message: string, line?: number): void {
   ctx.findings.push(finding(code, file, message, line));
 }
 

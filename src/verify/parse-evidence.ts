@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { forEachStrictJsonlLine } from '../json/jsonl.ts';
 import { limitMessage } from '../evidence/limits.ts';
 import { parseStrictJson, type JsonSyntaxError, type JsonValue } from '../json/strict-json.ts';
-import { report, type VerifyContext } from './context.ts';
+import { addFinding, type VerifyContext } from './context.ts';
 import { finding } from './findings.ts';
 
 /** A parsed JSON file: the raw value (for id derivation) and the typed value (for checks). */
@@ -40,13 +40,13 @@ export function parseJsonFile<T>(
     const { message, line, column, kind } = parsed.error;
     // In plan.json and manifest.json any number that is not a safe integer token is SCHEMA_VIOLATION (FORMAT.md 1).
     const code = integerTokens && kind === 'number-out-of-range' ? 'SCHEMA_VIOLATION' : 'BAD_JSON';
-    report(ctx, code, path, `line ${line}, column ${column}: ${message}`, line);
+    addFinding(ctx, code, path, `line ${line}, column ${column}: ${message}`, line);
     return undefined;
   }
   if (integerTokens) {
     for (const { token, line, column } of parsed.nonIntegerTokens) {
       const why = token === '-0' ? 'is not allowed (jq prints -0 where RFC 8785 writes 0, so the two would hash differently)' : 'is not an integer token with |n| <= 2^53 - 1';
-      report(ctx, 'SCHEMA_VIOLATION', path, `line ${line}, column ${column}: number ${token} ${why}`, line);
+      addFinding(ctx, 'SCHEMA_VIOLATION', path, `line ${line}, column ${column}: number ${token} ${why}`, line);
     }
   }
   return { raw: parsed.value, data: checkSchema(ctx, path, parsed.value, schema), nonIntegerTokens: parsed.nonIntegerTokens.length };
@@ -104,7 +104,7 @@ export function forEachJsonlRecord<T>(
       if (!entry.ok) {
         complete = false;
         if (entry.error.kind === 'string-over-limit') reportLongString(ctx, path, entry.error, entry.line);
-        else report(ctx, 'BAD_JSON', path, `line ${entry.line}, column ${entry.error.column}: ${entry.error.message}`, entry.line);
+        else addFinding(ctx, 'BAD_JSON', path, `line ${entry.line}, column ${entry.error.column}: ${entry.error.message}`, entry.line);
         return;
       }
       const data = checkSchema(ctx, path, entry.value, schema, entry.line);
@@ -159,10 +159,10 @@ export function checkSchema<T>(
     const where = formatJsonPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
       const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
-      report(ctx, 'UNKNOWN_MEMBER', path, `${prefix}${where}: unknown member${issue.keys.length > 1 ? 's' : ''} ${names}`, line);
+      addFinding(ctx, 'UNKNOWN_MEMBER', path, `${prefix}${where}: unknown member${issue.keys.length > 1 ? 's' : ''} ${names}`, line);
     } else {
       onlyUnknown = false;
-      report(ctx, 'SCHEMA_VIOLATION', path, `${prefix}${where}: ${issue.message}`, line);
+      addFinding(ctx, 'SCHEMA_VIOLATION', path, `${prefix}${where}: ${issue.message}`, line);
     }
   }
   if (!onlyUnknown) return undefined;

@@ -15,7 +15,7 @@ import { Config } from '../../src/config/config.ts';
 import { LIMIT_DEFAULTS } from '../../src/evidence/limits.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { CACHE_FORMAT, type VerifyCache } from '../../src/pipeline/verify-cache.ts';
-import type { VerifiedBundle } from '../../src/pipeline/verify-directory.ts';
+import type { BundleResult } from '../../src/pipeline/verify-directory.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { resultValue } from '../helpers/evidence-value.ts';
@@ -31,7 +31,7 @@ async function tempDir(): Promise<string> {
 }
 
 /** A result without the cache's mark, as plain values. */
-const plain = (r: VerifiedBundle) => {
+const plain = (r: BundleResult) => {
   const { cached: _cached, ...rest } = r;
   return resultValue(rest);
 };

@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
-import { verifyPaths, type VerifiedBundle } from '../../src/pipeline/verify-paths.ts';
+import { verifyPaths, type BundleResult } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
@@ -26,7 +26,7 @@ const SHARED = 'the same artifact bytes in two bundles\n';
 let model: SiteModel;
 let publication: Published;
 let report: Report;
-let results: VerifiedBundle[];
+let results: BundleResult[];
 let out: string;
 let published: string[];
 
