@@ -18,7 +18,7 @@ import { COST_STATE_CODES } from '../bundle/tables.ts';
 import { REASON_CODES, TERMINAL_CLASSES, type TerminalClass } from './grading.ts';
 import type { LedgerSplits } from './headline.ts';
 import type { CohortPool, Segment } from './pool.ts';
-import { meanPassAtK, wilson } from './stats.ts';
+import { meanPassAtK, sortedMedian, wilson } from './stats.ts';
 
 /** Resolved of graded attempts on a set of tasks, with the rate and its Wilson 95% interval. */
 export interface RateFigures {
@@ -354,13 +354,3 @@ function figures(segments: readonly Segment[], splits: LedgerSplits, tallies: Re
   return result;
 }
 
-/** stats.ts median of values already in ascending order. */
-function sortedMedian(sorted: Float64Array): number | null {
-  if (sorted.length === 0) return null;
-  const mid = sorted.length >> 1;
-  const high = sorted[mid]!;
-  if (sorted.length % 2 === 1) return high;
-  const low = sorted[mid - 1]!;
-  const sum = low + high;
-  return Number.isFinite(sum) ? sum / 2 : low / 2 + high / 2;
-}

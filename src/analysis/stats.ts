@@ -89,8 +89,12 @@ export function meanPassAtK(tasks: readonly { n: number; c: number }[]): { k: nu
  */
 export function median(values: readonly number[]): number | null {
   if (values.some((v) => Number.isNaN(v))) throw new RangeError('median of a list holding NaN');
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  return sortedMedian([...values].sort((a, b) => a - b));
+}
+
+/** {@link median} of numbers already in ascending order (no NaN). */
+export function sortedMedian(sorted: ArrayLike<number>): number | null {
+  if (sorted.length === 0) return null;
   const mid = sorted.length >> 1;
   const high = sorted[mid]!;
   if (sorted.length % 2 === 1) return high;
