@@ -23,7 +23,8 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildEnvironmentError, EvidenceChangedError } from '../../src/site/build-errors.ts';
 import { lockPath, takeBuildLock } from '../../src/site/build-lock.ts';
-import { buildSite, removeStaleRenders, RENDER_MARKER } from '../../src/site/build-site.ts';
+import { buildSite } from '../../src/site/build-site.ts';
+import { removeStaleRenders, RENDER_MARKER } from '../../src/site/render.ts';
 import { runCli } from '../helpers/cli.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 

@@ -1,6 +1,6 @@
 /** leaderboard.csv: RFC 4180 quoting, and cells a spreadsheet would run as formulas are neutralised. */
 import { describe, expect, it } from 'vitest';
-import { leaderboardCsv } from '../../src/site/build-site.ts';
+import { leaderboardCsv } from '../../src/site/data-files.ts';
 import type { SiteModel } from '../../src/site/model.ts';
 import type { ReportCohort } from '../../src/report/schema.ts';
 

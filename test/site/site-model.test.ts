@@ -15,7 +15,7 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
-import { siteModelPlugin, SITE_MODEL_MODULE } from '../../src/site/build-site.ts';
+import { siteModelPlugin, SITE_MODEL_MODULE } from '../../src/site/render.ts';
 import { MAX_ROWS } from '../../src/site/rows.ts';
 import { demoSiteModel, siteModelText } from '../golden/demo-site-model.ts';
 import { validBundle, writeModel } from '../helpers/bundle-builder.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { atomFeed } from '../../src/site/build-site.ts';
+import { atomFeed } from '../../src/site/data-files.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../../src/config/source-date.ts';
