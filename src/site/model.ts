@@ -4,7 +4,7 @@
  * the build publishes (publish.ts: every bundle's files and the bytes of its
  * blobs), never from the verifier's or the pipeline's objects
  * (docs/architecture.md). It reaches the pages as the module
- * `virtual:ledgerboard/site-model` (build-site.ts); pages read it through
+ * `virtual:ledgerboard/site-model` (render.ts); pages read it through
  * view.ts and compute nothing. Every URL here comes from a digest, never
  * from text in a bundle (docs/site.md): evidence bytes are linked at
  * /blobs/<sha256-hex> (publish.ts).

@@ -1,6 +1,6 @@
 /**
  * The module through which pages, components and layouts get the site
- * model: served by build-site.ts (siteModelPlugin) for one render, as data.
+ * model: served by render.ts (siteModelPlugin) for one render, as data.
  */
 declare module 'virtual:ledgerboard/site-model' {
   const model: import('./model-types.ts').SiteModel;
