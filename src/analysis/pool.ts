@@ -131,6 +131,7 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKi
   // Rows graded by a later generation are compared with generation 1's verdicts (docs/analysis.md, "Regrades").
   const first = layer.generations.some((g) => g !== null && g.generation > 1) ? firstLayerColumns(plan, columns) : null;
   const firstBoard = boardKeyOf(plan, plan.grader);
+  const firstBoardId = keyId(firstBoard);
   const roles = new Map(plan.subjects.map((s) => [subjectKey(s.model, s.agent), s]));
   // One cohort per (subject key, layer grader), found without building a string per attempt.
   const cohortCache = new Map<string, Map<Grader, CohortPool>>();
@@ -166,7 +167,7 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKi
         const boardKey = boardKeyOf(plan, grader);
         const board_id = keyId(boardKey);
         touched.set(board_id, boardKey);
-        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!, firstBoard);
+        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!, firstBoard, firstBoardId);
         bySubject.set(grader, pool);
       }
       p = found.indexOf(pool);
@@ -217,24 +218,32 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKi
   if (excluded > 0) pools.excludedByPin.push({ bundle_id: input.bundle_id, attempts: excluded });
   // Every subject of the plan contributes the plan to each board the plan puts attempts on.
   for (const [board_id, boardKey] of touched) {
-    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject, firstBoard);
+    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject, firstBoard, firstBoardId);
   }
 }
 
 /** The cohort of a plan subject on a board (created when new), with the plan recorded as contributing. */
-function joinCohort(pools: Pools, input: AnalysisInput, boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number], firstBoard: BoardKey): CohortPool {
+function joinCohort(
+  pools: Pools,
+  input: AnalysisInput,
+  boardKey: BoardKey,
+  board_id: string,
+  subject: Plan['subjects'][number],
+  firstBoard: BoardKey,
+  firstBoardId: string,
+): CohortPool {
   const plan = input.evidence.plan as Plan;
   pools.boards.set(board_id, boardKey);
-  const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
-  const cohort_id = keyId(key);
+  const cohort_id = cohortIdOf(pools, board_id, boardKey, subject);
   let pool = pools.cohorts.get(cohort_id);
   if (!pool) {
+    const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
     pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), segments: [], regrades: [], earlier: new Map() };
     pools.cohorts.set(cohort_id, pool);
   }
   pool.roles.add(subject.role);
   pool.selectors.add(subject.selector);
-  if (!pool.earlier.has(input.plan_id)) pool.earlier.set(input.plan_id, keyId(cohortKeyOf(firstBoard, { model: subject.model, agent: subject.agent })));
+  if (!pool.earlier.has(input.plan_id)) pool.earlier.set(input.plan_id, cohortIdOf(pools, firstBoardId, firstBoard, subject));
   pool.plans.set(input.plan_id, {
     plan_id: input.plan_id,
     bundle_id: input.bundle_id,
@@ -244,3 +253,24 @@ function joinCohort(pools: Pools, input: AnalysisInput, boardKey: BoardKey, boar
   });
   return pool;
 }
+
+/** The cohort ids a pooling has derived, by board id and subject key (see {@link cohortIdOf}). */
+const cohortIds = new WeakMap<Pools, Map<string, string>>();
+
+/**
+ * The id of a subject's cohort on a board: the digest of its cohort key,
+ * derived once per board and subject in a pooling (every bundle of a plan
+ * asks again for every subject, and canonicalising a key is not free).
+ */
+function cohortIdOf(pools: Pools, board_id: string, boardKey: BoardKey, subject: { model: string; agent: { name: string; version: string } }): string {
+  let ids = cohortIds.get(pools);
+  if (ids === undefined) cohortIds.set(pools, (ids = new Map()));
+  const memo = `${board_id}\0${subjectKey(subject.model, subject.agent)}`;
+  let id = ids.get(memo);
+  if (id === undefined) {
+    id = keyId(cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent }));
+    ids.set(memo, id);
+  }
+  return id;
+}
+

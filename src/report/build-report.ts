@@ -13,7 +13,7 @@ import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
 import { newestTimes } from '../analysis/columns.ts';
 import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
-import { cohortFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
+import { cohortFigures, rateFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
 import { baselineDrift } from '../analysis/drift.ts';
 import { COST_STATE_CODES } from '../bundle/tables.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
@@ -298,7 +298,8 @@ function earlierCohorts(pools: Pools, config: Config): Map<string, EarlierCohort
     const tallies = tallyTasks(pool);
     const s = splits.get(pool.key.ledger_digest)!;
     const list = members.get(pool.board_id) ?? [];
-    list.push({ pool, tallies, headline: cohortFigures(pool, s, tallies, pool.key.budget?.currency ?? null).headline });
+    // Only the headline rate is shown for the earlier cohorts: it alone is computed.
+    list.push({ pool, tallies, headline: rateFigures(s.headline, tallies) });
     members.set(pool.board_id, list);
   }
   for (const [board_id, list] of members) {
