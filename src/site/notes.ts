@@ -28,7 +28,8 @@ export interface RenderedNotes {
 interface Running {
   worker: Worker;
   memoryMb: number;
-  ready: boolean;
+  /** Settles when the worker said `ready` (heard from its start: a worker started ahead may say it before any rendering listens). */
+  ready: Promise<void>;
 }
 
 let current: Running | null = null;
@@ -45,7 +46,15 @@ function start(memoryMb: number): Running {
   const entry = import.meta.url.endsWith('.ts') ? './notes-worker.mjs' : './notes-worker.js';
   const worker = new Worker(new URL(entry, import.meta.url), { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
   worker.unref();
-  const running: Running = { worker, memoryMb, ready: false };
+  const ready = new Promise<void>((resolve) => {
+    const onReady = (message: NotesWorkerMessage) => {
+      if (message.kind !== 'ready') return;
+      worker.off('message', onReady);
+      resolve();
+    };
+    worker.on('message', onReady);
+  });
+  const running: Running = { worker, memoryMb, ready };
   // A worker that fails between renderings is only forgotten (the next rendering starts another).
   const forget = () => {
     if (current === running) current = null;
@@ -81,17 +90,15 @@ function onWorker(text: string, safety: { seconds: number; memory_mb: number }):
       });
     const timer = setTimeout(() => stopped({ limit: 'seconds', value: safety.seconds, actual: 'more' }), safety.seconds * 1000);
     const onMessage = (message: NotesWorkerMessage) => {
-      if (message.kind === 'ready') {
-        running.ready = true;
-        worker.postMessage(text);
-      } else if (message.kind === 'result') settle(() => resolve(message.result));
+      if (message.kind === 'ready') return;
+      if (message.kind === 'result') settle(() => resolve(message.result));
       else settle(() => reject(new Error(message.message)));
     };
     const onError = (error: Error & { code?: string }) =>
       stopped(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { limit: 'memory_mb', value: safety.memory_mb, actual: 'more' } : { limit: 'renderer', value: 0, actual: 'more' });
     const onExit = () => stopped({ limit: 'renderer', value: 0, actual: 'more' });
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    if (running.ready) worker.postMessage(text);
+    void running.ready.then(() => worker.postMessage(text));
   });
 }
 

@@ -15,7 +15,7 @@ import { buildSiteModel } from '../../src/site/model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { NOTES_BUDGET, scanNotes, type NotesLimit } from '../../src/site/notes-budget.ts';
 import { renderMarkdown } from '../../src/site/notes-render.ts';
-import { NOTES_SAFETY, renderNotes, renderNotesChecked } from '../../src/site/notes.ts';
+import { NOTES_SAFETY, renderNotes, renderNotesChecked, startNotesRenderer } from '../../src/site/notes.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 afterAll(removeTempDirs);
@@ -142,6 +142,16 @@ describe('ordinary notes', () => {
 });
 
 describe('the safety net (the one machine-dependent limit)', () => {
+  it('a worker started ahead that is ready before any notes are asked for still renders them (its ready is not lost)', async () => {
+    // The first rendering of a fresh worker: stop the one earlier tests left (a 1 MiB worker restarts it).
+    await renderNotesChecked(encode('# a\n'), { seconds: 60, memory_mb: 1 });
+    startNotesRenderer();
+    // Long enough for the worker to load and say ready while nothing listens for a rendering.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const rendered = await renderNotesChecked(encode('# a\n\nsome *notes*\n'), { seconds: 8, memory_mb: NOTES_SAFETY.memory_mb });
+    expect(rendered).toEqual({ html: '<h3>a</h3>\n<p>some <em>notes</em></p>', over: null });
+  }, 30_000);
+
   it('stops a rendering past its time, shows the text, and the next notes render on a new worker', async () => {
     // 128 KiB of prose takes a few hundred milliseconds of CPU: never done in 20.
     const text = '# a\n\nsome *notes*\n\n' + 'Lorem ipsum dolor sit amet, *consectetur* adipiscing elit, sed do `eiusmod` tempor.\n\n'.repeat(1400);
