@@ -71,7 +71,7 @@ Environment:
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const cache = cacheOf(values, loaded, 'build');
+    const cache = cacheOf(values, loaded, 'build', dirs);
     const { buildSite, PROJECT_ROOT, removeStaleRenders } = await import('../site/build-site.ts');
     const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
     try {

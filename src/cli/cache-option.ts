@@ -2,6 +2,7 @@
  * `--cache DIR` and `--no-cache`, shared by build, report and retain: which
  * verification cache (src/pipeline/verify-cache.ts) a run uses.
  */
+import { isAbsolute, relative, resolve } from 'node:path';
 import { configPath, type LoadedConfig } from '../config/config.ts';
 import type { VerifyCache } from '../pipeline/verify-cache.ts';
 import { UsageError } from './command.ts';
@@ -20,13 +21,24 @@ export const CACHE_HELP = `  --cache DIR     the verification cache (default ${D
                   not analysed again
   --no-cache      verify every bundle in full and analyse afresh; keep nothing`;
 
-/** The cache a run uses, or undefined with --no-cache. */
-export function cacheOf(values: Record<string, string | boolean | undefined>, loaded: LoadedConfig, command: string): VerifyCache | undefined {
+/**
+ * The cache a run uses, or undefined with --no-cache. A cache inside one of
+ * the evidence directories is refused: its files would become part of the
+ * evidence the next run reads.
+ */
+export function cacheOf(values: Record<string, string | boolean | undefined>, loaded: LoadedConfig, command: string, evidence: readonly string[]): VerifyCache | undefined {
   if (values['no-cache'] === true) {
     if (typeof values.cache === 'string') throw new UsageError('--cache and --no-cache cannot be given together', command);
     return undefined;
   }
-  return { dir: typeof values.cache === 'string' ? values.cache : configPath(loaded, DEFAULT_CACHE_DIR) };
+  const dir = typeof values.cache === 'string' ? values.cache : configPath(loaded, DEFAULT_CACHE_DIR);
+  for (const holder of evidence) {
+    const inside = relative(resolve(holder), resolve(dir));
+    if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) {
+      throw new UsageError(`the verification cache ${dir} lies inside the evidence directory ${holder}: give --cache a directory outside it (or --no-cache)`, command);
+    }
+  }
+  return { dir };
 }
 
 /** One line for stderr: how many bundles the cache gave, and whether it gave the report. */

@@ -74,7 +74,7 @@ bytes, or an incomplete retention that cannot be finished), 2 usage.`,
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain') });
+    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain', dirs) });
     const { incomplete } = history!;
     const unfinishable = incomplete.filter((i) => i.manifest === null);
     if (unfinishable.length > 0) {

@@ -173,5 +173,10 @@ describe('--cache and --no-cache', () => {
     const both = await run(['report', '--cache', 'x', '--no-cache'], dir);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--cache and --no-cache cannot be given together/);
+    // A cache inside the evidence would become evidence: refused before anything is read or written.
+    const inside = await run(['report', '--cache', 'evidence/cache'], dir);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toMatch(/the verification cache evidence\/cache lies inside the evidence directory evidence/);
+    expect(await readdir(join(dir, 'evidence'))).not.toContain('cache');
   }, 60_000);
 });
