@@ -89,7 +89,13 @@ export function hasCached(cache: VerifyCache, key: string): boolean {
 
 /** Keeps a result under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function writeCached(cache: VerifyCache, key: string, result: DirectoryResult): Promise<void> {
-  const payload = serialize({ key, wire: toWire(result, true).wire });
+  let payload: Buffer;
+  try {
+    payload = serialize({ key, wire: toWire(result, true).wire });
+  } catch {
+    // A value V8 cannot serialise is not kept (and never fails the run).
+    return;
+  }
   await keepAtomically(cache, entryPath(cache, key), [Buffer.from(`${CACHE_FORMAT} ${key} ${sha256(payload)}\n`, 'latin1'), payload]);
 }
 
