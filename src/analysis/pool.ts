@@ -102,22 +102,33 @@ export interface Pools {
  * before any regrade.
  */
 export function poolAttempts(inputs: readonly AnalysisInput[], pin: GradingPin, layer: 'latest' | 'first' = 'latest'): Pools {
-  const pools: Pools = { cohorts: new Map(), boards: new Map(), ledgers: new Map(), excludedByPin: [], conflicts: [] };
-  const byPlan = new Map<string, Map<string, AnalysisInput>>();
+  const { counted, conflicts } = splitConflicts(inputs);
+  const pools: Pools = { cohorts: new Map(), boards: new Map(), ledgers: new Map(), excludedByPin: [], conflicts };
+  for (const input of counted) poolBundle(pools, input, pin, layer);
+  return pools;
+}
+
+/**
+ * The bundles that may be counted, sorted by bundle id, and the plans
+ * present in more than one distinct bundle (sorted by plan id), none of
+ * whose bundles is counted. Of inputs with one bundle id, the last is kept.
+ */
+export function splitConflicts<T extends { bundle_id: string; plan_id: string }>(inputs: readonly T[]): { counted: T[]; conflicts: Pools['conflicts'] } {
+  const byPlan = new Map<string, Map<string, T>>();
   for (const input of inputs) {
-    const same = byPlan.get(input.plan_id) ?? new Map<string, AnalysisInput>();
+    const same = byPlan.get(input.plan_id) ?? new Map<string, T>();
     same.set(input.bundle_id, input);
     byPlan.set(input.plan_id, same);
   }
-  const counted: AnalysisInput[] = [];
+  const counted: T[] = [];
+  const conflicts: Pools['conflicts'] = [];
   for (const [plan_id, bundles] of byPlan) {
     if (bundles.size === 1) counted.push(...bundles.values());
-    else pools.conflicts.push({ plan_id, bundle_ids: [...bundles.keys()].sort() });
+    else conflicts.push({ plan_id, bundle_ids: [...bundles.keys()].sort() });
   }
-  pools.conflicts.sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0));
+  conflicts.sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : 0));
   counted.sort((a, b) => (a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : 0));
-  for (const input of counted) poolBundle(pools, input, pin, layer);
-  return pools;
+  return { counted, conflicts };
 }
 
 const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');

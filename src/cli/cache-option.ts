@@ -41,11 +41,17 @@ export function cacheOf(values: Record<string, string | boolean | undefined>, lo
   return { dir };
 }
 
-/** One line for stderr: how many bundles the cache gave, and whether it gave the report. */
-export function cacheLine(cache: VerifyCache | undefined, run: { results: readonly { cached?: true }[]; reportCached?: true }): string | null {
+/** One line for stderr: how many bundles the cache gave, and whether it gave the report (or how many of its ledgers' sections). */
+export function cacheLine(cache: VerifyCache | undefined, run: { results: readonly { cached?: true }[]; reportCached?: true; sections?: { reused: number; total: number } }): string | null {
   if (cache === undefined) return null;
   const { results } = run;
   const reused = results.filter((r) => r.cached === true).length;
-  const report = run.reportCached === true ? 'the report reused' : 'the report analysed afresh';
+  const sections = run.sections;
+  const report =
+    run.reportCached === true
+      ? 'the report reused'
+      : sections === undefined || sections.reused === 0
+        ? 'the report analysed afresh'
+        : `the report assembled: ${sections.reused} of ${sections.total} ledgers reused, ${sections.total - sections.reused} analysed`;
   return `verification cache ${cache.dir}: ${reused} of ${results.length} bundles reused, ${results.length - reused} verified in full; ${report}`;
 }

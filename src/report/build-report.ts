@@ -3,22 +3,24 @@
  * bundles: a pure function of the evidence and the config. The same inputs
  * give the same report, byte for byte, whatever order they come in; nothing
  * in it reads a clock.
+ *
+ * The counted bundles are grouped by the ledger they pin and each group is
+ * analysed alone (ledger-section.ts); the report is the sorted union of the
+ * sections. A caller may hand in sections it kept for groups of exactly the
+ * same bundles (src/run/report-cache.ts): the report is the same either way.
  */
 import type { Config } from '../config/config.ts';
 import { digestCanonical, selfId } from '../json/canonical.ts';
-import { compareTimestamps } from '../schema/timestamp.ts';
 import { NAME, VERSION } from '../version.ts';
 import type { BundleEvidence, BundleVerification } from '../verify/verify-bundle.ts';
-import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
-import { cohortIncompatibilities, ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
-import { newestTimes } from '../analysis/columns.ts';
-import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
-import { cohortFigures, rateFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
-import { baselineDrift } from '../analysis/drift.ts';
+import { ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
+import { splitConflicts, type AnalysisInput } from '../analysis/pool.ts';
+import type { LedgerRecord } from '../schema/index.ts';
 import { COST_STATE_CODES } from '../bundle/tables.ts';
-import { pairedBootstrapDelta } from '../analysis/stats.ts';
-import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
-import { reportConfigOf, type Report, type ReportBoard, type ReportCohort, type ReportRegrade } from './schema.ts';
+import { reportConfigOf, type Report } from './schema.ts';
+import { laterDate, ledgerSection, type LedgerSection } from './ledger-section.ts';
+
+export { BOOTSTRAP_RESAMPLES } from './ledger-section.ts';
 
 /** One bundle as the report takes it. */
 export interface ReportInput {
@@ -26,23 +28,51 @@ export interface ReportInput {
   content_digest: string;
 }
 
-/** Bootstrap resamples per delta interval. */
-export const BOOTSTRAP_RESAMPLES = 2000;
+/** A counted bundle, with the digest of its content. */
+export interface CountedBundle extends AnalysisInput {
+  content_digest: string;
+}
+
+/** The counted bundles that pin one ledger, sorted by bundle id: what one section is made from. */
+export interface LedgerGroup {
+  ledger_digest: string;
+  bundles: CountedBundle[];
+}
+
+/** Sections kept from an earlier run, and where newly made ones go (both optional). */
+export interface SectionStore {
+  /** The kept section of exactly this group under this config, or null. */
+  kept(group: LedgerGroup): LedgerSection | null;
+  /** Called with each section analysed afresh. */
+  made?(group: LedgerGroup, section: LedgerSection): void;
+}
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Builds the report. */
-export function buildReport(inputs: readonly ReportInput[], config: Config): Report {
-  const bundles = reportBundles(inputs);
-  const counted: AnalysisInput[] = [];
-  for (const { verification: v } of dedupe(inputs)) {
+/** The counted bundles by ledger (sorted by ledger digest), and the plans in conflict. */
+export function countedGroups(inputs: readonly ReportInput[]): { groups: LedgerGroup[]; conflicts: Report['conflicts'] } {
+  const candidates: CountedBundle[] = [];
+  for (const { verification: v, content_digest } of dedupe(inputs)) {
     if (v.status === 'verified' && v.bundle_id && v.plan_id && v.evidence.plan) {
-      counted.push({ bundle_id: v.bundle_id, plan_id: v.plan_id, evidence: v.evidence });
+      candidates.push({ bundle_id: v.bundle_id, plan_id: v.plan_id, evidence: v.evidence, content_digest });
     }
   }
-  // Column-wise (src/analysis/pool.ts): cohorts as segments of rows, without an object per attempt.
-  const pools = poolAttempts(counted, config.grading_pin);
-  const conflicted = new Set(pools.conflicts.flatMap((c) => c.bundle_ids));
+  const { counted, conflicts } = splitConflicts(candidates);
+  const groups = new Map<string, LedgerGroup>();
+  for (const bundle of counted) {
+    const digest = bundle.evidence.plan!.ledger.digest;
+    let group = groups.get(digest);
+    if (!group) groups.set(digest, (group = { ledger_digest: digest, bundles: [] }));
+    group.bundles.push(bundle);
+  }
+  return { groups: [...groups.values()].sort((a, b) => byString(a.ledger_digest, b.ledger_digest)), conflicts };
+}
+
+/** Builds the report (see the module comment). */
+export function buildReport(inputs: readonly ReportInput[], config: Config, store?: SectionStore): Report {
+  const bundles = reportBundles(inputs);
+  const { groups, conflicts } = countedGroups(inputs);
+  const conflicted = new Set(conflicts.flatMap((c) => c.bundle_ids));
   for (const b of bundles) b.counted = b.status === 'verified' && b.bundle_id !== null && !conflicted.has(b.bundle_id);
 
   const reported = reportConfigOf(config);
@@ -50,66 +80,24 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
   const countedIds = bundles.filter((b) => b.counted).map((b) => b.bundle_id!);
   const inputs_digest = digestCanonical({ bundles: countedIds, config_digest });
 
-  const splits = new Map<string, LedgerSplits>();
-  for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
+  const sections = groups.map((group) => {
+    const kept = store?.kept(group) ?? null;
+    if (kept !== null) return kept;
+    const made = ledgerSection(group.ledger_digest, group.bundles, config, config_digest);
+    store?.made?.(group, made);
+    return made;
+  });
 
-  // Figures per cohort.
-  const figures = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
-  for (const pool of pools.cohorts.values()) {
-    const tallies = tallyTasks(pool);
-    const s = splits.get(pool.key.ledger_digest)!;
-    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFigures(pool, s, tallies, pool.key.budget?.currency ?? null) });
+  // A ledger's name is the one the plan of its lowest bundle id gives it (as its boards say).
+  const ledgers = new Map<string, { name: string; records: readonly LedgerRecord[] }>();
+  for (const group of groups) {
+    const first = group.bundles[0]!;
+    ledgers.set(group.ledger_digest, { name: first.evidence.plan!.ledger.name, records: first.evidence.ledger });
   }
-
-  // A regrade anywhere: the cohorts as generation 1 alone grades them, to set the earlier verdicts beside the ones in use.
-  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolAttempts(counted, null, 'first'), config) : null;
-
-  const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
-  const boards: ReportBoard[] = [];
-  const cohorts: ReportCohort[] = [];
-  for (const board_id of [...pools.boards.keys()].sort(byString)) {
-    const key = pools.boards.get(board_id)!;
-    const members = [...figures.values()].filter((f) => f.pool.board_id === board_id);
-    const baselines = members.filter((m) => m.pool.roles.has('baseline'));
-    const baseline = baselines.length === 1 ? baselines[0]! : null;
-    const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
-    const s = splits.get(key.ledger_digest)!;
-    const ranked = rank(members.map((m) => ({ id: m.pool.cohort_id, rate: m.figures.headline.rate })));
-    for (const member of members) {
-      const isBaseline = member.pool.roles.has('baseline');
-      const verdict = isBaseline
-        ? null
-        : judge(s.headline, { tallies: member.tallies, plans: member.pool.plans }, baseline && { tallies: baseline.tallies, plans: baseline.pool.plans }, problem, config.acceptance);
-      cohorts.push(
-        cohortEntry(member, {
-          rank: ranked.get(member.pool.cohort_id)!,
-          regrade: earlier && regradeOf(member.pool, isBaseline ? null : (baseline?.pool ?? null), earlier),
-          baselineId: baseline?.pool.cohort_id ?? null,
-          verdict,
-          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
-          incompatible: incompatible
-            .filter((p) => p.a === member.pool.cohort_id || p.b === member.pool.cohort_id)
-            .map((p) => (p.a === member.pool.cohort_id ? { cohort_id: p.b, board_id: p.board_b, differences: p.differences } : { cohort_id: p.a, board_id: p.board_a, differences: p.differences.map((d) => ({ component: d.component, a: d.b, b: d.a })) })),
-        }),
-      );
-    }
-    boards.push({
-      board_id,
-      key,
-      ledger: {
-        name: pools.ledgers.get(key.ledger_digest)!.name,
-        digest: key.ledger_digest,
-        headline_tasks: s.headline,
-        watch_list_tasks: s.watch_list,
-        public_tasks: s.public,
-      },
-      baseline_cohort_id: baseline?.pool.cohort_id ?? null,
-      baseline_problem: problem,
-      cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
-      drift: baseline ? baselineDrift(baseline.pool, s) : [],
-    });
+  let evidence_date: string | null = null;
+  for (const { evidence_date: date } of sections) {
+    if (date !== null && (evidence_date === null || laterDate(date, evidence_date))) evidence_date = date;
   }
-  cohorts.sort((a, b) => byString(a.board_id, b.board_id) || a.rank - b.rank || byString(a.cohort_id, b.cohort_id));
 
   const report: Omit<Report, 'report_id'> = {
     schema: 'ledgerboard.report.v1',
@@ -117,29 +105,20 @@ export function buildReport(inputs: readonly ReportInput[], config: Config): Rep
     config: reported,
     config_digest,
     inputs_digest,
-    evidence_date: evidenceDate(counted.filter((c) => !conflicted.has(c.bundle_id))),
+    evidence_date,
     bundles,
-    conflicts: pools.conflicts,
-    excluded_by_grading_pin: pools.excludedByPin.sort((a, b) => byString(a.bundle_id, b.bundle_id)),
-    boards,
-    cohorts,
-    incompatibilities: { cohorts: incompatible, ledgers: ledgerIncompatibilities(pools.ledgers) },
+    conflicts,
+    excluded_by_grading_pin: sections.flatMap((s) => s.excluded_by_grading_pin).sort((a, b) => byString(a.bundle_id, b.bundle_id)),
+    boards: sections.flatMap((s) => s.boards).sort((a, b) => byString(a.board_id, b.board_id)),
+    cohorts: sections.flatMap((s) => s.cohorts).sort((a, b) => byString(a.board_id, b.board_id) || a.rank - b.rank || byString(a.cohort_id, b.cohort_id)),
+    incompatibilities: {
+      cohorts: sections.flatMap((s) => s.incompatible).sort((x, y) => byString(x.a, y.a) || byString(x.b, y.b)),
+      ledgers: ledgerIncompatibilities(ledgers),
+    },
   };
   const report_id = selfId(report as Record<string, unknown>, 'report_id');
   const { schema, ...rest } = report;
   return { schema, report_id, ...rest };
-}
-
-/**
- * The bootstrap seed text of a candidate against its baseline:
- * `<digest of {bundles, config_digest}>/<candidate cohort id>/<baseline cohort id>`,
- * where `bundles` are the sorted ids of the bundles the two cohorts pool. Only
- * what the two cohorts are made of enters it, so evidence added on another
- * board never moves this interval.
- */
-function pairSeed(candidate: CohortPool, baseline: CohortPool, config_digest: string): string {
-  const bundles = [...new Set([...candidate.plans.values(), ...baseline.plans.values()].map((p) => p.bundle_id))].sort(byString);
-  return `${digestCanonical({ bundles, config_digest })}/${candidate.cohort_id}/${baseline.cohort_id}`;
 }
 
 /** Drops repeated copies of one bundle (same bundle id and content). */
@@ -207,162 +186,3 @@ function bundleCost(evidence: BundleEvidence, currency: string | null): NonNulla
   return cost;
 }
 
-/** Competition ranking ("1224") by headline rate, highest first; cohorts without a rate rank last. */
-function rank(entries: { id: string; rate: number | null }[]): Map<string, number> {
-  const sorted = [...entries].sort((a, b) => (b.rate ?? -1) - (a.rate ?? -1) || byString(a.id, b.id));
-  const ranks = new Map<string, number>();
-  sorted.forEach((e, i) => {
-    const previous = sorted[i - 1];
-    ranks.set(e.id, previous && previous.rate === e.rate ? ranks.get(previous.id)! : i + 1);
-  });
-  return ranks;
-}
-
-/** Delta of headline pass rates over the headline tasks both sides attempted, with its paired bootstrap interval. */
-function deltaOf(headline: readonly string[], candidate: ReadonlyMap<string, TaskTally>, baseline: ReadonlyMap<string, TaskTally>, seed: string): ReportCohort['delta'] {
-  const paired = [];
-  for (const id of headline) {
-    const c = candidate.get(id);
-    const b = baseline.get(id);
-    if (c && b) paired.push({ candidate: { resolved: c.resolved, graded: c.attempts }, baseline: { resolved: b.resolved, graded: b.attempts } });
-  }
-  const result = pairedBootstrapDelta(paired, seed, BOOTSTRAP_RESAMPLES);
-  return { rate: result.delta, interval: result.interval, paired_tasks: paired.length, resamples: result.resamples, skipped: result.skipped, seed: result.seed };
-}
-
-function cohortEntry(
-  member: { pool: CohortPool; figures: CohortFigures },
-  extra: {
-    rank: number;
-    baselineId: string | null;
-    verdict: VerdictResult | null;
-    delta: ReportCohort['delta'];
-    incompatible: ReportCohort['incompatible_with'];
-    regrade: ReportRegrade | null;
-  },
-): ReportCohort {
-  const { pool, figures: f } = member;
-  const v = extra.verdict;
-  return {
-    cohort_id: pool.cohort_id,
-    board_id: pool.board_id,
-    subject: {
-      model: pool.key.subject.model,
-      agent: pool.key.subject.agent,
-      role: pool.roles.has('baseline') ? 'baseline' : 'candidate',
-      selectors: [...pool.selectors].sort(byString),
-    },
-    ledger_digest: pool.key.ledger_digest,
-    harness_commit: pool.key.harness.commit,
-    baseline_cohort_id: extra.baselineId,
-    rank: extra.rank,
-    attempts: f.attempts,
-    headline: f.headline,
-    watch_list: f.watch_list,
-    public: f.public,
-    terminal_classes: f.terminal_classes,
-    grader_failure_reasons: f.grader_failure_reasons,
-    tokens: f.tokens,
-    wall_seconds: f.wall_seconds,
-    retries: f.retries,
-    cost: f.cost,
-    pass_at_k: f.pass_at_k,
-    replicates: f.replicates,
-    delta: extra.delta,
-    classes: v ? v.classes : null,
-    verdict: v ? v.verdict : null,
-    verdict_reasons: v ? v.reasons : [],
-    regrade: extra.regrade,
-    regressed_tasks: v ? v.regressed_tasks : [],
-    incomplete_tasks: v ? v.incomplete_tasks : [],
-    tasks: v ? v.tasks : [],
-    plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
-    incompatible_with: extra.incompatible,
-    ...(f.bounded ? { bounded: f.bounded } : {}),
-  };
-}
-
-type EarlierCohort = ReportRegrade['earlier'][number];
-
-/**
- * The cohorts of a generation-1 pooling (poolAttempts 'first') with their
- * headline figures and verdicts, judged as the report judges the cohorts
- * in use (same splits, baselines and acceptance rule; no delta).
- */
-function earlierCohorts(pools: Pools, config: Config): Map<string, EarlierCohort> {
-  const out = new Map<string, EarlierCohort>();
-  const members = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; headline: CohortFigures['headline'] }[]>();
-  const splits = new Map<string, LedgerSplits>();
-  for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
-  for (const pool of pools.cohorts.values()) {
-    const tallies = tallyTasks(pool);
-    const s = splits.get(pool.key.ledger_digest)!;
-    const list = members.get(pool.board_id) ?? [];
-    // Only the headline rate is shown for the earlier cohorts: it alone is computed.
-    list.push({ pool, tallies, headline: rateFigures(s.headline, tallies) });
-    members.set(pool.board_id, list);
-  }
-  for (const [board_id, list] of members) {
-    const key = pools.boards.get(board_id)!;
-    const headline = splits.get(key.ledger_digest)!.headline;
-    const baselines = list.filter((m) => m.pool.roles.has('baseline'));
-    const baseline = baselines.length === 1 ? baselines[0]! : null;
-    const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
-    for (const m of list) {
-      const isBaseline = m.pool.roles.has('baseline');
-      const v = isBaseline ? null : judge(headline, { tallies: m.tallies, plans: m.pool.plans }, baseline && { tallies: baseline.tallies, plans: baseline.pool.plans }, problem, config.acceptance);
-      out.set(m.pool.cohort_id, {
-        cohort_id: m.pool.cohort_id,
-        board_id,
-        grader: key.grading,
-        role: isBaseline ? 'baseline' : 'candidate',
-        headline: { resolved: m.headline.resolved, graded: m.headline.graded, rate: m.headline.rate },
-        verdict: v ? v.verdict : null,
-        classes: v ? v.classes : null,
-        regressed_tasks: v ? v.regressed_tasks : [],
-      });
-    }
-  }
-  return out;
-}
-
-/**
- * A cohort's regrade entry: the later generations its attempts are graded
- * by, what moved, and the cohorts generation 1 alone puts its subject in
- * (from its contributing plans) with their verdicts then. Null when neither
- * it nor its baseline has a regraded attempt.
- */
-function regradeOf(pool: CohortPool, baseline: CohortPool | null, earlier: ReadonlyMap<string, EarlierCohort>): ReportRegrade | null {
-  const baseline_regraded = baseline !== null && baseline.regrades.length > 0;
-  if (pool.regrades.length === 0 && !baseline_regraded) return null;
-  const generations = pool.regrades.map((r) => ({ ...r, grader: { ...r.grader } })).sort((a, b) => byString(a.plan_id, b.plan_id) || a.generation - b.generation);
-  const sum = (f: 'attempts' | 'fail_to_pass' | 'pass_to_fail') => generations.reduce((n, g) => n + g[f], 0);
-  const ids = [...new Set(pool.earlier.values())].sort(byString);
-  return {
-    generations,
-    attempts: sum('attempts'),
-    fail_to_pass: sum('fail_to_pass'),
-    pass_to_fail: sum('pass_to_fail'),
-    baseline_regraded,
-    earlier: ids.flatMap((id) => {
-      const e = earlier.get(id);
-      return e ? [e] : [];
-    }),
-  };
-}
-
-/** The newest timestamp in the counted evidence: plan freezes, attempt ends, grading generations. */
-function evidenceDate(counted: readonly AnalysisInput[]): string | null {
-  let newest: string | null = null;
-  const consider = (t: string) => {
-    if (newest === null || compareTimestamps(t, newest) > 0) newest = t;
-  };
-  for (const { evidence } of counted) {
-    if (evidence.plan) consider(evidence.plan.created_at);
-    // The newest attempt end (the first of equal instants, which is what considering each in turn keeps), then each generation's time.
-    const times = newestTimes(evidence);
-    if (times.attemptsEnded !== null) consider(times.attemptsEnded);
-    for (const t of times.generations) consider(t);
-  }
-  return newest;
-}

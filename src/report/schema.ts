@@ -262,6 +262,9 @@ export function reportConfigOf(config: Config): ReportConfig {
   return rest;
 }
 
+/** Two cohorts on one ledger and different boards (FORMAT.md 7.1), `a` < `b` by cohort id. */
+export const CohortIncompatibility = z.strictObject({ a: Digest, b: Digest, board_a: Digest, board_b: Digest, differences: z.array(KeyDifference) });
+
 export const Report = z.strictObject({
   schema: z.literal('ledgerboard.report.v1'),
   report_id: Digest,
@@ -278,7 +281,7 @@ export const Report = z.strictObject({
   boards: z.array(ReportBoard),
   cohorts: z.array(ReportCohort),
   incompatibilities: z.strictObject({
-    cohorts: z.array(z.strictObject({ a: Digest, b: Digest, board_a: Digest, board_b: Digest, differences: z.array(KeyDifference) })),
+    cohorts: z.array(CohortIncompatibility),
     ledgers: z.array(
       z.strictObject({ name: z.string(), a: Digest, b: Digest, changed: z.array(z.string()), added: z.array(z.string()), removed: z.array(z.string()) }),
     ),

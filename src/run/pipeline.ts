@@ -9,9 +9,9 @@ import { checkHistoryIn, type HistoryCheck } from '../history/compare.ts';
 import type { Progress } from '../pipeline/verify-directory.ts';
 import type { VerifyCache } from '../pipeline/verify-cache.ts';
 import { verifyPaths, type BundleResult } from '../pipeline/verify-paths.ts';
-import { buildReport } from '../report/build-report.ts';
+import { buildReport, countedGroups } from '../report/build-report.ts';
 import type { Report } from '../report/schema.ts';
-import { readCachedReport, reportKey, writeCachedReport } from './report-cache.ts';
+import { readCachedReport, reportKey, sectionStore, writeCachedReport } from './report-cache.ts';
 
 /** What to run the pipeline over. */
 export interface PipelineInput {
@@ -36,6 +36,8 @@ export interface PipelineResult {
   report: Report;
   /** Present (true) when the report was taken from the report cache (report-cache.ts). */
   reportCached?: true;
+  /** With a cache and a report analysed afresh: of its ledgers' sections, how many were kept and how many there are. */
+  sections?: { reused: number; total: number };
 }
 
 /** Runs the pipeline (see the module comment). */
@@ -48,7 +50,11 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   const key = reportKey(results, input.config);
   const kept = await readCachedReport(input.cache, key);
   if (kept !== null) return { results, history, report: kept, reportCached: true };
-  const report = buildReport(results, input.config);
+  // Otherwise the ledgers whose bundles are those of a kept section take it; the others are analysed.
+  const { groups } = countedGroups(results);
+  const store = await sectionStore(input.cache, groups, input.config);
+  const report = buildReport(results, input.config, store);
+  await store.keep();
   await writeCachedReport(input.cache, key, report);
-  return { results, history, report };
+  return { results, history, report, sections: { reused: store.reused, total: groups.length } };
 }

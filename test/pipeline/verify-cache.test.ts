@@ -161,12 +161,18 @@ describe('--cache and --no-cache', () => {
     expect(await readdir(dir)).not.toContain('.ledgerboard-cache');
     const quiet = await run(['report', '--json'], dir);
     expect(quiet.stderr).toBe('');
-    expect((await readdir(join(dir, '.ledgerboard-cache'))).length).toBe(5);
+    // 4 bundles, the report and its one ledger's section.
+    expect((await readdir(join(dir, '.ledgerboard-cache'))).sort().map((n) => n.replace(/^(report|section)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual(['bundle', 'bundle', 'bundle', 'bundle', 'report', 'section']);
     await rm(join(dir, '.ledgerboard-cache'), { recursive: true });
     const first = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
     expect(first.stderr).toMatch(/verification cache \.ledgerboard-cache: 0 of 4 bundles reused, 4 verified in full; the report analysed afresh/);
     const second = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
     expect(second.stderr).toMatch(/verification cache \.ledgerboard-cache: 4 of 4 bundles reused, 0 verified in full; the report reused/);
+    // Without the kept report, its ledger's section.
+    for (const name of await readdir(join(dir, '.ledgerboard-cache'))) if (name.startsWith('report-')) await rm(join(dir, '.ledgerboard-cache', name));
+    const third = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
+    expect(third.stderr).toMatch(/4 of 4 bundles reused, 0 verified in full; the report assembled: 1 of 1 ledgers reused, 0 analysed/);
+    expect(third.stdout).toBe(off.stdout);
     expect(quiet.stdout).toBe(off.stdout);
     expect(second.stdout).toBe(off.stdout);
     expect(first.stdout).toBe(off.stdout);

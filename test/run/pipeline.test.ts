@@ -4,6 +4,10 @@
  * evidence takes the kept report, byte for byte the one analysis gives; a
  * kept report that does not check (edited numbers, another key, not JSON) is
  * ignored and rebuilt; other inputs (a changed config) are another key.
+ * Its ledger sections: a run where one ledger gained a bundle takes the
+ * other ledgers' kept sections and analyses that ledger alone, giving the
+ * bytes a full analysis gives; a section entry that does not check is
+ * ignored and analysed again.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,10 +16,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { runPipeline } from '../../src/run/pipeline.ts';
-import { REPORT_CACHE_FORMAT } from '../../src/run/report-cache.ts';
+import { createHash } from 'node:crypto';
+import { REPORT_CACHE_FORMAT, SECTION_CACHE_FORMAT } from '../../src/run/report-cache.ts';
+import { laterDate } from '../../src/report/ledger-section.ts';
+import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 const scratch: string[] = [];
-afterAll(() => Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true }))));
+afterAll(() => Promise.all([removeTempDirs(), ...scratch.map((d) => rm(d, { recursive: true, force: true }))]));
 
 const PATHS = ['content/bundles', 'content/examples'];
 const config = Config.parse({});
@@ -79,4 +86,73 @@ describe('runPipeline', () => {
     expect(run.results.every((r) => r.cached === true)).toBe(true);
     expect(run.report.config.title).toBe('another title');
   }, 60_000);
+
+  it('one ledger gains a bundle: the other ledger keeps its section, the report is byte for byte a full analysis', async () => {
+    const cache = await cacheDir();
+    // The demo has one ledger; validBundle pins another.
+    const other = await writeModel(validBundle());
+    const both = [PATHS[0]!, other];
+    const plain = await runPipeline({ paths: both, config, retainedDir: null, requireBundles: true });
+    const demo = await runPipeline({ paths: [PATHS[0]!], config, retainedDir: null, requireBundles: true, cache });
+    expect(demo.sections).toEqual({ reused: 0, total: 1 });
+    const sections = (await readdir(cache.dir)).filter((n) => n.startsWith('section-'));
+    expect(sections).toHaveLength(1);
+    const header = (await readFile(join(cache.dir, sections[0]!), 'utf8')).split('\n')[0]!;
+    expect(header).toMatch(new RegExp(`^${SECTION_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}$`));
+
+    const grown = await runPipeline({ paths: both, config, retainedDir: null, requireBundles: true, cache });
+    expect(grown.reportCached).toBeUndefined();
+    expect(grown.sections).toEqual({ reused: 1, total: 2 });
+    expect(canonicalJson(grown.report)).toBe(canonicalJson(plain.report));
+    expect(grown.report.boards.length).toBeGreaterThan(demo.report.boards.length);
+    expect((await readdir(cache.dir)).filter((n) => n.startsWith('section-'))).toHaveLength(2);
+    const again = await runPipeline({ paths: both, config, retainedDir: null, requireBundles: true, cache });
+    expect(again.reportCached).toBe(true);
+  }, 60_000);
+
+  it('a kept section that does not check is analysed again: an edited number, a body that does not hash to its line, another ledger, not JSON', async () => {
+    const cache = await cacheDir();
+    const other = await writeModel(validBundle());
+    const plain = await runPipeline({ paths: [PATHS[0]!, other], config, retainedDir: null, requireBundles: true });
+    await runPipeline({ paths: [PATHS[0]!], config, retainedDir: null, requireBundles: true, cache });
+    const name = (await readdir(cache.dir)).find((n) => n.startsWith('section-'))!;
+    const file = join(cache.dir, name);
+    const good = await readFile(file, 'utf8');
+    const newline = good.indexOf('\n');
+    const [format, key] = good.slice(0, newline).split(' ');
+    const body = good.slice(newline + 1);
+    const sealed = (text: string) => `${format} ${key} sha256:${createHash('sha256').update(text).digest('hex')}\n${text}`;
+    const section = JSON.parse(body) as { ledger_digest: string; cohorts: { rank: number }[] };
+    const edited = structuredClone(section);
+    edited.cohorts[0]!.rank += 1;
+    const moved = { ...section, ledger_digest: `sha256:${'1'.repeat(64)}` };
+    const edits: [string, string][] = [
+      ['an edited rank under the old digest', `${good.slice(0, newline)}\n${JSON.stringify(edited)}`],
+      ['another section digest', `${format} ${key} sha256:${'0'.repeat(64)}\n${body}`],
+      ['another ledger, sealed', sealed(JSON.stringify(moved))],
+      ['not JSON, sealed', sealed('{')],
+      ['another shape, sealed', sealed('{"boards":1}')],
+    ];
+    for (const [what, text] of edits) {
+      await writeFile(file, text);
+      // Only the demo's section is kept (no report, no section of the other ledger): the section entry is what is read.
+      for (const n of await readdir(cache.dir)) if (/^(report|section)-/.test(n) && n !== name) await rm(join(cache.dir, n));
+      const run = await runPipeline({ paths: [PATHS[0]!, other], config, retainedDir: null, requireBundles: true, cache });
+      expect(run.sections, what).toEqual({ reused: 0, total: 2 });
+      expect(canonicalJson(run.report), what).toBe(canonicalJson(plain.report));
+      // Rewritten from the fresh analysis.
+      expect(await readFile(file, 'utf8'), what).toBe(good);
+    }
+  }, 60_000);
+});
+
+describe('laterDate (the report\'s evidence_date)', () => {
+  it('a later instant wins; of one instant written two ways, the lower string, whichever comes first', () => {
+    expect(laterDate('2026-01-02T00:00:00Z', '2026-01-01T23:59:59.999Z')).toBe(true);
+    expect(laterDate('2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')).toBe(false);
+    // '.' sorts before 'Z': the form with a fraction is the lower string.
+    expect(laterDate('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00Z')).toBe(true);
+    expect(laterDate('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z')).toBe(false);
+    expect(laterDate('2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe(false);
+  });
 });

@@ -1,0 +1,300 @@
+/**
+ * One ledger's part of the report: its boards, their cohorts with figures,
+ * ranks, verdicts, deltas and regrades, the pairs of its cohorts that cannot
+ * be compared, the attempts a grading pin left out and its newest evidence
+ * date. Everything the report says about cohorts stays within one ledger
+ * (a board key includes the ledger digest, under either grading layer), so
+ * the report is the union of its ledgers' sections: a section is a pure
+ * function of its bundles (sorted by bundle id) and the config, which is
+ * what lets a run keep it (src/run/report-cache.ts) and analyse again only
+ * the ledgers whose bundles changed.
+ */
+import { z } from 'zod';
+import type { Config } from '../config/config.ts';
+import { digestCanonical } from '../json/canonical.ts';
+import { compareTimestamps } from '../schema/timestamp.ts';
+import { Digest, Timestamp } from '../schema/common.ts';
+import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
+import { cohortIncompatibilities } from '../analysis/incompatibilities.ts';
+import { newestTimes } from '../analysis/columns.ts';
+import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
+import { cohortFigures, rateFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
+import { baselineDrift } from '../analysis/drift.ts';
+import { pairedBootstrapDelta } from '../analysis/stats.ts';
+import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
+import { CohortIncompatibility, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
+
+/** Bootstrap resamples per delta interval. */
+export const BOOTSTRAP_RESAMPLES = 2000;
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One ledger's section of the report (see the module comment); the report sorts the union of the sections. */
+export const LedgerSection = z.strictObject({
+  ledger_digest: Digest,
+  boards: z.array(ReportBoard),
+  cohorts: z.array(ReportCohort),
+  incompatible: z.array(CohortIncompatibility),
+  excluded_by_grading_pin: z.array(z.strictObject({ bundle_id: Digest, attempts: z.number().int().nonnegative() })),
+  evidence_date: Timestamp.nullable(),
+});
+export type LedgerSection = z.infer<typeof LedgerSection>;
+
+/**
+ * The section of one ledger: `counted` are the counted bundles pinning it,
+ * sorted by bundle id, none in conflict (build-report.ts removes those first).
+ */
+export function ledgerSection(ledger_digest: string, counted: readonly AnalysisInput[], config: Config, config_digest: string): LedgerSection {
+  // Column-wise (src/analysis/pool.ts): cohorts as segments of rows, without an object per attempt.
+  const pools = poolAttempts(counted, config.grading_pin);
+  const splits = new Map<string, LedgerSplits>();
+  for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
+
+  // Figures per cohort.
+  const figures = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
+  for (const pool of pools.cohorts.values()) {
+    const tallies = tallyTasks(pool);
+    const s = splits.get(pool.key.ledger_digest)!;
+    figures.set(pool.cohort_id, { pool, tallies, figures: cohortFigures(pool, s, tallies, pool.key.budget?.currency ?? null) });
+  }
+
+  // A regrade: the cohorts as generation 1 alone grades them, to set the earlier verdicts beside the ones in use.
+  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolAttempts(counted, null, 'first'), config) : null;
+
+  const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
+  const boards: ReportBoard[] = [];
+  const cohorts: ReportCohort[] = [];
+  for (const board_id of [...pools.boards.keys()].sort(byString)) {
+    const key = pools.boards.get(board_id)!;
+    const members = [...figures.values()].filter((f) => f.pool.board_id === board_id);
+    const baselines = members.filter((m) => m.pool.roles.has('baseline'));
+    const baseline = baselines.length === 1 ? baselines[0]! : null;
+    const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
+    const s = splits.get(key.ledger_digest)!;
+    const ranked = rank(members.map((m) => ({ id: m.pool.cohort_id, rate: m.figures.headline.rate })));
+    for (const member of members) {
+      const isBaseline = member.pool.roles.has('baseline');
+      const verdict = isBaseline
+        ? null
+        : judge(s.headline, { tallies: member.tallies, plans: member.pool.plans }, baseline && { tallies: baseline.tallies, plans: baseline.pool.plans }, problem, config.acceptance);
+      cohorts.push(
+        cohortEntry(member, {
+          rank: ranked.get(member.pool.cohort_id)!,
+          regrade: earlier && regradeOf(member.pool, isBaseline ? null : (baseline?.pool ?? null), earlier),
+          baselineId: baseline?.pool.cohort_id ?? null,
+          verdict,
+          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
+          incompatible: incompatible
+            .filter((p) => p.a === member.pool.cohort_id || p.b === member.pool.cohort_id)
+            .map((p) => (p.a === member.pool.cohort_id ? { cohort_id: p.b, board_id: p.board_b, differences: p.differences } : { cohort_id: p.a, board_id: p.board_a, differences: p.differences.map((d) => ({ component: d.component, a: d.b, b: d.a })) })),
+        }),
+      );
+    }
+    boards.push({
+      board_id,
+      key,
+      ledger: {
+        name: pools.ledgers.get(key.ledger_digest)!.name,
+        digest: key.ledger_digest,
+        headline_tasks: s.headline,
+        watch_list_tasks: s.watch_list,
+        public_tasks: s.public,
+      },
+      baseline_cohort_id: baseline?.pool.cohort_id ?? null,
+      baseline_problem: problem,
+      cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
+      drift: baseline ? baselineDrift(baseline.pool, s) : [],
+    });
+  }
+  return {
+    ledger_digest,
+    boards,
+    cohorts,
+    incompatible,
+    excluded_by_grading_pin: pools.excludedByPin,
+    evidence_date: evidenceDate(counted),
+  };
+}
+
+/**
+ * The bootstrap seed text of a candidate against its baseline:
+ * `<digest of {bundles, config_digest}>/<candidate cohort id>/<baseline cohort id>`,
+ * where `bundles` are the sorted ids of the bundles the two cohorts pool. Only
+ * what the two cohorts are made of enters it, so evidence added on another
+ * board never moves this interval.
+ */
+function pairSeed(candidate: CohortPool, baseline: CohortPool, config_digest: string): string {
+  const bundles = [...new Set([...candidate.plans.values(), ...baseline.plans.values()].map((p) => p.bundle_id))].sort(byString);
+  return `${digestCanonical({ bundles, config_digest })}/${candidate.cohort_id}/${baseline.cohort_id}`;
+}
+
+/** Competition ranking ("1224") by headline rate, highest first; cohorts without a rate rank last. */
+function rank(entries: { id: string; rate: number | null }[]): Map<string, number> {
+  const sorted = [...entries].sort((a, b) => (b.rate ?? -1) - (a.rate ?? -1) || byString(a.id, b.id));
+  const ranks = new Map<string, number>();
+  sorted.forEach((e, i) => {
+    const previous = sorted[i - 1];
+    ranks.set(e.id, previous && previous.rate === e.rate ? ranks.get(previous.id)! : i + 1);
+  });
+  return ranks;
+}
+
+/** Delta of headline pass rates over the headline tasks both sides attempted, with its paired bootstrap interval. */
+function deltaOf(headline: readonly string[], candidate: ReadonlyMap<string, TaskTally>, baseline: ReadonlyMap<string, TaskTally>, seed: string): ReportCohort['delta'] {
+  const paired = [];
+  for (const id of headline) {
+    const c = candidate.get(id);
+    const b = baseline.get(id);
+    if (c && b) paired.push({ candidate: { resolved: c.resolved, graded: c.attempts }, baseline: { resolved: b.resolved, graded: b.attempts } });
+  }
+  const result = pairedBootstrapDelta(paired, seed, BOOTSTRAP_RESAMPLES);
+  return { rate: result.delta, interval: result.interval, paired_tasks: paired.length, resamples: result.resamples, skipped: result.skipped, seed: result.seed };
+}
+
+function cohortEntry(
+  member: { pool: CohortPool; figures: CohortFigures },
+  extra: {
+    rank: number;
+    baselineId: string | null;
+    verdict: VerdictResult | null;
+    delta: ReportCohort['delta'];
+    incompatible: ReportCohort['incompatible_with'];
+    regrade: ReportRegrade | null;
+  },
+): ReportCohort {
+  const { pool, figures: f } = member;
+  const v = extra.verdict;
+  return {
+    cohort_id: pool.cohort_id,
+    board_id: pool.board_id,
+    subject: {
+      model: pool.key.subject.model,
+      agent: pool.key.subject.agent,
+      role: pool.roles.has('baseline') ? 'baseline' : 'candidate',
+      selectors: [...pool.selectors].sort(byString),
+    },
+    ledger_digest: pool.key.ledger_digest,
+    harness_commit: pool.key.harness.commit,
+    baseline_cohort_id: extra.baselineId,
+    rank: extra.rank,
+    attempts: f.attempts,
+    headline: f.headline,
+    watch_list: f.watch_list,
+    public: f.public,
+    terminal_classes: f.terminal_classes,
+    grader_failure_reasons: f.grader_failure_reasons,
+    tokens: f.tokens,
+    wall_seconds: f.wall_seconds,
+    retries: f.retries,
+    cost: f.cost,
+    pass_at_k: f.pass_at_k,
+    replicates: f.replicates,
+    delta: extra.delta,
+    classes: v ? v.classes : null,
+    verdict: v ? v.verdict : null,
+    verdict_reasons: v ? v.reasons : [],
+    regrade: extra.regrade,
+    regressed_tasks: v ? v.regressed_tasks : [],
+    incomplete_tasks: v ? v.incomplete_tasks : [],
+    tasks: v ? v.tasks : [],
+    plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
+    incompatible_with: extra.incompatible,
+    ...(f.bounded ? { bounded: f.bounded } : {}),
+  };
+}
+
+type EarlierCohort = ReportRegrade['earlier'][number];
+
+/**
+ * The cohorts of a generation-1 pooling (poolAttempts 'first') with their
+ * headline figures and verdicts, judged as the report judges the cohorts
+ * in use (same splits, baselines and acceptance rule; no delta).
+ */
+function earlierCohorts(pools: Pools, config: Config): Map<string, EarlierCohort> {
+  const out = new Map<string, EarlierCohort>();
+  const members = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; headline: CohortFigures['headline'] }[]>();
+  const splits = new Map<string, LedgerSplits>();
+  for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
+  for (const pool of pools.cohorts.values()) {
+    const tallies = tallyTasks(pool);
+    const s = splits.get(pool.key.ledger_digest)!;
+    const list = members.get(pool.board_id) ?? [];
+    // Only the headline rate is shown for the earlier cohorts: it alone is computed.
+    list.push({ pool, tallies, headline: rateFigures(s.headline, tallies) });
+    members.set(pool.board_id, list);
+  }
+  for (const [board_id, list] of members) {
+    const key = pools.boards.get(board_id)!;
+    const headline = splits.get(key.ledger_digest)!.headline;
+    const baselines = list.filter((m) => m.pool.roles.has('baseline'));
+    const baseline = baselines.length === 1 ? baselines[0]! : null;
+    const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
+    for (const m of list) {
+      const isBaseline = m.pool.roles.has('baseline');
+      const v = isBaseline ? null : judge(headline, { tallies: m.tallies, plans: m.pool.plans }, baseline && { tallies: baseline.tallies, plans: baseline.pool.plans }, problem, config.acceptance);
+      out.set(m.pool.cohort_id, {
+        cohort_id: m.pool.cohort_id,
+        board_id,
+        grader: key.grading,
+        role: isBaseline ? 'baseline' : 'candidate',
+        headline: { resolved: m.headline.resolved, graded: m.headline.graded, rate: m.headline.rate },
+        verdict: v ? v.verdict : null,
+        classes: v ? v.classes : null,
+        regressed_tasks: v ? v.regressed_tasks : [],
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * A cohort's regrade entry: the later generations its attempts are graded
+ * by, what moved, and the cohorts generation 1 alone puts its subject in
+ * (from its contributing plans) with their verdicts then. Null when neither
+ * it nor its baseline has a regraded attempt.
+ */
+function regradeOf(pool: CohortPool, baseline: CohortPool | null, earlier: ReadonlyMap<string, EarlierCohort>): ReportRegrade | null {
+  const baseline_regraded = baseline !== null && baseline.regrades.length > 0;
+  if (pool.regrades.length === 0 && !baseline_regraded) return null;
+  const generations = pool.regrades.map((r) => ({ ...r, grader: { ...r.grader } })).sort((a, b) => byString(a.plan_id, b.plan_id) || a.generation - b.generation);
+  const sum = (f: 'attempts' | 'fail_to_pass' | 'pass_to_fail') => generations.reduce((n, g) => n + g[f], 0);
+  const ids = [...new Set(pool.earlier.values())].sort(byString);
+  return {
+    generations,
+    attempts: sum('attempts'),
+    fail_to_pass: sum('fail_to_pass'),
+    pass_to_fail: sum('pass_to_fail'),
+    baseline_regraded,
+    earlier: ids.flatMap((id) => {
+      const e = earlier.get(id);
+      return e ? [e] : [];
+    }),
+  };
+}
+
+/** The newest timestamp in the counted evidence: plan freezes, attempt ends, grading generations. */
+export function evidenceDate(counted: readonly AnalysisInput[]): string | null {
+  let newest: string | null = null;
+  const consider = (t: string) => {
+    if (newest === null || laterDate(t, newest)) newest = t;
+  };
+  for (const { evidence } of counted) {
+    if (evidence.plan) consider(evidence.plan.created_at);
+    // The newest attempt end, then each generation's time.
+    const times = newestTimes(evidence);
+    if (times.attemptsEnded !== null) consider(times.attemptsEnded);
+    for (const t of times.generations) consider(t);
+  }
+  return newest;
+}
+
+/**
+ * Whether `t` goes before `than` as the evidence date: a later instant, or
+ * the same instant written as a lower string (of equal instants written
+ * differently, the lowest string is the date: it depends on the evidence,
+ * never on the order bundles come in).
+ */
+export function laterDate(t: string, than: string): boolean {
+  const order = compareTimestamps(t, than);
+  return order > 0 || (order === 0 && t < than);
+}
