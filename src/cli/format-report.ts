@@ -28,7 +28,7 @@ export function reportText(report: Report, paint: Paint): string {
     for (const id of board.cohorts) {
       const c = cohorts.get(id)!;
       rows.push([
-        String(c.rank),
+        rankText(c),
         terminalSafe(c.subject.model),
         terminalSafe(`${c.subject.agent.name} ${c.subject.agent.version}`),
         c.subject.role,
@@ -43,6 +43,10 @@ export function reportText(report: Report, paint: Paint): string {
       ]);
     }
     lines.push(...table(rows).map((l) => `  ${l}`));
+    if (board.pairs && board.pairs.length > 0) {
+      const won = board.pairs.filter((p) => p.winner !== null).length;
+      lines.push(`  rank: the range the pairs allow (FORMAT.md 7.6, a sign test over headline tasks, Holm-adjusted): ${won} of ${board.pairs.length} pairs told apart`);
+    }
     if (board.baseline_problem) lines.push(`  no verdicts: ${board.baseline_problem.replace('_', ' ')}`);
     const drifted = board.drift.filter((d) => d.versus_previous?.drift);
     for (const d of drifted) lines.push(paint('yellow', `  drift: the baseline moved to ${percent(d.rate)} in the plan of ${d.created_at} (p = ${d.versus_previous!.p.toFixed(3)})`));
@@ -68,4 +72,11 @@ export function reportText(report: Report, paint: Paint): string {
     lines.push(`  not counted: bundle ${shortDigest(b.bundle_id)} (${b.status}${b.status === 'verified' ? ', its plan appears in another bundle too' : `, ${b.findings.filter((f) => f.severity === 'error').length} errors`})`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The rank as shown: the rank range (FORMAT.md 7.6) "lo-hi", or "lo" when it is one place; the rank by rate for a report without ranges. */
+export function rankText(c: { rank: number; rank_range?: [number, number] | undefined }): string {
+  if (!c.rank_range) return String(c.rank);
+  const [lo, hi] = c.rank_range;
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
 }

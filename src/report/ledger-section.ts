@@ -20,6 +20,7 @@ import { newestTimes } from '../analysis/columns.ts';
 import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
 import { cohortFigures, rateFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
 import { baselineDrift } from '../analysis/drift.ts';
+import { boardPairs } from '../analysis/pairs.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
 import { CohortIncompatibility, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
@@ -72,6 +73,10 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
     const problem: BaselineProblem = baselines.length === 0 ? 'no_baseline' : baselines.length > 1 ? 'several_baselines' : null;
     const s = splits.get(key.ledger_digest)!;
     const ranked = rank(members.map((m) => ({ id: m.pool.cohort_id, rate: m.figures.headline.rate })));
+    const { pairs, rankRanges } = boardPairs(
+      s.headline,
+      members.map((m) => ({ cohort_id: m.pool.cohort_id, tallies: m.tallies, plans: m.pool.plans })),
+    );
     for (const member of members) {
       const isBaseline = member.pool.roles.has('baseline');
       const verdict = isBaseline
@@ -80,6 +85,7 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
       cohorts.push(
         cohortEntry(member, {
           rank: ranked.get(member.pool.cohort_id)!,
+          rank_range: rankRanges.get(member.pool.cohort_id)!,
           regrade: earlier && regradeOf(member.pool, isBaseline ? null : (baseline?.pool ?? null), earlier),
           baselineId: baseline?.pool.cohort_id ?? null,
           verdict,
@@ -103,6 +109,7 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
       baseline_cohort_id: baseline?.pool.cohort_id ?? null,
       baseline_problem: problem,
       cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
+      pairs,
       drift: baseline ? baselineDrift(baseline.pool, s) : [],
     });
   }
@@ -155,6 +162,7 @@ function cohortEntry(
   member: { pool: CohortPool; figures: CohortFigures },
   extra: {
     rank: number;
+    rank_range: [number, number];
     baselineId: string | null;
     verdict: VerdictResult | null;
     delta: ReportCohort['delta'];
@@ -177,6 +185,7 @@ function cohortEntry(
     harness_commit: pool.key.harness.commit,
     baseline_cohort_id: extra.baselineId,
     rank: extra.rank,
+    rank_range: extra.rank_range,
     attempts: f.attempts,
     headline: f.headline,
     watch_list: f.watch_list,

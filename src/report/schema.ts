@@ -158,6 +158,12 @@ export const ReportCohort = z.strictObject({
   harness_commit: z.string(),
   baseline_cohort_id: Digest.nullable(),
   rank: z.int().min(1),
+  /**
+   * The rank range (FORMAT.md 7.6): [1 + the cohorts on the board that beat it,
+   * N - the cohorts it beats]. Reports retained before pairs were reported
+   * carry none; every report built now has it.
+   */
+  rank_range: z.tuple([z.int().min(1), z.int().min(1)]).optional(),
   attempts: Count,
   headline: RateFigures,
   watch_list: RateFigures,
@@ -228,6 +234,25 @@ export const ReportBoard = z.strictObject({
   baseline_cohort_id: Digest.nullable(),
   baseline_problem: z.enum(['no_baseline', 'several_baselines']).nullable(),
   cohorts: z.array(Digest),
+  /**
+   * Every unordered pair of the board's cohorts (FORMAT.md 7.6), `a` the
+   * cohort id that sorts first, sorted by (a, b). Reports retained before
+   * pairs were reported carry none; every report built now has it.
+   */
+  pairs: z
+    .array(
+      z.strictObject({
+        a: Digest,
+        b: Digest,
+        tasks: Count,
+        a_better: Count,
+        b_better: Count,
+        p: z.number().min(0).max(1),
+        p_holm: z.number().min(0).max(1),
+        winner: Digest.nullable(),
+      }),
+    )
+    .optional(),
   drift: z.array(
     z.strictObject({
       plan_id: Digest,
