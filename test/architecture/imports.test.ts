@@ -17,7 +17,7 @@ export const STAGES: readonly (readonly string[])[] = [
   ['config', 'pipeline', 'import'],
   ['analysis', 'author'],
   ['report'],
-  ['history'],
+  ['history', 'attest'],
   ['run'],
   ['site', 'pages', 'layouts', 'components'],
   ['cli'],
