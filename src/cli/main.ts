@@ -27,6 +27,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   import: async () => (await import('./import-command.ts')).importCommand,
   preview: async () => (await import('./preview-command.ts')).previewCommand,
   init: async () => (await import('./init-command.ts')).initCommand,
+  keygen: async () => (await import('./keygen-command.ts')).keygenCommand,
+  sign: async () => (await import('./sign-command.ts')).signCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -39,6 +41,8 @@ Commands:
   report [--json] [<bundles-dir>...]  analyse verified bundles: cohorts, score vectors, verdicts
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
   retain                               keep the current report in the append-only history
+  keygen -o DIR                        write an Ed25519 key pair for signing reports
+  sign --key FILE                      sign the current report (DSSE, in-toto; kept under content/attestations/)
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
   seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it

@@ -64,11 +64,21 @@ export const Config = z.strictObject({
     .default('content/bundles')
     .describe('Where build, retain and report (given no directory) look for bundles: one directory or a list, each relative to the config file. An empty directory is a board with no evidence yet.'),
   retained_reports_dir: z.string().min(1).default('content/reports').describe('The append-only history: retained reports (ledgerboard retain) and the manifests of the bundles they counted, relative to the config file.'),
+  attestations_dir: z
+    .string()
+    .min(1)
+    .default('content/attestations')
+    .describe('Signed reports (ledgerboard sign, FORMAT.md 10): one DSSE envelope per report and key, <report-hex>/<keyid>.json, create-only, relative to the config file; build publishes them under /attestations/.'),
   acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
   grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
   limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),
 });
 export type Config = z.infer<typeof Config>;
+
+/** The site's URL as its pages use it: site_url with its path ending in "/". */
+export function siteUrlOf(config: Pick<Config, 'site_url'>): string {
+  return new URL(basePathOf(config), config.site_url).href;
+}
 
 /** The path the site is served under: site_url's path, always ending with "/" ("/" at the root of an origin). */
 export function basePathOf(config: Pick<Config, 'site_url'>): string {
