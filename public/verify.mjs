@@ -24,10 +24,18 @@
  * Bundles that are not counted are re-hashed and reported as information only:
  * they were rejected, so they are expected to disagree.
  *
+ * Signed reports (FORMAT.md 10), with --key PEM-FILE or --key KEYID (pinned
+ * out of band; repeatable): /attestations/<report hex>/<keyid>.json must be a
+ * DSSE envelope of an in-toto statement naming /report.json and every counted
+ * manifest by the SHA-256 of the bytes just fetched, signed (Ed25519 over the
+ * DSSE pre-authentication encoding) by each pinned key; otherwise a MISMATCH.
+ * Without --key it says who signed (under the keys /keys.json serves), and
+ * that no key is pinned: a key served by the site proves nothing.
+ *
  * Exit status: 0 every check matches, 1 any mismatch, 2 usage error or the
  * site (its /report.json) cannot be reached.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -294,21 +302,180 @@ export async function verifySite(get, reportBytes) {
   return results;
 }
 
+// ---- Signed reports (FORMAT.md 10; the same rules as src/attest/envelope.ts) ----
+
+const PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const HEX64 = /^[0-9a-f]{64}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const keyIdOf = (key) => createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+const pae = (type, payload) => {
+  const t = Buffer.from(type, 'utf8');
+  return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `), t, Buffer.from(` ${payload.length} `), payload]);
+};
+
+/** An Ed25519 public key from PEM text, or an Error saying why not. */
+export function publicKeyOf(pem) {
+  try {
+    const key = createPublicKey(pem);
+    return key.asymmetricKeyType === 'ed25519' ? key : new Error(`a ${key.asymmetricKeyType} key, not Ed25519`);
+  } catch (error) {
+    return new Error(`not a public key in PEM (${error.message})`);
+  }
+}
+
+/**
+ * Why an envelope does not sign `files` (name -> bytes) for `reportId` with `key`, as a list of
+ * "CODE: detail" strings (empty: it does).
+ */
+export function envelopeProblems(bytes, files, reportId, keyid, key) {
+  let env;
+  try {
+    env = parseJsonBytes(bytes);
+  } catch (error) {
+    return [`BAD_ENVELOPE: not strict JSON (${error.message})`];
+  }
+  if (!isObject(env) || Object.keys(env).some((k) => !['payloadType', 'payload', 'signatures'].includes(k))) return ['BAD_ENVELOPE: not {payloadType, payload, signatures}'];
+  if (typeof env.payloadType !== 'string' || typeof env.payload !== 'string' || !BASE64.test(env.payload) || !Array.isArray(env.signatures)) return ['BAD_ENVELOPE: not {payloadType, payload (base64), signatures}'];
+  const problems = [];
+  if (env.payloadType !== PAYLOAD_TYPE) problems.push(`WRONG_PAYLOAD_TYPE: ${JSON.stringify(env.payloadType)}`);
+  const payload = Buffer.from(env.payload, 'base64');
+  let statement = null;
+  try {
+    statement = parseJsonBytes(payload);
+  } catch {
+    problems.push('BAD_STATEMENT: the payload is not JSON');
+  }
+  if (statement !== null) {
+    if (!isObject(statement) || statement._type !== 'https://in-toto.io/Statement/v1' || statement.predicateType !== 'urn:ledgerboard:report:v1' || !isObject(statement.predicate) || !Array.isArray(statement.subject)) {
+      problems.push('BAD_STATEMENT: not an in-toto Statement v1 with predicateType urn:ledgerboard:report:v1');
+    } else {
+      if (statement.predicate.report_id !== reportId) problems.push(`WRONG_REPORT: the statement is about ${statement.predicate.report_id}`);
+      const stated = new Map(statement.subject.map((x) => [x?.name, x?.digest?.sha256]));
+      for (const [name, fileBytes] of files) {
+        const digest = createHash('sha256').update(fileBytes).digest('hex');
+        if (!stated.has(name)) problems.push(`SUBJECTS_DIFFER: the statement does not name ${name}`);
+        else if (stated.get(name) !== digest) problems.push(`SUBJECT_MISMATCH: ${name} hashes to ${digest.slice(0, 12)}..., the statement says ${String(stated.get(name)).slice(0, 12)}...`);
+      }
+      for (const name of stated.keys()) if (!files.has(name)) problems.push(`SUBJECTS_DIFFER: the statement names ${name}, not a counted file of this report`);
+    }
+  }
+  const mine = env.signatures.filter((x) => isObject(x) && x.keyid === keyid);
+  if (mine.length === 0) problems.push(`NOT_SIGNED: no signature with keyid ${keyid.slice(0, 12)}...`);
+  else if (!mine.some((x) => typeof x.sig === 'string' && BASE64.test(x.sig) && Buffer.from(x.sig, 'base64').length === 64 && edVerify(null, pae(env.payloadType, payload), key, Buffer.from(x.sig, 'base64')))) {
+    problems.push('BAD_SIGNATURE: the Ed25519 signature does not verify over the payload (or is not 64 bytes)');
+  }
+  return problems;
+}
+
+/**
+ * The signature checks of a site: `pinned` is a list of { keyid, key? } the reader gave (--key).
+ * Results as verifySite's: a pinned key without a valid signature is a MISMATCH; without pinned
+ * keys, who signed is information only.
+ */
+export async function verifySignatures(get, reportBytes, report, pinned) {
+  const results = [];
+  const record = (status, subject, detail, problems = []) =>
+    results.push({ status, check: 'signature', subject, detail, count: status === 'info' ? 0 : 1, failed: status === 'MISMATCH' ? 1 : 0, problems });
+  const hex = hexOf(report?.report_id);
+  if (hex === null) return results;
+  // The keys the site serves, each checked against its stated id.
+  const served = new Map();
+  const keysBytes = await get('/keys.json').catch(() => null);
+  if (keysBytes !== null) {
+    let listed = [];
+    try {
+      listed = parseJsonBytes(keysBytes)?.keys;
+      if (!Array.isArray(listed)) throw new Error('no keys list');
+    } catch (error) {
+      record('MISMATCH', '/keys.json', `not {"keys": [...]}: ${error.message}`);
+      listed = [];
+    }
+    for (const entry of listed) {
+      const key = publicKeyOf(String(entry?.public_key_pem));
+      if (key instanceof Error) record('MISMATCH', '/keys.json', `key ${String(entry?.keyid).slice(0, 12)}...: ${key.message}`);
+      else if (keyIdOf(key) !== entry.keyid) record('MISMATCH', '/keys.json', `KEYID_MISMATCH: the key listed as ${String(entry.keyid).slice(0, 12)}... has the id ${keyIdOf(key)}`);
+      else served.set(entry.keyid, key);
+    }
+  }
+  // What a statement must name: report.json as fetched and every counted manifest as fetched.
+  const files = new Map([['report.json', Buffer.from(reportBytes)]]);
+  for (const bundle of Array.isArray(report.bundles) ? report.bundles : []) {
+    const b = hexOf(bundle?.bundle_id);
+    if (bundle?.counted !== true || b === null) continue;
+    const bytes = await get(`/bundles/${b}/manifest.json`).catch(() => null);
+    files.set(`bundles/${b}/manifest.json`, bytes ?? Buffer.alloc(0));
+  }
+  const envelopeOf = (keyid) => get(`/attestations/${hex}/${keyid}.json`).catch(() => null);
+  for (const pin of pinned) {
+    const key = pin.key ?? served.get(pin.keyid);
+    const subject = `key ${pin.keyid}`;
+    if (key === undefined) {
+      record('MISMATCH', subject, 'the site serves no key with this id in /keys.json, and no PEM was given: nothing to check the signature with');
+      continue;
+    }
+    const bytes = await envelopeOf(pin.keyid);
+    if (bytes === null) {
+      record('MISMATCH', subject, `not signed by this key: no /attestations/${hex}/${pin.keyid}.json`);
+      continue;
+    }
+    const problems = envelopeProblems(bytes, files, report.report_id, pin.keyid, key);
+    record(problems.length === 0 ? 'ok' : 'MISMATCH', subject, problems.length === 0 ? 'a valid signature by this pinned key over report.json and every counted manifest' : 'the signature does not hold', problems);
+  }
+  if (pinned.length === 0) {
+    let any = false;
+    for (const [keyid, key] of served) {
+      const bytes = await envelopeOf(keyid);
+      if (bytes === null) continue;
+      any = true;
+      const problems = envelopeProblems(bytes, files, report.report_id, keyid, key);
+      record('info', `key ${keyid}`, problems.length === 0 ? 'signed this report (valid under the key the site serves; that key is NOT pinned: compare its id with one you got elsewhere and pass --key)' : 'an attestation that does not hold', problems);
+    }
+    if (!any) record('info', `/attestations/${hex}/`, 'not signed (no attestation by a key in /keys.json)');
+  }
+  return results;
+}
+
 // ---- Command line ----------------------------------------------------------------
 
-const HELP = `usage: node verify.mjs [--json] <site-url-or-dir>
+const HELP = `usage: node verify.mjs [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
 
 Re-derives every id of a ledgerboard site: report_id, board and cohort ids,
 the cohort JSON files, every bundle's content_digest (from its files.json),
 and for every counted bundle its bundle_id, the size and SHA-256 of every
 file its manifest lists (served at /blobs/<sha256 hex>), and its plan_id.
+With --key (a public key PEM file, or a 64-hex key id to look up in the
+site's /keys.json), the report must carry a valid signature (FORMAT.md 10)
+by each pinned key over /report.json and every counted manifest as fetched;
+without it, who signed is shown but not trusted.
 Exit status: 0 all match, 1 any mismatch, 2 usage error or unreachable site.`;
 
 /** Runs the command line; returns the exit status. */
 export async function main(args, out = console.log, err = console.error) {
   if (args.includes('--help') || args.includes('-h')) return (out(HELP), 0);
   const asJson = args.includes('--json');
-  const targets = args.filter((a) => a !== '--json');
+  const pinned = [];
+  const targets = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--json') continue;
+    if (args[i] !== '--key') {
+      targets.push(args[i]);
+      continue;
+    }
+    const value = args[++i];
+    if (value === undefined) return (err(HELP), 2);
+    if (HEX64.test(value)) pinned.push({ keyid: value });
+    else {
+      let pem;
+      try {
+        pem = await readFile(value, 'utf8');
+      } catch (error) {
+        return (err(`verify.mjs: --key ${value}: neither a 64-hex key id nor a readable PEM file (${error.message})`), 2);
+      }
+      const key = publicKeyOf(pem);
+      if (key instanceof Error) return (err(`verify.mjs: --key ${value}: ${key.message}`), 2);
+      pinned.push({ keyid: keyIdOf(key), key });
+    }
+  }
   if (targets.length !== 1 || targets[0].startsWith('-')) return (err(HELP), 2);
   const site = targets[0];
   let get;
@@ -323,6 +490,14 @@ export async function main(args, out = console.log, err = console.error) {
     return (err(`verify.mjs: cannot read /report.json of ${site}: ${error.cause?.message ?? error.message}`), 2);
   }
   const results = await verifySite(get, reportBytes);
+  let report = null;
+  try {
+    report = parseJsonBytes(reportBytes);
+  } catch {
+    // verifySite already reported it.
+  }
+  if (isObject(report)) results.push(...(await verifySignatures(get, reportBytes, report, pinned)));
+  else if (pinned.length > 0) results.push({ status: 'MISMATCH', check: 'signature', subject: '/report.json', detail: 'no report to check a signature of', count: 1, failed: 1, problems: [] });
   const checks = results.reduce((n, r) => n + r.count, 0);
   const mismatches = results.reduce((n, r) => n + r.failed, 0);
   if (asJson) out(JSON.stringify({ site, checks, mismatches, results }, null, 2));

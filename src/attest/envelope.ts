@@ -67,6 +67,12 @@ export function keyIdOf(key: KeyObject): string {
   return sha256Hex(pub.export({ type: 'spki', format: 'der' }));
 }
 
+/** The SPKI PEM of a key's public half. */
+export function publicPemOf(key: KeyObject): string {
+  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  return pub.export({ type: 'spki', format: 'pem' }).toString();
+}
+
 /** Signs a statement: the envelope, its payload the statement's RFC 8785 bytes. */
 export function signStatement(statement: Statement, privateKey: KeyObject): Envelope {
   if (privateKey.asymmetricKeyType !== 'ed25519' || privateKey.type !== 'private') throw new Error('the signing key must be an Ed25519 private key');

@@ -15,6 +15,7 @@ import { progressReporter } from './progress.ts';
 import { incompleteRetentionWarnings } from '../history/compare.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../config/source-date.ts';
 import { painter, useColour } from './terminal.ts';
+import { AttestationKeyError } from '../attest/published.ts';
 
 /** SOURCE_DATE_EPOCH, checked before any work: a malformed value is a usage error. */
 function sourceDateOrUsage(value: string | undefined): string | null {
@@ -105,11 +106,13 @@ Environment:
       site = await buildSite(report, results, config, {
         retainedDir,
         history,
+        attestationsDir: configPath(loaded, config.attestations_dir),
         outDir: out,
         sourceDate,
         log: (line) => io.stderr.write(`build: ${line}\n`),
       });
     } catch (error) {
+      if (error instanceof AttestationKeyError) throw new UsageError(error.message, 'build');
       throw buildEnvironmentError(error, out) ?? error;
     } finally {
       await lock.release();

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { envelopeBytes, keyIdOf, manifestSubjectName, signStatement, statementFor, type SubjectFile } from '../attest/envelope.ts';
+import { envelopeBytes, keyIdOf, manifestSubjectName, publicPemOf, signStatement, statementFor, type SubjectFile } from '../attest/envelope.ts';
+import { ATTESTATION_KEYS_DIR } from '../attest/published.ts';
 import { readPrivateKey } from '../attest/keys.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { writeCreateOnlyOrSame } from '../author/create-only.ts';
@@ -46,7 +47,7 @@ of every counted bundle by their SHA-256 as the site publishes them, in a DSSE
 envelope with an Ed25519 signature over its pre-authentication encoding. The
 envelope is kept create-only as
   <attestations_dir>/<report-hex>/<keyid>.json
-(the config's attestations_dir, default content/attestations); signing the same
+and the public key as <attestations_dir>/keys/<keyid>.pem (the config's attestations_dir, default content/attestations); signing the same
 report with the same key again is a no-op (Ed25519 signatures are
 deterministic). build publishes every envelope under /attestations/<report-hex>/
 and the public keys in /keys.json; a reader trusts a signature only for a key
@@ -87,7 +88,11 @@ Exit: 0 signed (or already signed), 1 refused (another envelope under that name)
     const dir = join(configPath(loaded, config.attestations_dir), report.report_id.replace(/^sha256:/, ''));
     await mkdir(dir, { recursive: true });
     const path = join(dir, `${keyid}.json`);
+    const keysDir = join(configPath(loaded, config.attestations_dir), ATTESTATION_KEYS_DIR);
+    await mkdir(keysDir, { recursive: true });
     try {
+      // The public key beside the envelopes: build publishes it in /keys.json (which proves nothing on its own: readers pin keys out of band).
+      await writeCreateOnlyOrSame(join(keysDir, `${keyid}.pem`), Buffer.from(publicPemOf(key)), `the public key ${keyid}`);
       const outcome = await writeCreateOnlyOrSame(path, envelopeBytes(envelope), `the attestation ${path}`);
       io.stdout.write(`${outcome === 'created' ? 'signed' : 'already signed'} report ${report.report_id} with key ${keyid}: ${path} (${files.length - 1} counted manifests and report.json)\n`);
       return EXIT.ok;

@@ -5,8 +5,6 @@
  * renamed into place (atomic.ts). A failed build leaves the previous output
  * untouched.
  */
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import { basePathOf, type Config } from '../config/config.ts';
 import type { Report } from '../report/schema.ts';
 import { buildSiteModel } from './model.ts';
@@ -17,6 +15,9 @@ import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
+import { keysJson, readAttestations } from '../attest/published.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 
 export { PROJECT_ROOT, removeStaleRenders } from './render.ts';
 
@@ -36,6 +37,8 @@ export interface SiteBuildOptions {
   sourceDate?: string | null;
   /** The append-only check against the retained manifests. */
   history?: HistoryCheck;
+  /** The attestations directory (signed reports, FORMAT.md 10), resolved; absent or missing: none published. */
+  attestationsDir?: string;
   log: (line: string) => void;
 }
 
@@ -46,6 +49,9 @@ export interface SiteBuildOptions {
  */
 export async function buildSite(report: Report, bundles: readonly ReadBundle[], config: Config, options: SiteBuildOptions): Promise<SiteBuildResult> {
   const retained = await readRetained(options.retainedDir);
+  // Signed reports: the envelopes of the current and the retained reports, and the public keys (none: nothing is added).
+  const attestations = options.attestationsDir === undefined ? null : await readAttestations(options.attestationsDir, [report.report_id.slice('sha256:'.length), ...retained.reports.map((r) => r.hex)]);
+  for (const name of attestations?.ignored ?? []) options.log(`attestations: ignored ${name} (not <report-hex>/<keyid>.json or keys/<keyid>.pem)`);
   const published = publishedOf(report, bundles);
   const model = await buildSiteModel(report, published, config, {
     retained,
@@ -59,7 +65,15 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     // Under a base path (site_url with a path), every root-relative link moves under it.
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');
-    const files = await writeDataFiles(model, published, retained.reports, staging);
+    let files = await writeDataFiles(model, published, retained.reports, staging);
+    if (attestations && (attestations.files.length > 0 || attestations.keys.length > 0)) {
+      for (const file of attestations.files) {
+        await mkdir(dirname(join(staging, file.path)), { recursive: true });
+        await writeFile(join(staging, file.path), file.bytes);
+      }
+      await writeFile(join(staging, 'keys.json'), keysJson(attestations.keys));
+      files += attestations.files.length + 1;
+    }
     return { outDir: resolve(options.outDir), pages: await countPages(model), files };
   });
 }

@@ -102,10 +102,12 @@ describe('node verify.mjs <dir>', () => {
   it('--json gives the same verdict as data', async () => {
     const run = await runVerify('--json', site.dir);
     expect(run.status).toBe(0);
-    const out = JSON.parse(run.stdout) as { checks: number; mismatches: number; results: { status: string }[] };
+    const out = JSON.parse(run.stdout) as { checks: number; mismatches: number; results: { status: string; check: string; detail: string }[] };
     expect(out.mismatches).toBe(0);
     expect(out.checks).toBeGreaterThan(20);
-    expect(out.results.filter((r) => r.status === 'info')).toHaveLength(1);
+    // The rejected bundle, re-hashed for information; and that no key signed the report (FORMAT.md 10).
+    expect(out.results.filter((r) => r.status === 'info').map((r) => r.check)).toEqual(['bundle', 'signature']);
+    expect(out.results.find((r) => r.check === 'signature')!.detail).toMatch(/^not signed/);
   });
 
   it('one byte changed in a published blob: exit 1, naming the file', async () => {
