@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   init: async () => (await import('./init-command.ts')).initCommand,
   keygen: async () => (await import('./keygen-command.ts')).keygenCommand,
   sign: async () => (await import('./sign-command.ts')).signCommand,
+  'verify-site': async () => (await import('./verify-site-command.ts')).verifySiteCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -43,6 +44,7 @@ Commands:
   retain                               keep the current report in the append-only history
   keygen -o DIR                        write an Ed25519 key pair for signing reports
   sign --key FILE                      sign the current report (DSSE, in-toto; kept under content/attestations/)
+  verify-site <url|dir> [--key K]      re-derive a published site's ids; with --key, check its signature by a pinned key
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
   seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it

@@ -61,6 +61,16 @@ describe('a signed site', () => {
     expect(unpinned.stdout).toMatch(new RegExp(`info  signature key ${keyid} signed this report .*NOT pinned`));
   });
 
+  it('ledgerboard verify-site runs the same checks from the CLI: exit 0 under the key, 1 under another, 2 without a site', async () => {
+    const ok = await runCli(['verify-site', '--key', pub, dist]);
+    expect(ok.stdout).toContain(`ok  signature key ${keyid} a valid signature by this pinned key`);
+    expect(ok.code).toBe(0);
+    const other = await runCli(['verify-site', '--key', otherPub, '--key', pub, dist]);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toMatch(/MISMATCH signature key [0-9a-f]{64} not signed by this key/);
+    expect((await runCli(['verify-site'])).code).toBe(2);
+  });
+
   it('another key: exit 1, not signed by it', async () => {
     const run = await verify(dist, '--key', otherPub);
     expect(run.code).toBe(1);
