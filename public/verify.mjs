@@ -156,10 +156,13 @@ const hexOf = (digest) => (typeof digest === 'string' && DIGEST.test(digest) ? d
 const blobUrl = (hex) => `/blobs/${hex}`;
 
 /** Re-hashes the files a manifest lists, each at /blobs/<its sha256 hex>: [matching, listed, problems]. */
-async function checkFiles(get, files) {
+async function checkFiles(get, files, withheld = new Set()) {
   const problems = [];
   let matching = 0;
-  const list = Array.isArray(files) ? files : [];
+  const all = Array.isArray(files) ? files : [];
+  // Withheld files (the site's /withheld.json): their digest is committed in the manifest, their bytes not published.
+  const list = all.filter((entry) => !withheld.has(entry?.sha256));
+  const held = all.length - list.length;
   for (let start = 0; start < list.length; start += 8) {
     const batch = list.slice(start, start + 8).map(async (entry) => {
       const path = entry?.path;
@@ -182,7 +185,7 @@ async function checkFiles(get, files) {
       else problems.push(problem);
     }
   }
-  return [matching, list.length, problems];
+  return [matching, all.length, problems, held];
 }
 
 // ---- The checks ----------------------------------------------------------------
@@ -257,6 +260,17 @@ export async function verifySite(get, reportBytes) {
     });
   }
 
+  // Withheld files: listed with digest and reason; never one a stranger needs to re-derive the numbers.
+  const withheld = new Set();
+  await group('withheld', '/withheld.json', async () => {
+    const bytes = await get('/withheld.json');
+    if (bytes === null) return;
+    const listed = parseJsonBytes(bytes)?.files;
+    if (!Array.isArray(listed)) throw new Error('not {"files": [...]}');
+    const needed = listed.filter((f) => /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/.test(String(f?.path)));
+    record(needed.length === 0, 'withheld', '/withheld.json', needed.length === 0 ? `${listed.length} files withheld: committed digest, not published` : `withholds ${needed.map((f) => f.path).join(', ')}, which a stranger needs to re-derive the numbers`);
+    for (const f of listed) if (typeof f?.sha256 === 'string' && !needed.includes(f)) withheld.add(f.sha256);
+  });
   for (const bundle of Array.isArray(report.bundles) ? report.bundles : []) {
     const dirHex = hexOf(bundle?.status === 'verified' ? bundle?.bundle_id : bundle?.content_digest);
     await group('content_digest', String(bundle?.content_digest), async () => {
@@ -275,8 +289,9 @@ export async function verifySite(get, reportBytes) {
       if (manifest === undefined) continue;
       await group('files', String(bundle.bundle_id), async () => {
         if (!Array.isArray(manifest.files)) throw new Error('manifest.json has no files list');
-        const [matching, listed, problems] = await checkFiles(get, manifest.files);
-        record(problems.length === 0, 'files', bundle.bundle_id, `${matching} of ${listed} listed files match`, problems, listed, problems.length);
+        const [matching, listed, problems, held] = await checkFiles(get, manifest.files, withheld);
+        const heldText = held > 0 ? `, ${held} withheld (committed digest, not published)` : '';
+        record(problems.length === 0, 'files', bundle.bundle_id, `${matching} of ${listed} listed files match${heldText}`, problems, listed - held, problems.length);
       });
       await group('plan_id', String(bundle.plan_id), async () => {
         const listed = (Array.isArray(manifest.files) ? manifest.files : []).find((f) => f?.path === 'plan.json');
@@ -291,8 +306,8 @@ export async function verifySite(get, reportBytes) {
         const bytes = dirHex === null ? null : await get(`/bundles/${dirHex}/manifest.json`);
         if (bytes === null) info(`(${bundle?.status}, not counted): no manifest.json published`);
         else {
-          const [matching, listed] = await checkFiles(get, parseJsonBytes(bytes)?.files);
-          info(`(${bundle.status}, not counted): ${matching} of ${listed} listed files match`);
+          const [matching, listed, , held] = await checkFiles(get, parseJsonBytes(bytes)?.files, withheld);
+          info(`(${bundle.status}, not counted): ${matching} of ${listed} listed files match${held > 0 ? `, ${held} withheld` : ''}`);
         }
       } catch (error) {
         info(`(${bundle?.status}, not counted): ${error.message}`);

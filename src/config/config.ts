@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { WithholdRule } from './withhold.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
 import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
@@ -69,6 +70,10 @@ export const Config = z.strictObject({
     .min(1)
     .default('content/attestations')
     .describe('Signed reports (ledgerboard sign, FORMAT.md 10): one DSSE envelope per report and key, <report-hex>/<keyid>.json, create-only, relative to the config file; build publishes them under /attestations/.'),
+  withhold: z
+    .array(WithholdRule)
+    .default([])
+    .describe('Files of the bundles whose bytes the site never publishes (verified and counted as usual; their digests stay public): a holdout kept secret until revealed by removing the rule. Never changes a report id, a figure or a URL.'),
   acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
   grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
   limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),

@@ -10,7 +10,7 @@ import type { Report } from '../report/schema.ts';
 import { buildSiteModel } from './model.ts';
 import { readRetained } from '../history/retained-reports.ts';
 import { replaceDirectory } from './atomic.ts';
-import { publishedOf, type ReadBundle } from './publish.ts';
+import { publishedOf, withheldJson, type ReadBundle } from './publish.ts';
 import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
@@ -52,7 +52,10 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   // Signed reports: the envelopes of the current and the retained reports, and the public keys (none: nothing is added).
   const attestations = options.attestationsDir === undefined ? null : await readAttestations(options.attestationsDir, [report.report_id.slice('sha256:'.length), ...retained.reports.map((r) => r.hex)]);
   for (const name of attestations?.ignored ?? []) options.log(`attestations: ignored ${name} (not <report-hex>/<keyid>.json or keys/<keyid>.pem)`);
-  const published = publishedOf(report, bundles);
+  const published = publishedOf(report, bundles, config.withhold);
+  for (const rule of published.unmatchedRules) options.log(`warning: the withhold rule "${rule}" matches no file: nothing is held back by it`);
+  for (const n of published.notWithheld) options.log(`warning: ${n.path} is withheld by a rule but published anyway: ${n.because} has the same bytes, and is always published`);
+  const withheldCount = published.bundles.reduce((n, b) => n + b.withheld.length, 0);
   const model = await buildSiteModel(report, published, config, {
     retained,
     sourceDate: options.sourceDate ?? null,
@@ -66,6 +69,12 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');
     let files = await writeDataFiles(model, published, retained.reports, staging);
+    if (withheldCount > 0) {
+      // Withheld files (config withhold): their digests, sizes and reasons, for verify.mjs and the in-browser verifier.
+      await writeFile(join(staging, 'withheld.json'), withheldJson(published.bundles));
+      files++;
+      options.log(`withheld: the bytes of ${withheldCount} files are not published (their digests are)`);
+    }
     if (attestations && (attestations.files.length > 0 || attestations.keys.length > 0)) {
       for (const file of attestations.files) {
         await mkdir(dirname(join(staging, file.path)), { recursive: true });

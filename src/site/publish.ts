@@ -10,6 +10,14 @@
  * - `/bundles/<dir-hex>/files.json`: what ledgerboard read (every entry's
  *   path, kind, bytes and sha256, in the order the content digest hashes),
  *   from which the bundle's content_digest re-derives.
+ *
+ * Withheld files (the config's `withhold`, src/config/withhold.ts) are listed
+ * with their digest, size and reason, and their bytes are never written: not
+ * at their own blob URL, and not through another file with the same bytes
+ * (a digest one withheld file has is withheld wherever it appears), unless
+ * those bytes are also a file that is never withheld (manifest.json,
+ * plan.json, ...), which a stranger needs: then they are published and the
+ * build says the rule could not hold them back.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { copyFile, mkdir, open, writeFile } from 'node:fs/promises';
@@ -19,6 +27,7 @@ import { canonicalJson } from '../json/canonical.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import { EvidenceChangedError } from './build-errors.ts';
+import { withholdingRule, type WithholdRule } from '../config/withhold.ts';
 
 /** The URL path of a file's bytes: its digest, nothing else. */
 export function blobUrl(sha256: string): string {
@@ -80,6 +89,15 @@ export interface SiteFile {
   sha256: string;
 }
 
+/** A file whose bytes are withheld (config `withhold`): its digest and size stay public. */
+export interface WithheldFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+  reason: string;
+  until: string | null;
+}
+
 /** A bundle as the build publishes it: its directory on the site, its listing and its files. */
 export interface PublishedBundle {
   /** The hex of /bundles/<dirHex>/: the bundle_id when verified, else the content digest. */
@@ -93,6 +111,8 @@ export interface PublishedBundle {
   files: SiteFile[];
   /** Entries whose bytes are not published: not a regular file, a name that is not UTF-8, or unreadable. */
   unpublished: string[];
+  /** Regular files whose bytes are withheld by a rule (or share their bytes with a withheld file), in entry order. */
+  withheld: WithheldFile[];
   /** /bundles/<dirHex>/manifest.json, when the bundle has a readable manifest.json file (the bundle's own bytes). */
   manifestUrl: string | null;
   listingUrl: string;
@@ -109,23 +129,63 @@ export interface Published {
   bundles: PublishedBundle[];
   /** The bytes published at /blobs/<hex of sha256>. */
   blob(sha256: string): Promise<Uint8Array>;
+  /** Withhold rules that matched no file (a warning: a typo keeps nothing back). */
+  unmatchedRules: string[];
+  /** Withheld bytes published anyway, because a file that is never withheld has them too. */
+  notWithheld: { path: string; sha256: string; because: string }[];
 }
 
+/** The paths a rule never withholds (src/config/withhold.ts NEVER_WITHHELD): their bytes are always published. */
+const NEVER = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/;
+
 /** What the build publishes for a report and the bundles it was built from (matched by content digest). */
-export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly ReadBundle[]): Published {
+export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly ReadBundle[], withhold: readonly WithholdRule[] = []): Published {
   const byContent = new Map(read.map((r) => [r.content_digest, r]));
   const sources = new Map<string, string>();
+  const readable = (e: ReadEntry): e is ReadEntry & { sha256: string; bytes: number } => e.kind === 'file' && !e.badName && e.sha256 !== null && e.bytes !== null;
+  // The digests withheld anywhere (with the rule that withholds them first), and those a never-withheld file needs published.
+  const withheldDigests = new Map<string, { rule: WithholdRule; path: string }>();
+  const needed = new Map<string, string>();
+  const matched = new Set<WithholdRule>();
+  for (const bundle of read) {
+    for (const e of bundle.entries) {
+      if (!readable(e)) continue;
+      if (NEVER.test(e.path)) {
+        if (!needed.has(e.sha256)) needed.set(e.sha256, e.path);
+        continue;
+      }
+      const rule = withholdingRule(withhold, e.path);
+      if (rule === null) continue;
+      matched.add(rule);
+      if (!withheldDigests.has(e.sha256)) withheldDigests.set(e.sha256, { rule, path: e.path });
+    }
+  }
+  const notWithheld: Published['notWithheld'] = [];
+  for (const [sha256, { path }] of withheldDigests) {
+    const because = needed.get(sha256);
+    if (because === undefined) continue;
+    withheldDigests.delete(sha256);
+    notWithheld.push({ path, sha256, because });
+  }
   const bundles = report.bundles.map((entry) => {
     const bundle = byContent.get(entry.content_digest);
     if (bundle === undefined) throw new Error(`no bundle read for the report's bundle ${entry.content_digest}`);
     const dirHex = hexOf(entry.status === 'verified' && entry.bundle_id ? entry.bundle_id : entry.content_digest);
     const files: SiteFile[] = [];
     const unpublished: string[] = [];
+    const withheld: WithheldFile[] = [];
     for (const e of bundle.entries) {
       if (e.kind === 'directory') continue;
       // The path is only shown (as text); the URL is the digest's, so any readable regular file can be published.
-      if (e.kind !== 'file' || e.badName || e.sha256 === null || e.bytes === null) {
+      if (!readable(e)) {
         unpublished.push(e.path);
+        continue;
+      }
+      const held = withheldDigests.get(e.sha256);
+      if (held !== undefined) {
+        const own = withholdingRule(withhold, e.path);
+        const reason = own?.reason ?? `the same bytes as the withheld ${held.path}`;
+        withheld.push({ path: e.path, bytes: e.bytes, sha256: e.sha256, reason, until: (own ?? held.rule).until ?? null });
         continue;
       }
       files.push({ path: e.path, url: blobUrl(e.sha256), bytes: e.bytes, sha256: e.sha256 });
@@ -138,6 +198,7 @@ export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly Read
       entries: bundle.entries,
       files,
       unpublished,
+      withheld,
       manifestUrl: files.some((f) => f.path === 'manifest.json') ? manifestUrl(dirHex) : null,
       listingUrl: listingUrl(dirHex),
     };
@@ -149,7 +210,15 @@ export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly Read
       if (source === undefined) throw new Error(`no published file has the digest ${sha256}`);
       return readVerified(source, sha256);
     },
+    unmatchedRules: withhold.filter((r) => !matched.has(r)).map((r) => r.path),
+    notWithheld,
   };
+}
+
+/** /withheld.json: every withheld file of every bundle (bundle directory hex, path, sha256, bytes, reason, until), RFC 8785 plus a newline. */
+export function withheldJson(bundles: readonly Pick<PublishedBundle, 'dirHex' | 'withheld'>[]): string {
+  const files = bundles.flatMap((b) => b.withheld.map((w) => ({ bundle: b.dirHex, ...w })));
+  return `${canonicalJson({ files })}\n`;
 }
 
 /**

@@ -86,6 +86,8 @@ describe('a plan page', () => {
     const read: string[] = [];
     const published: Published = {
       bundles: real.bundles,
+      unmatchedRules: [],
+      notWithheld: [],
       blob: (sha256) => {
         const owner = real.bundles.flatMap((b) => b.files.filter((f) => f.sha256 === sha256).map((f) => `${report.bundles[real.bundles.indexOf(b)]!.plan?.title} ${f.path}`));
         read.push(owner[0]!);
