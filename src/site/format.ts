@@ -203,3 +203,15 @@ export function identity(value: string, max: number = IDENTITY_CHARS): ShownIden
 export function shortIdentity(value: string, max: number = IDENTITY_CHARS): string {
   return identity(value, max).text;
 }
+
+/**
+ * True when an identity looks like a placeholder rather than a name: empty,
+ * only whitespace (or invisible characters), or only dots, ellipses, dashes,
+ * underscores, question marks or asterisks (`...`, `-`, `???`). Pages show
+ * such a value quoted, with a note that the evidence says so, so it does not
+ * read as a rendering bug.
+ */
+export function placeholderLike(value: string): boolean {
+  const rest = value.replace(/[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '');
+  return rest === '' || /^[.\u2026\-\u2010-\u2015_?*]+$/u.test(rest);
+}
