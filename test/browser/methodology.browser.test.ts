@@ -221,6 +221,23 @@ describe('retained reports cite themselves', () => {
   });
 });
 
+describe('placeholder identities', () => {
+  it('an imported model named "..." is shown quoted with a note (CSS generated text), its text still the value', async () => {
+    const placeholder = report.cohorts.find((c) => c.subject.model === '...');
+    expect(placeholder).toBeDefined();
+    await withPage(jsOff, async (page) => {
+      await page.goto(`${server.origin}/`);
+      const shown = await page.$$eval('.ident-placeholder', (els) =>
+        els.map((e) => ({ text: e.textContent, before: getComputedStyle(e, '::before').content, after: getComputedStyle(e, '::after').content, title: e.getAttribute('title') })),
+      );
+      expect(shown.length).toBeGreaterThan(0);
+      const dots = shown.find((e) => e.text === '...')!;
+      expect(dots).toMatchObject({ text: '...', before: '"“"', title: 'quoted: the evidence gives this value as written' });
+      expect(dots.after).toMatch(/^"” +\(as in the evidence\)"$/);
+    });
+  });
+});
+
 describe('at 390 px', () => {
   it('/methodology/, /verify/ (after a run, the list open), a retained report and the leaderboard footer do not scroll sideways', async () => {
     const archive = await (await fetch(`${server.origin}/reports/`)).text();
