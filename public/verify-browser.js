@@ -6,8 +6,13 @@
  * Markup it expects:
  *   <section data-verify-root data-verify-checks='[...]'>
  *     <button type="button" data-verify>Verify in this browser</button>
- *     <ol data-verify-results></ol>
+ *     <span data-verify-live role="status" aria-live="polite"></span>   (optional: made when absent)
+ *     <details><summary>Each check</summary><ol data-verify-results></ol></details>
  *   </section>
+ * The live status right after the button reads "checking 12 of 91 files…"
+ * while it runs, then "91 of 91 files match", or the first mismatch (or
+ * error) named. A results list outside a <details> is moved into one, so the
+ * per-file list stays collapsed. The button is disabled while it runs.
  * data-verify-checks is a JSON array of
  *   { "kind": "file", "url", "sha256", "bytes" }        the file's size and SHA-256
  *   { "kind": "self-id", "url", "member", "expected" }  SHA-256 of the RFC 8785 form
@@ -122,7 +127,7 @@
   }
 
   /** The manifest check: bundle_id, then every listed file over the blobs (six fetches at once). */
-  async function checkManifest(check, label) {
+  async function checkManifest(check, label, progress) {
     var manifest = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.url)));
     var id = await selfId(manifest, 'bundle_id');
     var files = Array.isArray(manifest.files) ? manifest.files : null;
@@ -130,6 +135,9 @@
     var problems = [];
     if (id !== check.expected) problems.push('bundle_id: derived ' + id + ', expected ' + check.expected);
     if (manifest.bundle_id !== check.expected) problems.push('bundle_id: the manifest states ' + String(manifest.bundle_id) + ', expected ' + check.expected);
+    // The manifest itself is one file checked; the files it lists are the rest.
+    progress.add(files.length);
+    progress.done(problems.length === 0);
     var next = 0;
     var matching = 0;
     async function worker() {
@@ -137,6 +145,7 @@
         var problem = await checkListed(files[next++], String(check.blobs));
         if (problem === null) matching++;
         else problems.push(problem);
+        progress.done(problem === null);
       }
     }
     var workers = [];
@@ -146,38 +155,101 @@
     if (problems.length === 0) return { result: 'match', text: summary };
     // At most 20 problems in the text: the list is bounded whatever the manifest lists.
     var shown = problems.slice(0, 20).join('; ') + (problems.length > 20 ? '; and ' + (problems.length - 20) + ' more' : '');
-    return { result: 'mismatch', text: summary + ': ' + shown };
+    return { result: 'mismatch', text: summary + ': ' + shown, first: label + ': ' + problems[0] };
   }
 
-  /** Runs one check: { result: 'match' | 'mismatch' | 'error', text }. */
-  async function runCheck(check) {
+  /** Runs one check: { result: 'match' | 'mismatch' | 'error', text, first? } (first: the first problem alone). */
+  async function runCheck(check, progress) {
     var label = String(check && check.kind) + ' ' + String(check && check.url);
+    var counted = false;
     try {
-      if (check.kind === 'file') {
-        var bytes = await fetchBytes(check.url);
-        var digest = await sha256(bytes);
-        if (bytes.length !== check.bytes) return { result: 'mismatch', text: label + ': ' + bytes.length + ' bytes, expected ' + check.bytes };
-        if (digest !== check.sha256) return { result: 'mismatch', text: label + ': ' + digest + ', expected ' + check.sha256 };
-        return { result: 'match', text: label + ': ' + digest + ' (' + bytes.length + ' bytes)' };
-      }
-      if (check.kind === 'self-id') {
-        var object = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.url)));
-        var id = await selfId(object, check.member);
-        if (id !== check.expected) return { result: 'mismatch', text: label + ' ' + check.member + ': derived ' + id + ', expected ' + check.expected };
-        return { result: 'match', text: label + ' ' + check.member + ': ' + id };
-      }
-      if (check.kind === 'manifest') return await checkManifest(check, label);
-      throw new Error('unknown check kind');
+      if (check.kind === 'file' || check.kind === 'self-id') counted = true;
+      var outcome = await runOne(check, label, progress);
+      if (counted) progress.done(outcome.result === 'match');
+      return outcome;
     } catch (error) {
+      // A check that failed before its files were counted counts as one file that could not be checked.
+      if (counted || check.kind === 'manifest') progress.done(false);
       return { result: 'error', text: label + ': ' + (error && error.message ? error.message : String(error)) };
     }
   }
 
+  async function runOne(check, label, progress) {
+    if (check.kind === 'file') {
+      var bytes = await fetchBytes(check.url);
+      var digest = await sha256(bytes);
+      if (bytes.length !== check.bytes) return { result: 'mismatch', text: label + ': ' + bytes.length + ' bytes, expected ' + check.bytes };
+      if (digest !== check.sha256) return { result: 'mismatch', text: label + ': ' + digest + ', expected ' + check.sha256 };
+      return { result: 'match', text: label + ': ' + digest + ' (' + bytes.length + ' bytes)' };
+    }
+    if (check.kind === 'self-id') {
+      var object = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.url)));
+      var id = await selfId(object, check.member);
+      if (id !== check.expected) return { result: 'mismatch', text: label + ' ' + check.member + ': derived ' + id + ', expected ' + check.expected };
+      return { result: 'match', text: label + ' ' + check.member + ': ' + id };
+    }
+    if (check.kind === 'manifest') return await checkManifest(check, label, progress);
+    throw new Error('unknown check kind');
+  }
+
+  /** The status element next to the button: the root's [data-verify-live], or one made right after the button. */
+  function liveOf(root, button) {
+    var live = root.querySelector('[data-verify-live]');
+    if (live) return live;
+    if (!button || !button.parentNode) return null;
+    live = document.createElement('span');
+    live.setAttribute('data-verify-live', '');
+    live.setAttribute('role', 'status');
+    live.setAttribute('aria-live', 'polite');
+    live.className = 'verify-live';
+    button.parentNode.insertBefore(live, button.nextSibling);
+    return live;
+  }
+
+  /** Keeps the per-check list collapsed: moves a results list that is not inside a <details> into one. */
+  function collapse(results) {
+    if (!results || results.closest('details')) return;
+    var details = document.createElement('details');
+    details.className = 'verify-details';
+    details.appendChild(document.createElement('summary')).textContent = 'Each check';
+    results.parentNode.insertBefore(details, results);
+    details.appendChild(results);
+  }
+
+  function files(n) {
+    return n === 1 ? ' file' : ' files';
+  }
+
   async function run(root, button) {
     var results = root.querySelector('[data-verify-results]');
+    var live = liveOf(root, button);
     root.setAttribute('data-verify-status', 'running');
     button.disabled = true;
+    // Files checked so far, and how many there are (a manifest adds the files it lists once it is read).
+    var total = 0;
+    var checked = 0;
+    var matched = 0;
+    var shownAt = 0;
+    function say(text) {
+      if (live) live.textContent = text;
+    }
+    var progress = {
+      add: function (n) {
+        total += n;
+      },
+      done: function (match) {
+        checked++;
+        if (match) matched++;
+        // At most one update per 10 files (and the last): a screen reader is not flooded, the count still moves.
+        if (checked - shownAt >= 10 || checked === total) {
+          shownAt = checked;
+          say('checking ' + checked + ' of ' + total + files(total) + '\u2026');
+        }
+      },
+    };
+    say('checking\u2026');
     try {
+      collapse(results);
       var list = null;
       if (results) {
         results.replaceChildren();
@@ -190,8 +262,11 @@
       } catch (error) {
         if (list) list.appendChild(document.createElement('li')).textContent = 'error: ' + error.message;
         root.setAttribute('data-verify-status', 'error');
+        say('could not run: ' + error.message);
         return;
       }
+      total = checks.length;
+      say('checking 0 of ' + total + files(total) + '\u2026');
       // One item per check up front, filled in as results arrive (several fetches at once, order kept).
       var items = checks.map(function (check) {
         var item = list ? list.appendChild(document.createElement('li')) : null;
@@ -199,12 +274,14 @@
         return item;
       });
       var outcomes = new Array(checks.length);
+      var firsts = new Array(checks.length);
       var next = 0;
       async function worker() {
         while (next < checks.length) {
           var index = next++;
-          var outcome = await runCheck(checks[index]);
+          var outcome = await runCheck(checks[index], progress);
           outcomes[index] = outcome.result;
+          firsts[index] = outcome.first || outcome.text;
           if (items[index]) {
             items[index].textContent = outcome.result + ': ' + outcome.text;
             items[index].setAttribute('data-verify-result', outcome.result);
@@ -221,6 +298,8 @@
           checks.length + ' checks: ' + count('match') + ' match, ' + count('mismatch') + ' mismatch, ' + count('error') + ' error';
       }
       root.setAttribute('data-verify-status', status);
+      if (status === 'match') say(matched + ' of ' + total + files(total) + (matched === 1 ? ' matches' : ' match'));
+      else say(status + ': ' + firsts[outcomes.indexOf(status)] + ' (' + matched + ' of ' + total + files(total) + ' match)');
     } finally {
       button.disabled = false;
     }
@@ -235,6 +314,13 @@
       root.setAttribute('data-verify-status', 'error');
     });
   });
+
+  // The status element exists before the first click, so a screen reader already knows the region when it changes.
+  if (typeof document.querySelectorAll === 'function') {
+    document.querySelectorAll('[data-verify-root]').forEach(function (root) {
+      liveOf(root, root.querySelector('button[data-verify]'));
+    });
+  }
 
   globalThis.ledgerboardCanonicalize = canonicalize;
   globalThis.ledgerboardParseJson = parseJson;

@@ -25,9 +25,46 @@ export function grouped(n: number): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Micros as an amount with 2 decimals and its currency ("USD 12.40"). */
-export function amount(micros: number, currency: string | null): string {
-  return `${currency ?? ''} ${(micros / 1e6).toFixed(2)}`.trim();
+/** How an amount is cut to cents: to the nearest cent (half up), or down (a lower bound stays a lower bound). */
+export type CentRounding = 'nearest' | 'down';
+
+/**
+ * Micros (an integer, 10^-6 of a currency unit) as a decimal text with 2
+ * decimals ("12.40"), by integer arithmetic only: the whole units and the
+ * cents are exact whatever the size (up to 2^53 - 1 and past it as BigInt),
+ * never through a binary fraction (1005000 micros is "1.01", never "1.00").
+ * 'nearest' rounds half up; 'down' truncates toward zero. Negative values
+ * keep their sign. A non-integer (never in a report) is shown as written.
+ */
+export function units(micros: number, rounding: CentRounding = 'nearest'): string {
+  if (!Number.isInteger(micros)) return String(micros);
+  const negative = micros < 0;
+  const abs = BigInt(Math.abs(micros));
+  let cents = abs / 10_000n;
+  const rest = abs % 10_000n;
+  if (rounding === 'nearest' && rest >= 5_000n) cents += 1n;
+  const whole = cents / 100n;
+  const frac = String(cents % 100n).padStart(2, '0');
+  return `${negative && cents > 0n ? '-' : ''}${whole}.${frac}`;
+}
+
+/** Micros as an amount with 2 decimals and its currency ("USD 12.40"), exact (see {@link units}). */
+export function amount(micros: number, currency: string | null, rounding: CentRounding = 'nearest'): string {
+  return `${currency ?? ''} ${units(micros, rounding)}`.trim();
+}
+
+/**
+ * A declared budget in currency units: "USD 0.14 per attempt (138,888
+ * micros), 600 s timeout", and with the plan's aggregate "…, USD 40.00 in
+ * all". The exact micros stay beside a rounded per-attempt amount.
+ */
+export function budgetText(budget: { currency: string; per_attempt_micros: number; timeout_seconds?: number | null; aggregate_micros?: number | null }): string {
+  const per = amount(budget.per_attempt_micros, budget.currency);
+  const exact = budget.per_attempt_micros % 10_000 === 0 ? '' : ` (${grouped(budget.per_attempt_micros)} micros)`;
+  const parts = [`${per} per attempt${exact}`];
+  if (budget.aggregate_micros !== undefined && budget.aggregate_micros !== null) parts.push(`${amount(budget.aggregate_micros, budget.currency)} in all`);
+  if (budget.timeout_seconds !== undefined && budget.timeout_seconds !== null) parts.push(`${grouped(budget.timeout_seconds)} s timeout`);
+  return parts.join(', ');
 }
 
 /**
@@ -165,4 +202,16 @@ export function identity(value: string, max: number = IDENTITY_CHARS): ShownIden
 /** {@link identity}'s text alone: for attributes, <title> and other plain strings. */
 export function shortIdentity(value: string, max: number = IDENTITY_CHARS): string {
   return identity(value, max).text;
+}
+
+/**
+ * True when an identity looks like a placeholder rather than a name: empty,
+ * only whitespace (or invisible characters), or only dots, ellipses, dashes,
+ * underscores, question marks or asterisks (`...`, `-`, `???`). Pages show
+ * such a value quoted, with a note that the evidence says so, so it does not
+ * read as a rendering bug.
+ */
+export function placeholderLike(value: string): boolean {
+  const rest = value.replace(/[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '');
+  return rest === '' || /^[.\u2026\-\u2010-\u2015_?*]+$/u.test(rest);
 }
