@@ -75,8 +75,9 @@ export function budgetText(budget: { currency: string; per_attempt_micros: numbe
 export function moneyText(cost: ReportCohort['cost'], attempts: number): string {
   const known = attempts - cost.unavailable - cost.not_applicable;
   if (known === 0) return cost.unavailable > 0 ? `unavailable (${cost.unavailable})` : 'not applicable';
-  const value = amount(cost.micros, cost.currency);
-  if (cost.complete) return value;
+  if (cost.complete) return amount(cost.micros, cost.currency);
+  // A lower bound is rounded down: ">= USD 2.13" for 2,138,930 micros, never more than is proven.
+  const value = amount(cost.micros, cost.currency, 'down');
   const missing = [cost.unavailable ? `${cost.unavailable} unavailable` : '', cost.partial ? `${cost.partial} partial` : ''].filter(Boolean).join(', ');
   // No attempt missing: a total held at its bound (the cohort's `bounded`).
   return missing ? `>= ${value} (${missing})` : `>= ${value}`;

@@ -70,8 +70,8 @@ describe('moneyText: a cohort cost', () => {
   it('complete, zero, lower bounds, unavailable and not applicable', () => {
     expect(moneyText(cost({ micros: 20_000_000 }), 10)).toBe('USD 20.00');
     expect(moneyText(cost({ micros: 0, zero: 10 }), 10)).toBe('USD 0.00');
-    expect(moneyText(cost({ micros: 2_138_930, complete: false, partial: 10 }), 72)).toBe('>= USD 2.14 (10 partial)');
-    expect(moneyText(cost({ micros: 648_051, complete: false, unavailable: 3, partial: 2 }), 72)).toBe('>= USD 0.65 (3 unavailable, 2 partial)');
+    expect(moneyText(cost({ micros: 2_138_930, complete: false, partial: 10 }), 72)).toBe('>= USD 2.13 (10 partial)');
+    expect(moneyText(cost({ micros: 648_051, complete: false, unavailable: 3, partial: 2 }), 72)).toBe('>= USD 0.64 (3 unavailable, 2 partial)');
     expect(moneyText(cost({ micros: MAX, complete: false }), 72)).toBe('>= USD 9007199254.74');
     expect(moneyText(cost({ micros: 0, complete: false, unavailable: 72 }), 72)).toBe('unavailable (72)');
     expect(moneyText(cost({ micros: 0, not_applicable: 72 }), 72)).toBe('not applicable');
