@@ -118,6 +118,7 @@ permissions:
   contents: read
   pages: write
   id-token: write
+  attestations: write
 
 concurrency:
   group: pages
@@ -135,6 +136,13 @@ jobs:
       - run: npm ci
       # --strict: a bundle that is not verified fails the build (it would still be published, never counted).
       - run: npx ledgerboard build --strict
+      # Optional keyless signing (docs/publishing.md): a GitHub artifact attestation (Sigstore) of the
+      # published report.json, which readers check with \`gh attestation verify report.json --repo OWNER/REPO\`.
+      # Set the repository variable LEDGERBOARD_ATTEST to true to turn it on (private repositories need a plan with attestations).
+      - if: vars.LEDGERBOARD_ATTEST == 'true'
+        uses: actions/attest-build-provenance@v2
+        with:
+          subject-path: dist/report.json
       - uses: actions/upload-pages-artifact@v3
         with:
           path: dist

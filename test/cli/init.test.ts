@@ -41,13 +41,18 @@ describe('ledgerboard init', () => {
     expect(Object.keys(pkg.devDependencies)).toEqual(['ledgerboard']);
     const workflow = parse(await readFile(join(dir, '.github', 'workflows', 'leaderboard.yml'), 'utf8')) as {
       permissions: Record<string, string>;
-      jobs: { build: { steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }; deploy: { needs: string; steps: { uses?: string }[] } };
+      jobs: { build: { steps: { uses?: string; run?: string; if?: string; with?: Record<string, unknown> }[] }; deploy: { needs: string; steps: { uses?: string }[] } };
     };
-    expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' });
+    expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write', attestations: 'write' });
     const steps = workflow.jobs.build.steps;
     expect(steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(WORKFLOW_NODE);
     expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', 'npx ledgerboard build --strict']);
     expect(steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))?.with?.path).toBe('dist');
+    // Keyless signing (issue 16), opt-in: a GitHub artifact attestation of the published report.json, after the build, before the upload.
+    const attest = steps.findIndex((s) => s.uses === 'actions/attest-build-provenance@v2');
+    expect(steps[attest]).toEqual({ if: "vars.LEDGERBOARD_ATTEST == 'true'", uses: 'actions/attest-build-provenance@v2', with: { 'subject-path': 'dist/report.json' } });
+    expect(attest).toBeGreaterThan(steps.findIndex((s) => s.run === 'npx ledgerboard build --strict'));
+    expect(attest).toBeLessThan(steps.findIndex((s) => s.uses?.startsWith('actions/upload-pages-artifact@')));
     expect(workflow.jobs.deploy.needs).toBe('build');
     expect(workflow.jobs.deploy.steps.map((s) => s.uses)).toEqual(['actions/deploy-pages@v4']);
     // What a build leaves beside dist/ (atomic swap, lock, render directories) is never committed.
