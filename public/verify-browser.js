@@ -1,4 +1,4 @@
-/* global document, fetch, crypto, TextEncoder, TextDecoder */
+/* global document, fetch, crypto, atob, TextEncoder, TextDecoder */
 /**
  * verify-browser.js: the "Verify in this browser" control of a ledgerboard
  * site. A classic script, no modules, no dependencies, no build step.
@@ -17,9 +17,18 @@
  *   { "kind": "file", "url", "sha256", "bytes" }        the file's size and SHA-256
  *   { "kind": "self-id", "url", "member", "expected" }  SHA-256 of the RFC 8785 form
  *                                                        of the JSON at url without member
- *   { "kind": "manifest", "url", "expected", "blobs" }   a bundle's manifest.json: its
+ *   { "kind": "manifest", "url", "expected", "blobs", "withheld"? }   a bundle's manifest.json: its
  *       bundle_id re-derives to expected, and every file it lists is served at
- *       blobs + <sha256 hex> with the listed size and SHA-256 (docs/site.md)
+ *       blobs + <sha256 hex> with the listed size and SHA-256 (docs/site.md);
+ *       a file whose sha256 is in withheld (the site's withheld files) is
+ *       counted as withheld, never fetched, never a match or a mismatch
+ *   { "kind": "signature", "url", "keyid", "keys", "report_id", "subjects": [{ "name", "url" }] }
+ *       a signed report (FORMAT.md 10): the DSSE envelope at url is an in-toto
+ *       statement about report_id naming each subject by the SHA-256 of the
+ *       bytes fetched from its url, signed (Ed25519 over the DSSE
+ *       pre-authentication encoding) by the key keyid, whose PEM the site
+ *       serves in keys and whose SPKI SHA-256 must be keyid. The key is the
+ *       site's own: the text says to compare its id with one got elsewhere.
  * On click the root's data-verify-status becomes "running", then "match"
  * (every check matches), "mismatch" (any check disagrees) or "error" (no
  * mismatch, but a fetch or parse failed so something could not be checked).
@@ -130,8 +139,11 @@
   async function checkManifest(check, label, progress) {
     var manifest = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.url)));
     var id = await selfId(manifest, 'bundle_id');
-    var files = Array.isArray(manifest.files) ? manifest.files : null;
-    if (files === null) throw new Error('the manifest has no files list');
+    var listed = Array.isArray(manifest.files) ? manifest.files : null;
+    if (listed === null) throw new Error('the manifest has no files list');
+    var held = Array.isArray(check.withheld) ? check.withheld : [];
+    var files = listed.filter(function (f) { return !(f && held.indexOf(f.sha256) >= 0); });
+    var withheld = listed.length - files.length;
     var problems = [];
     if (id !== check.expected) problems.push('bundle_id: derived ' + id + ', expected ' + check.expected);
     if (manifest.bundle_id !== check.expected) problems.push('bundle_id: the manifest states ' + String(manifest.bundle_id) + ', expected ' + check.expected);
@@ -151,11 +163,67 @@
     var workers = [];
     for (var w = 0; w < 6; w++) workers.push(worker());
     await Promise.all(workers);
-    var summary = label + ' bundle_id ' + id + '; ' + matching + ' of ' + files.length + ' listed files match';
+    var summary = label + ' bundle_id ' + id + '; ' + matching + ' of ' + listed.length + ' listed files match' + (withheld > 0 ? ', ' + withheld + ' withheld (committed digest, not published)' : '');
     if (problems.length === 0) return { result: 'match', text: summary };
     // At most 20 problems in the text: the list is bounded whatever the manifest lists.
     var shown = problems.slice(0, 20).join('; ') + (problems.length > 20 ? '; and ' + (problems.length - 20) + ' more' : '');
     return { result: 'mismatch', text: summary + ': ' + shown, first: label + ': ' + problems[0] };
+  }
+
+  function base64Bytes(text) {
+    if (typeof text !== 'string' || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) throw new Error('not standard base64');
+    return Uint8Array.from(atob(text), function (c) { return c.charCodeAt(0); });
+  }
+
+  function concatBytes(parts) {
+    var total = parts.reduce(function (n, p) { return n + p.length; }, 0);
+    var out = new Uint8Array(total);
+    var at = 0;
+    parts.forEach(function (p) { out.set(p, at); at += p.length; });
+    return out;
+  }
+
+  /** A signed report (FORMAT.md 10), checked as verify.mjs --key KEYID checks it, under the key the site serves. */
+  async function checkSignature(check, label) {
+    var utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    var encoder = new TextEncoder();
+    var envelope = parseJson(utf8.decode(await fetchBytes(check.url)));
+    var problems = [];
+    if (envelope.payloadType !== 'application/vnd.in-toto+json') problems.push('WRONG_PAYLOAD_TYPE: ' + JSON.stringify(envelope.payloadType));
+    var payload = base64Bytes(envelope.payload);
+    var statement = parseJson(utf8.decode(payload));
+    if (!statement || statement._type !== 'https://in-toto.io/Statement/v1' || statement.predicateType !== 'urn:ledgerboard:report:v1' || !Array.isArray(statement.subject)) {
+      problems.push('BAD_STATEMENT: not an in-toto Statement v1 about a ledgerboard report');
+    } else {
+      if (!statement.predicate || statement.predicate.report_id !== check.report_id) problems.push('WRONG_REPORT: the statement is about ' + String(statement.predicate && statement.predicate.report_id));
+      var stated = new Map(statement.subject.map(function (x) { return [x && x.name, x && x.digest && x.digest.sha256]; }));
+      var names = new Set();
+      for (var i = 0; i < check.subjects.length; i++) {
+        var subject = check.subjects[i];
+        names.add(subject.name);
+        var digest = (await sha256(await fetchBytes(subject.url))).slice(7);
+        if (!stated.has(subject.name)) problems.push('SUBJECTS_DIFFER: the statement does not name ' + subject.name);
+        else if (stated.get(subject.name) !== digest) problems.push('SUBJECT_MISMATCH: ' + subject.name + ' hashes to ' + digest.slice(0, 12) + '…');
+      }
+      stated.forEach(function (_, name) { if (!names.has(name)) problems.push('SUBJECTS_DIFFER: the statement names ' + String(name) + ', not a counted file'); });
+    }
+    var keys = parseJson(utf8.decode(await fetchBytes(check.keys)));
+    var entry = (keys && Array.isArray(keys.keys) ? keys.keys : []).find(function (k) { return k && k.keyid === check.keyid; });
+    if (!entry) throw new Error('the site serves no key ' + check.keyid + ' in ' + check.keys);
+    var der = base64Bytes(String(entry.public_key_pem).replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, ''));
+    var keyid = (await sha256(der)).slice(7);
+    if (keyid !== check.keyid) problems.push('KEYID_MISMATCH: the key served as ' + check.keyid.slice(0, 12) + '… has the id ' + keyid);
+    var signature = (Array.isArray(envelope.signatures) ? envelope.signatures : []).find(function (x) { return x && x.keyid === check.keyid; });
+    if (!signature) problems.push('NOT_SIGNED: no signature with this key id');
+    else {
+      var key = await crypto.subtle.importKey('spki', der, { name: 'Ed25519' }, false, ['verify']);
+      var type = encoder.encode(String(envelope.payloadType));
+      var pae = concatBytes([encoder.encode('DSSEv1 ' + type.length + ' '), type, encoder.encode(' ' + payload.length + ' '), payload]);
+      var sig = base64Bytes(signature.sig);
+      if (sig.length !== 64 || !(await crypto.subtle.verify({ name: 'Ed25519' }, key, sig, pae))) problems.push('BAD_SIGNATURE: the Ed25519 signature does not verify over the payload');
+    }
+    if (problems.length > 0) return { result: 'mismatch', text: label + ': ' + problems.join('; '), first: label + ': ' + problems[0] };
+    return { result: 'match', text: 'signed by key ' + check.keyid + ' (the key this site serves: compare its id with one you got elsewhere before you trust it)' };
   }
 
   /** Runs one check: { result: 'match' | 'mismatch' | 'error', text, first? } (first: the first problem alone). */
@@ -163,7 +231,7 @@
     var label = String(check && check.kind) + ' ' + String(check && check.url);
     var counted = false;
     try {
-      if (check.kind === 'file' || check.kind === 'self-id') counted = true;
+      if (check.kind === 'file' || check.kind === 'self-id' || check.kind === 'signature') counted = true;
       var outcome = await runOne(check, label, progress);
       if (counted) progress.done(outcome.result === 'match');
       return outcome;
@@ -189,6 +257,7 @@
       return { result: 'match', text: label + ' ' + check.member + ': ' + id };
     }
     if (check.kind === 'manifest') return await checkManifest(check, label, progress);
+    if (check.kind === 'signature') return await checkSignature(check, label);
     throw new Error('unknown check kind');
   }
 
