@@ -42,18 +42,30 @@ type Pair = Report['incompatibilities']['cohorts'][number];
 const differencesKey = (pair: Pair) => JSON.stringify(pair.differences.map((d) => [d.component, d.a, d.b]));
 
 /**
- * The incompatible cohort pairs grouped by board pair (and, within it, by the
- * differences stated: a board pair always differs in the same components, but
- * a group never hides a pair that differs otherwise). Every pair is in
- * exactly one group; groups and pairs keep the report's order.
+ * The incompatible cohort pairs grouped by board pair, whichever order the
+ * report names the two boards in: a group takes the order of its first pair,
+ * and a pair naming them the other way round is shown turned (its cohorts and
+ * each difference's two values swapped), so every pair of a group reads
+ * "cohort on the first board / cohort on the second". Within a board pair,
+ * pairs that differ otherwise (never in a report: a board pair's differences
+ * are its keys') would form a group of their own, never be hidden. Every pair
+ * is in exactly one group; groups and pairs keep the report's order.
  */
 export function pairsByBoards(pairs: readonly Pair[]): { board_a: string; board_b: string; differences: Pair['differences']; pairs: Pair[] }[] {
   const groups = new Map<string, { board_a: string; board_b: string; differences: Pair['differences']; pairs: Pair[] }>();
+  const boardsOf = new Map<string, [string, string]>();
   for (const pair of pairs) {
-    const key = JSON.stringify([pair.board_a, pair.board_b, differencesKey(pair)]);
+    const unordered = [pair.board_a, pair.board_b].sort().join(' ');
+    const [first] = boardsOf.get(unordered) ?? [pair.board_a, pair.board_b];
+    if (!boardsOf.has(unordered)) boardsOf.set(unordered, [pair.board_a, pair.board_b]);
+    const shown: Pair =
+      first === pair.board_a
+        ? pair
+        : { ...pair, a: pair.b, b: pair.a, board_a: pair.board_b, board_b: pair.board_a, differences: pair.differences.map((d) => ({ ...d, a: d.b, b: d.a })) };
+    const key = JSON.stringify([unordered, differencesKey(shown)]);
     const group = groups.get(key);
-    if (group) group.pairs.push(pair);
-    else groups.set(key, { board_a: pair.board_a, board_b: pair.board_b, differences: pair.differences, pairs: [pair] });
+    if (group) group.pairs.push(shown);
+    else groups.set(key, { board_a: shown.board_a, board_b: shown.board_b, differences: shown.differences, pairs: [shown] });
   }
   return [...groups.values()];
 }
