@@ -54,6 +54,25 @@ export function amount(micros: number, currency: string | null, rounding: CentRo
 }
 
 /**
+ * Integer micros as an exact decimal amount, with at least two decimals and
+ * as many more as the micros need ("40.00", "0.138888", "-1.50"), for where
+ * rounding would hide what is compared (a plan's budget share): BigInt
+ * arithmetic, exact past 2^53 too.
+ */
+export function exactUnits(micros: number | bigint | string): string {
+  const value = typeof micros === 'bigint' ? micros : BigInt(micros);
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  const fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
+  return `${sign}${abs / 1_000_000n}.${fraction}`;
+}
+
+/** An exact amount with its currency code first ("USD 0.138888"); without a currency, the number alone. */
+export function exactAmount(micros: number | bigint | string, currency: string | null): string {
+  return currency ? `${currency} ${exactUnits(micros)}` : exactUnits(micros);
+}
+
+/**
  * A declared budget in currency units: "USD 0.14 per attempt (138,888
  * micros), 600 s timeout", and with the plan's aggregate "…, USD 40.00 in
  * all". The exact micros stay beside a rounded per-attempt amount.

@@ -9,7 +9,6 @@
  * from text in a bundle (docs/site.md): evidence bytes are linked at
  * /blobs/<sha256-hex> (publish.ts).
  */
-import { codeToHtml } from 'shiki';
 import { canonicalJson } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import type { Report } from '../report/schema.ts';
@@ -20,6 +19,7 @@ import { basePathOf, type Config } from '../config/config.ts';
 import { hexOf } from './format.ts';
 import { MAX_ROWS } from './rows.ts';
 import { renderNotes, startNotesRenderer } from './notes.ts';
+import { highlightJson } from './highlight.ts';
 import { costChart, rateChart } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './publish.ts';
@@ -145,7 +145,7 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
   const renderProblems: string[] = [];
   const notesFile = files.find((f) => f.path === 'NOTES.md');
   const notes = notesFile ? await published.blob(notesFile.sha256) : null;
-  const planHtml = await rendered(() => codeToHtml(JSON.stringify(plan, null, 2), { lang: 'json', theme: 'github-light' }), 'the highlighted plan', renderProblems);
+  const planHtml = await rendered(() => highlightJson(JSON.stringify(plan, null, 2)), 'the highlighted plan', renderProblems);
   const imported = plan.origin?.kind === 'imported' ? importOf(plan, files, await licensesOf(files, published), entry.bundle_id, siteUrl) : null;
   return {
     plan,

@@ -22,11 +22,13 @@
  * safety net.
  */
 import { remark } from 'remark';
+import remarkGfm from 'remark-gfm';
 import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import type { Root, RootContent } from 'hast';
 import { NOTES_BUDGET, scanNotes, type NotesRender } from './notes-budget.ts';
+import { highlightNotes } from './highlight.ts';
 
 /** GitHub's schema without images: a publisher's notes must not make visitors load third-party URLs. */
 const schema = { ...defaultSchema, tagNames: (defaultSchema.tagNames ?? []).filter((t) => t !== 'img') };
@@ -42,14 +44,38 @@ function demoteHeadings() {
   };
 }
 
+/**
+ * In-page links of the notes (footnotes, `[x](#y)`) point at the ids the
+ * sanitizer prefixed: `#y` becomes `#user-content-y`, so a link in the notes
+ * never targets an element of the page itself. Runs after sanitizing, on
+ * fragment-only hrefs.
+ */
+function prefixFragments() {
+  return (tree: Root) => {
+    const stack: (Root | RootContent)[] = [tree];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === 'element' && node.tagName === 'a') {
+        const href = node.properties.href;
+        if (typeof href === 'string' && href.startsWith('#') && !href.startsWith('#user-content-')) node.properties.href = `#user-content-${href.slice(1)}`;
+      }
+      if ('children' in node) stack.push(...node.children);
+    }
+  };
+}
+
 const processor = remark()
-  .use(remarkRehype) // allowDangerousHtml is off: raw HTML nodes are dropped here
+  .use(remarkGfm) // GitHub-flavoured Markdown: tables, strikethrough, task lists, autolinks, footnotes
+  // allowDangerousHtml is off: raw HTML nodes are dropped here. No prefix here: rehype-sanitize adds `user-content-` once.
+  .use(remarkRehype, { clobberPrefix: '' })
   .use(demoteHeadings)
   .use(rehypeSanitize, schema)
+  .use(prefixFragments)
   .use(rehypeStringify);
 
 interface TreeNode {
   type: string;
+  align?: unknown[];
   children?: TreeNode[];
   value?: unknown;
   url?: unknown;
@@ -83,6 +109,10 @@ function measure(root: TreeNode): { nodes: number; depth: number; listItems: num
     if (node.type === 'linkReference' || node.type === 'imageReference') references.push(node.identifier);
     if (node.children) {
       if (node.type === 'list') listItems = Math.max(listItems, node.children.length);
+      // A GFM table's HTML has as many cells in every row as its delimiter row has columns: the cells a row leaves out count too.
+      if (node.type === 'table' && Array.isArray(node.align)) {
+        for (const row of node.children) nodes += Math.max(0, node.align.length - (row.children?.length ?? 0));
+      }
       if (d <= NOTES_BUDGET.depth) for (const child of node.children) stack.push([child, d + 1]);
     }
   }
@@ -106,5 +136,6 @@ export async function renderMarkdown(text: string): Promise<NotesRender> {
   const html = String(processor.stringify(hast));
   const bytes = Buffer.byteLength(html, 'utf8');
   if (bytes > outputBytes) return { over: { limit: 'output_bytes', value: outputBytes, actual: bytes } };
-  return { html };
+  // Fenced code in a known language, within NOTES_HIGHLIGHT (highlight.ts), gets shiki's dual-theme colours, after sanitizing.
+  return (await highlightNotes(hast as Root)) > 0 ? { html: String(processor.stringify(hast)) } : { html };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReportCohort } from '../../src/report/schema.ts';
-import { amount, budgetText, moneyText, units } from '../../src/site/format.ts';
+import { amount, budgetText, exactAmount, exactUnits, moneyText, units } from '../../src/site/format.ts';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9,007,199,254,740,991 micros
 
@@ -75,5 +75,26 @@ describe('moneyText: a cohort cost', () => {
     expect(moneyText(cost({ micros: MAX, complete: false }), 72)).toBe('>= USD 9007199254.74');
     expect(moneyText(cost({ micros: 0, complete: false, unavailable: 72 }), 72)).toBe('unavailable (72)');
     expect(moneyText(cost({ micros: 0, not_applicable: 72 }), 72)).toBe('not applicable');
+  });
+});
+
+describe('exact amounts (a budget share, where rounding would hide the comparison)', () => {
+  it('keeps two decimals and as many more as the micros need, never rounding', () => {
+    expect(exactUnits(40_000_000)).toBe('40.00');
+    expect(exactUnits(140_000)).toBe('0.14');
+    expect(exactUnits(138_888)).toBe('0.138888');
+    expect(exactUnits(1)).toBe('0.000001');
+    expect(exactUnits(0)).toBe('0.00');
+    expect(exactUnits(-1_500_000)).toBe('-1.50');
+    expect(exactUnits(-5)).toBe('-0.000005');
+  });
+
+  it('is exact past 2^53 (strings and bigints) where a float is not', () => {
+    expect(exactUnits(Number.MAX_SAFE_INTEGER)).toBe('9007199254.740991');
+    expect(exactUnits('123456789012345678901')).toBe('123456789012345.678901');
+    expect(exactUnits(10n ** 30n + 1n)).toBe('1000000000000000000000000.000001');
+    expect((Number.MAX_SAFE_INTEGER / 1e6).toFixed(6)).not.toBe('9007199254.740991');
+    expect(exactAmount(138_888, 'EUR')).toBe('EUR 0.138888');
+    expect(exactAmount(140_000, null)).toBe('0.14');
   });
 });

@@ -104,13 +104,17 @@ describe('the plan page', () => {
 });
 
 describe('ordinary notes', () => {
-  it('render exactly as before the budget', async () => {
+  it('render exactly as before the budget, a code block in a known language highlighted in both themes', async () => {
     const text =
       '# Method\n\nWe ran *every* task **twice** with `seed` 7; see [the plan](https://example.org/plan "Plan") and [ref].\n\n> quoted\n\n- one\n- two\n  1. nested\n\n' +
       '```js\nx < 1 && y\n```\n\n<script>alert(1)</script> <b onclick="x()">b</b> [x](javascript:alert(1)) ![img](https://x/y.png)\n\nSetext\n---\n\n[ref]: https://example.org/ref\n';
-    // The output of the renderer before the budget (remark -> rehype -> sanitize -> stringify), byte for byte.
+    // The output of the renderer before the budget (remark -> rehype -> sanitize -> stringify), byte for byte, but for
+    // the ```js block, now shiki's dual-theme highlighting (issue 13).
     expect(await renderNotes(encode(text))).toBe(
-      '<h3>Method</h3>\n<p>We ran <em>every</em> task <strong>twice</strong> with <code>seed</code> 7; see <a href="https://example.org/plan" title="Plan">the plan</a> and <a href="https://example.org/ref">ref</a>.</p>\n<blockquote>\n<p>quoted</p>\n</blockquote>\n<ul>\n<li>one</li>\n<li>two\n<ol>\n<li>nested</li>\n</ol>\n</li>\n</ul>\n<pre><code class="language-js">x &#x3C; 1 &#x26;&#x26; y\n</code></pre>\n<h4>Setext</h4>',
+      '<h3>Method</h3>\n<p>We ran <em>every</em> task <strong>twice</strong> with <code>seed</code> 7; see <a href="https://example.org/plan" title="Plan">the plan</a> and <a href="https://example.org/ref">ref</a>.</p>\n<blockquote>\n<p>quoted</p>\n</blockquote>\n<ul>\n<li>one</li>\n<li>two\n<ol>\n<li>nested</li>\n</ol>\n</li>\n</ul>\n' +
+        '<pre class="shiki shiki-themes github-light github-dark" style="--shiki-light:#24292e;--shiki-dark:#e1e4e8;--shiki-light-bg:#fff;--shiki-dark-bg:#24292e" tabindex="0"><code><span class="line">' +
+        '<span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8">x </span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583">&#x3C;</span><span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF"> 1</span>' +
+        '<span style="--shiki-light:#D73A49;--shiki-dark:#F97583"> &#x26;&#x26;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8"> y</span></span></code></pre>\n<h4>Setext</h4>',
     );
   });
 
@@ -139,6 +143,57 @@ describe('ordinary notes', () => {
       expect('html' in result ? null : result.over).toBeNull();
     }
   }, 30_000);
+});
+
+describe('GitHub-flavoured Markdown (issue 13)', () => {
+  it('a table renders as <table> with its cells, its alignment and inline Markdown in them', async () => {
+    const html = await renderNotes(encode('| Model | Rate |\n|:--|--:|\n| acme/mini | **82.4%** |\n| lumen/sage | 66.7% |\n'));
+    expect(html).toBe(
+      '<table>\n<thead>\n<tr>\n<th align="left">Model</th>\n<th align="right">Rate</th>\n</tr>\n</thead>\n<tbody>\n' +
+        '<tr>\n<td align="left">acme/mini</td>\n<td align="right"><strong>82.4%</strong></td>\n</tr>\n' +
+        '<tr>\n<td align="left">lumen/sage</td>\n<td align="right">66.7%</td>\n</tr>\n</tbody>\n</table>',
+    );
+  });
+
+  it('a table cell holding a script, an onerror payload or a javascript: link stays inert', async () => {
+    const html = await renderNotes(
+      encode('| a | b | c |\n|---|---|---|\n| <script>alert(1)</script> | <img src=x onerror=alert(2)> | [x](javascript:alert(3)) |\n| <b onclick="alert(4)">b</b> | `<script>` | <svg onload=alert(5)> |\n'),
+    );
+    expect(html).toContain('<table>');
+    expect(html).not.toMatch(/<script|<img|<svg|\son[a-z]+=|javascript:/i);
+    // The code span is shown as text; the link keeps its text and loses its href.
+    expect(html).toContain('<code>&#x3C;script></code>');
+    expect(html).toContain('<td><a>x</a></td>');
+  });
+
+  it("footnotes and in-page links target the notes' prefixed ids, never the page's own", async () => {
+    const html = await renderNotes(encode('See[^1] and [method](#main).\n\n[^1]: a note\n'));
+    expect(html).toContain('href="#user-content-fn-1"');
+    expect(html).toContain('id="user-content-fn-1"');
+    expect(html).toContain('href="#user-content-main"');
+    expect(html).not.toContain('user-content-user-content-');
+    expect(html).not.toMatch(/ id="(?!user-content-)/);
+  });
+
+  it("a table's missing cells count against the node budget (the HTML fills every row to the delimiter row's width)", async () => {
+    const columns = 200;
+    const text = `|${' a |'.repeat(columns)}\n|${'-|'.repeat(columns)}\n${'b\n'.repeat(2000)}`;
+    expect(scanNotes(text)).toBeNull();
+    const result = await renderMarkdown(text);
+    expect(result).toEqual({ over: { limit: 'nodes', value: NOTES_BUDGET.nodes, actual: expect.any(Number) as number } });
+  });
+
+  it('code blocks: a known language is highlighted, an unknown one stays plain, and past NOTES_HIGHLIGHT the rest stay plain', async () => {
+    const known = await renderNotes(encode('```json\n{"a": 1}\n```\n\n```made-up-language\nx\n```\n'));
+    expect(known).toContain('<span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF">"a"</span>');
+    expect(known).toContain('<pre><code class="language-made-up-language">x\n</code></pre>');
+    const block = `\`\`\`sh\n${'echo hi\n'.repeat(500)}\`\`\`\n\n`;
+    const many = await renderNotes(encode(block.repeat(6)));
+    // 4,000 characters a block: the first four fit in 16 KiB, the fifth and sixth do not.
+    expect(many.match(/<pre class="shiki/g)).toHaveLength(4);
+    expect(many.match(/<pre><code class="language-sh">/g)).toHaveLength(2);
+    expect(many.indexOf('<pre><code')).toBeGreaterThan(many.lastIndexOf('<pre class="shiki'));
+  });
 });
 
 describe('the safety net (the one machine-dependent limit)', () => {

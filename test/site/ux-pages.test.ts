@@ -1,0 +1,185 @@
+/**
+ * The plan, cohort, incompatibilities and rejected pages in reading order
+ * (issue 13, items 1 and 6), over one build of the demo (frozen and imported
+ * evidence, as `npm run build`):
+ *
+ * - a plan page reads: what ran (with its budget in currency units), the
+ *   boards and cohorts it feeds (links that resolve), the publisher's notes,
+ *   then the raw plan JSON and the manifest, collapsed;
+ * - the plan JSON is highlighted in both themes (CSS variables per token);
+ * - a cohort page shows its ids (cohort, board, ledger, harness commit,
+ *   plans, bootstrap seed) once, in its Identifiers block, after the verdict;
+ * - /incompatibilities/ states the differences once per board pair and lists
+ *   every cohort pair under it;
+ * - no <title> of these pages holds a run of 12 or more hex digits.
+ */
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/schema.ts';
+import { pairsByBoards } from '../../src/site/page-names.ts';
+import { buildSite, sitemapPaths } from '../browser/browser.ts';
+import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
+
+let out = '';
+let report: Report;
+let paths: string[] = [];
+
+const hex = (digest: string) => digest.slice('sha256:'.length);
+const page = (path: string) => readFile(join(out, path, 'index.html'), 'utf8');
+/** Text of some HTML: tags dropped, the few entities Astro writes decoded, whitespace collapsed. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+const countedPlans = () => report.bundles.filter((b) => b.counted && b.plan_id !== null);
+
+beforeAll(async () => {
+  out = join(await makeTempDir('ledgerboard-ux-pages-'), 'site');
+  await buildSite({ out });
+  report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+  paths = await sitemapPaths(out);
+}, 300_000);
+
+afterAll(removeTempDirs);
+
+describe('plan pages', () => {
+  it('read in order: what ran, the boards and cohorts it feeds, the notes, then the raw plan and the manifest', async () => {
+    expect(countedPlans().length).toBeGreaterThan(10);
+    for (const b of countedPlans()) {
+      const html = await page(`plans/${hex(b.plan_id!)}`);
+      const at = (section: string) => html.indexOf(`data-plan-section="${section}"`);
+      const order = ['summary', 'feeds', 'notes', 'plan', 'manifest'].filter((s) => at(s) >= 0);
+      expect(order.slice(0, 2), b.plan_id!).toEqual(['summary', 'feeds']);
+      expect(order.slice(-2), b.plan_id!).toEqual(['plan', 'manifest']);
+      expect(order.map(at), b.plan_id!).toEqual(order.map(at).sort((x, y) => x - y));
+      // The demo's frozen plans all have notes: they come before the raw plan.
+      if (b.plan!.budget !== null) expect(order).toContain('notes');
+      // The highlighted plan and the manifest table are collapsed.
+      const plan = html.slice(at('plan'), at('manifest'));
+      expect(plan).toMatch(/<details><summary>plan\.json as published[^<]*<\/summary><pre class="shiki/);
+      const manifest = html.slice(at('manifest'));
+      expect(manifest.indexOf('<details><summary>Files:')).toBeGreaterThanOrEqual(0);
+      expect(manifest.indexOf('<details><summary>Files:')).toBeLessThan(manifest.indexOf('<table>'));
+    }
+  });
+
+  it('state the budget in currency units, the exact micros beside a rounded amount', async () => {
+    const nov = report.bundles.find((b) => b.plan?.title === 'widget-bugs with network-less tools, November 2026')!;
+    const text = textOf(await page(`plans/${hex(nov.plan_id!)}`));
+    expect(text).toContain('Budget USD 0.14 per attempt (138,888 micros), USD 40.00 in all, 1,800 s timeout');
+    expect(text).toContain('Attempts 3 per task and subject');
+    expect(text).toContain('acme/mini-2026-08-01 · loop 3.1.0 (candidate)');
+    expect(text).not.toMatch(/micros per attempt/);
+  });
+
+  it('link every board and cohort the plan feeds, as report.cohorts[].plans says, and the links resolve', async () => {
+    let links = 0;
+    for (const b of countedPlans()) {
+      const html = await page(`plans/${hex(b.plan_id!)}`);
+      const cohorts = report.cohorts.filter((c) => c.plans.some((p) => p.plan_id === b.plan_id));
+      expect(cohorts.length, b.plan_id!).toBeGreaterThan(0);
+      const linked = (kind: string) => [...html.matchAll(new RegExp(`<a href="/${kind}/([0-9a-f]{64})/" data-feeds-${kind.slice(0, -1)}>`, 'g'))].map((m) => m[1]!);
+      expect(linked('cohorts').sort()).toEqual(cohorts.map((c) => hex(c.cohort_id)).sort());
+      expect(linked('boards').sort()).toEqual([...new Set(cohorts.map((c) => hex(c.board_id)))].sort());
+      for (const kind of ['cohorts', 'boards']) {
+        for (const id of linked(kind)) {
+          await expect(access(join(out, kind, id, 'index.html'))).resolves.toBeUndefined();
+          expect(paths).toContain(`/${kind}/${id}/`);
+          links++;
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(report.cohorts.length);
+  });
+
+  it('highlight the plan JSON with both themes: a token carries its light and its dark colour as variables', async () => {
+    const b = countedPlans()[0]!;
+    const html = await page(`plans/${hex(b.plan_id!)}`);
+    expect(html).toContain('<pre class="shiki shiki-themes github-light github-dark"');
+    // "plan_id" is a JSON key: github-light #005CC5, github-dark #79B8FF.
+    expect(html).toMatch(/<span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF">\s*"plan_id"<\/span>/);
+    // No single-theme colour left from before: every token's style is the two variables.
+    const plan = html.slice(html.indexOf('<pre class="shiki'), html.indexOf('</pre>', html.indexOf('<pre class="shiki')));
+    for (const [, style] of plan.matchAll(/<span style="([^"]*)"/g)) expect(style).toMatch(/^--shiki-light:#[0-9A-Fa-f]{3,8};--shiki-dark:#[0-9A-Fa-f]{3,8}$/);
+    // site.css switches to the dark variables under prefers-color-scheme: dark.
+    const css = await readFile(join(out, 'site.css'), 'utf8');
+    expect(css).toMatch(/@media \(prefers-color-scheme: dark\) \{ pre\.shiki \{ color: var\(--shiki-dark\); background-color: var\(--shiki-dark-bg\); \} pre\.shiki span \{ color: var\(--shiki-dark\); \} \}/);
+  });
+});
+
+describe('cohort pages', () => {
+  it('show the verdict first and each id (cohort, board, ledger, harness commit, plans, seed) once, in the Identifiers block', async () => {
+    for (const c of report.cohorts) {
+      const html = await page(`cohorts/${hex(c.cohort_id)}`);
+      const start = html.indexOf('<details class="ids" id="identifiers"');
+      expect(start, c.cohort_id).toBeGreaterThan(0);
+      const end = html.indexOf('</details>', html.indexOf('</dl>', start)) + '</details>'.length;
+      const ids = html.slice(start, end);
+      // The page's own content (the footer's citation names the page's URL, which holds the cohort id).
+      const main = [html.indexOf('<main'), html.indexOf('</main>')] as const;
+      const outside = textOf(html.slice(main[0], start) + html.slice(end, main[1]));
+      if (c.verdict !== null) expect(html.indexOf('id="verdict"')).toBeLessThan(start);
+      expect(html.indexOf('Score vector')).toBeLessThan(start);
+      const values = [c.board_id, c.ledger_digest, c.harness_commit, ...c.plans.map((p) => p.plan_id), ...(c.delta ? [c.delta.seed] : [])];
+      for (const value of values) {
+        // Shown as text once, in the block; never in the page's prose.
+        expect(textOf(ids).split(value).length - 1, `${c.cohort_id}: ${value}`).toBe(1);
+        expect(outside, `${c.cohort_id}: ${value}`).not.toContain(value);
+      }
+      // The cohort id (with its re-derivation) is in the block only, as is any other full id.
+      expect(outside).not.toContain(hex(c.cohort_id));
+      expect(outside).not.toContain(hex(c.board_id));
+      expect(ids).toContain(hex(c.cohort_id));
+    }
+  });
+});
+
+describe('/incompatibilities/', () => {
+  it('groups the pairs by board pair, states the differences once per group, and lists every cohort pair', async () => {
+    const html = await page('incompatibilities');
+    const pairs = report.incompatibilities.cohorts;
+    expect(pairs.length).toBeGreaterThan(0);
+    expect((html.match(/<li data-cohort-pair>/g) ?? []).length).toBe(pairs.length);
+    const groups = pairsByBoards(pairs);
+    const boardPairs = new Set(pairs.map((p) => [p.board_a, p.board_b].sort().join(' ')));
+    expect(groups.length).toBe(boardPairs.size);
+    expect((html.match(/<section class="pair-group"/g) ?? []).length).toBe(groups.length);
+    expect(groups.reduce((n, g) => n + g.pairs.length, 0)).toBe(pairs.length);
+    // The demo's two widget-bugs boards: 4 x 6 cohort pairs, and what differs said once, not 24 times.
+    const widget = groups.find((g) => g.pairs.length === 24)!;
+    expect(widget.differences.map((d) => d.component).sort()).toEqual(['environment.tool_policy', 'grading.executable', 'grading.version']);
+    expect(html.split('<code>environment.tool_policy</code>').length - 1).toBe(groups.filter((g) => g.differences.some((d) => d.component === 'environment.tool_policy')).length);
+    // Every pair of the report is there, both cohorts linked.
+    const listed = [...html.matchAll(/<li data-cohort-pair><a href="\/cohorts\/([0-9a-f]{64})\/">[^<]*<\/a> \/ <a href="\/cohorts\/([0-9a-f]{64})\/">/g)].map((m) => [m[1], m[2]].sort().join(' '));
+    expect(listed.sort()).toEqual(pairs.map((p) => [hex(p.a), hex(p.b)].sort().join(' ')).sort());
+  });
+});
+
+describe('pairsByBoards', () => {
+  it('puts a pair naming the two boards the other way round in the same group, turned', () => {
+    const d = (a: string, b: string) => [{ component: 'grading.version', a, b }];
+    const groups = pairsByBoards([
+      { a: 'c1', b: 'c2', board_a: 'B1', board_b: 'B2', differences: d('1.2.1', '1.2.0') },
+      { a: 'c3', b: 'c4', board_a: 'B2', board_b: 'B1', differences: d('1.2.0', '1.2.1') },
+      { a: 'c5', b: 'c6', board_a: 'B1', board_b: 'B3', differences: d('1.2.1', '1.0.0') },
+    ] as Report['incompatibilities']['cohorts']);
+    expect(groups.map((g) => [g.board_a, g.board_b, g.differences, g.pairs.map((p) => [p.a, p.b])])).toEqual([
+      ['B1', 'B2', d('1.2.1', '1.2.0'), [['c1', 'c2'], ['c4', 'c3']]],
+      ['B1', 'B3', d('1.2.1', '1.0.0'), [['c5', 'c6']]],
+    ]);
+  });
+});
+
+describe('page titles', () => {
+  it('plan, cohort, incompatibilities and rejected pages: human text, no run of 12 or more hex digits', async () => {
+    const checked = paths.filter((p) => /^\/(plans|cohorts)\/[0-9a-f]{64}\/$/.test(p));
+    expect(checked.length).toBe(countedPlans().length + report.cohorts.length);
+    for (const path of [...checked, '/incompatibilities/', '/rejected/']) {
+      const title = /<title>([^<]*)<\/title>/.exec(await page(path.slice(1, -1)))![1]!;
+      expect(title, path).not.toMatch(/[0-9a-f]{12,}/i);
+      expect(title.length, path).toBeGreaterThan(10);
+    }
+  });
+});
