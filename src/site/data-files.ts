@@ -12,6 +12,7 @@ import { hexOf, moneyText } from './format.ts';
 import type { SiteModel } from './model.ts';
 import { writeEvidence, type Published } from './publish.ts';
 import { absolute, boardsOf, cohortOf } from './view.ts';
+import { boardTitle } from './board-names.ts';
 
 export async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
@@ -44,10 +45,14 @@ function csvField(value: string): string {
   return /[",\n\r]/.test(value) || formula ? `"${(formula ? `'${value}` : value).replace(/"/g, '""')}"` : value;
 }
 
-/** The leaderboard as CSV: one row per cohort, boards in report order (cells that could be formulas are neutralised). */
+/**
+ * The leaderboard as CSV: one row per cohort, boards in display order (cells that could be formulas are neutralised).
+ * Columns are only ever appended (board_title and ledger_name came last), so a column keeps its position.
+ */
 export function leaderboardCsv(model: SiteModel): string {
-  const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts']];
+  const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts', 'board_title', 'ledger_name']];
   for (const board of boardsOf(model)) {
+    const title = boardTitle(model.report, board);
     for (const id of board.cohorts) {
       const c = cohortOf(model, id);
       rows.push([
@@ -71,6 +76,8 @@ export function leaderboardCsv(model: SiteModel): string {
         c.verdict ?? '',
         moneyText(c.cost, c.attempts),
         String(c.attempts),
+        title,
+        board.ledger.name,
       ]);
     }
   }

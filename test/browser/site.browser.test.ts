@@ -30,9 +30,13 @@ import { serveStatic, type StaticServer } from './static-server.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
-/** The only script the site's templates emit (src/pages/plans/[hex].astro, src/pages/verify.astro); no inline script at all. */
+/** The scripts the site's templates emit, each a file loaded with <script src>; no inline script at all. */
 const SITE_SCRIPT = '/verify-browser.js';
-const pagesWithScript = (path: string): boolean => path === '/verify/' || /^\/(plans|reports)\/[0-9a-f]{64}\/$/.test(path);
+/** The leaderboard's sorting and filtering (src/pages/index.astro, src/pages/boards/[hex].astro; docs/site.md). */
+const TABLE_SCRIPT = '/leaderboard.js';
+/** The one script a page loads, or null: the verifier (src/pages/plans/[hex].astro, reports/[hex].astro, verify.astro), or the table script (a site with boards). */
+const scriptOf = (path: string): string | null =>
+  path === '/verify/' || /^\/(plans|reports)\/[0-9a-f]{64}\/$/.test(path) ? SITE_SCRIPT : path === '/' || /^\/boards\/[0-9a-f]{64}\/$/.test(path) ? TABLE_SCRIPT : null;
 
 interface Site {
   out: string;
@@ -146,16 +150,27 @@ describe('demo site, JavaScript disabled', () => {
           }),
         })),
       );
+      // The imported boards of a single cohort are rows of one "Imported runs" table (src/site/board-names.ts leaderboardLayout).
+      const runs = await page.$$eval('main section[aria-labelledby="imported-runs"] table.runs-table tbody tr', (trs) =>
+        trs.map((tr) => {
+          const link = tr.querySelector('th[scope="row"] a');
+          return { board: tr.querySelector('td a')?.getAttribute('href') ?? null, rows: [{ model: link?.textContent ?? null, href: link?.getAttribute('href') ?? null }] };
+        }),
+      );
       // Frozen boards first, then the imported runs, each group newest plan first (src/report/board-order.ts).
       const ordered = boardsInOrder(demo.report);
       expect(ordered.findIndex((b) => b.key.origin === 'imported')).toBe(ordered.filter((b) => b.key.origin === 'frozen').length);
       expect(ordered.some((b) => b.key.origin === 'imported')).toBe(true);
-      const expected = ordered.map((board) => ({
-        board: `/boards/${hex(board.board_id)}/`,
-        rows: board.cohorts.map((id) => ({ model: demo.cohorts.get(id)!.subject.model, href: `/cohorts/${hex(id)}/` })),
-      }));
-      expect(tables).toEqual(expected);
-      const listed = tables.flatMap((t) => t.rows.map((r) => r.href)).sort();
+      const expected = (boards: typeof ordered) =>
+        boards.map((board) => ({
+          board: `/boards/${hex(board.board_id)}/`,
+          rows: board.cohorts.map((id) => ({ model: demo.cohorts.get(id)!.subject.model, href: `/cohorts/${hex(id)}/` })),
+        }));
+      const single = (b: (typeof ordered)[number]): boolean => b.key.origin === 'imported' && b.cohorts.length === 1;
+      expect(tables).toEqual(expected(ordered.filter((b) => !single(b))));
+      expect(runs).toEqual(expected(ordered.filter(single)));
+      expect(runs.length).toBeGreaterThan(0);
+      const listed = [...tables, ...runs].flatMap((t) => t.rows.map((r) => r.href)).sort();
       expect(listed).toEqual(demo.report.cohorts.map((c) => `/cohorts/${hex(c.cohort_id)}/`).sort());
       expect(demo.report.cohorts.length).toBeGreaterThan(0);
     } finally {
@@ -471,10 +486,11 @@ describe('hostile site: publisher strings are data, never markup', () => {
     try {
       for (const path of hostile.pages) {
         const f = await facts(page, path);
-        const expectedScripts = pagesWithScript(path) ? 1 : 0;
-        const own = f.scripts.filter((s) => s.src === SITE_SCRIPT && s.text.trim() === '');
+        const script = scriptOf(path);
+        const expectedScripts = script === null ? 0 : 1;
+        const own = f.scripts.filter((s) => s.src === script && s.text.trim() === '');
         if (own.length !== expectedScripts || f.scripts.length !== expectedScripts) {
-          problems.push(`${path}: scripts ${JSON.stringify(f.scripts)}, expected ${expectedScripts} x <script src="${SITE_SCRIPT}">`);
+          problems.push(`${path}: scripts ${JSON.stringify(f.scripts)}, expected ${expectedScripts} x <script src="${script}">`);
         }
         for (const a of f.eventAttributes) problems.push(`${path}: event-handler attribute ${a}`);
         for (const u of f.dangerousUrls) problems.push(`${path}: dangerous URL ${u}`);

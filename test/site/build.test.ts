@@ -112,7 +112,8 @@ describe('ledgerboard build', () => {
   it('publishes no server chunks (an output outside the project once got manifest_*.mjs and content-*.mjs)', async () => {
     for (const out of [outA, outB]) {
       const scripts = (await listFiles(out)).filter((f) => /\.(mjs|cjs|js|map)$/.test(f) && !f.startsWith('bundles/'));
-      expect(scripts.sort()).toEqual(['verify-browser.js', 'verify.mjs']);
+      // The site's own scripts only: the verifiers and the leaderboard's sorting and filtering (public/).
+      expect(scripts.sort()).toEqual(['leaderboard.js', 'verify-browser.js', 'verify.mjs']);
     }
   });
 
@@ -126,14 +127,22 @@ describe('ledgerboard build', () => {
     expect(site.cohorts.length).toBeGreaterThan(golden.cohorts.length);
   });
 
-  it('the leaderboard: frozen boards first, then "Imported runs"; board headings read as text', async () => {
+  it('the leaderboard: frozen boards first, then "Imported runs"; board headings read as text, by name', async () => {
     const html = await readFile(join(outA, 'index.html'), 'utf8');
     const importedAt = html.indexOf('<h2 id="imported-runs">Imported runs</h2>');
     expect(importedAt).toBeGreaterThan(0);
-    expect(html.indexOf('grader oracle 1.2.1, harness yylo-benchmark 0.1.0-rc.7, frozen')).toBeGreaterThan(0);
-    expect(html.indexOf('grader oracle 1.2.1, harness yylo-benchmark 0.1.0-rc.7, frozen')).toBeLessThan(importedAt);
-    expect(html.lastIndexOf(', frozen</h2>')).toBeLessThan(importedAt);
-    expect(html.indexOf(', imported</h3>')).toBeGreaterThan(importedAt);
+    // The newest frozen board first (its November plan), titled by what tells it from the other widget-bugs board.
+    const newest = html.indexOf('>widget-bugs · tool policy 3ac3b860 · grader 1.2.1</a>');
+    const older = html.indexOf('>widget-bugs · tool policy 4ac9ce42 · grader 1.2.0</a>');
+    expect(newest).toBeGreaterThan(0);
+    expect(older).toBeGreaterThan(newest);
+    expect(older).toBeLessThan(importedAt);
+    expect(html.lastIndexOf('<h2 id="board-')).toBeLessThan(importedAt);
+    // The imported single-run boards are rows of one table after the heading, none a section of its own.
+    const runsTable = html.indexOf('<table class="board-table runs-table"');
+    expect(runsTable).toBeGreaterThan(importedAt);
+    expect(html.indexOf('<h3 id="board-')).toBe(-1);
+    expect(html.slice(runsTable).match(/<tr data-board=/g)).toHaveLength(11);
   });
 
   it('the committed history agrees with the committed evidence: nothing withdrawn, rewritten or grown since retained', async () => {

@@ -16,7 +16,8 @@ function modelWith(model: string, agent: string): SiteModel {
     cost: { currency: 'USD', micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0 },
     attempts: 2,
   } as unknown as ReportCohort;
-  return { report: { boards: [{ board_id: 'sha256:b', cohorts: ['sha256:c'] }], cohorts: [cohort] }, boardOrder: [0], cohortIndex: { 'sha256:c': 0 } } as unknown as SiteModel;
+  const board = { board_id: 'sha256:b', cohorts: ['sha256:c'], ledger: { name: 'widget-bugs' }, key: { origin: 'frozen' } };
+  return { report: { boards: [board], cohorts: [cohort] }, boardOrder: [0], cohortIndex: { 'sha256:c': 0 } } as unknown as SiteModel;
 }
 
 const row = (csv: string) => csv.split('\r\n')[1]!;
@@ -40,6 +41,31 @@ describe('leaderboardCsv', () => {
 
   it('ordinary values are left alone', () => {
     expect(row(leaderboardCsv(modelWith('acme/mini-2026-08-01', 'loop')))).toMatch(/^sha256:b,1,sha256:c,acme\/mini-2026-08-01,loop,1,candidate,1,2,0\.5,0\.1,0\.9,/);
+  });
+});
+
+describe('columns', () => {
+  it('board_title and ledger_name are appended after the 20 original columns, which keep their positions', () => {
+    const csv = leaderboardCsv(modelWith('m', 'a'));
+    const header = csv.split('\r\n')[0]!.split(',');
+    expect(header.slice(0, 20)).toEqual(['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts']);
+    expect(header.slice(20)).toEqual(['board_title', 'ledger_name']);
+    expect(row(csv).split(',').slice(20)).toEqual(['widget-bugs', 'widget-bugs']);
+  });
+
+  it('on the demo report, the two widget-bugs boards carry their distinct titles', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { boardsInOrder } = await import('../../src/report/board-order.ts');
+    const report = JSON.parse(readFileSync(new URL('../golden/demo-report.json', import.meta.url), 'utf8')) as SiteModel['report'];
+    const model = {
+      report,
+      boardOrder: boardsInOrder(report).map((b) => report.boards.indexOf(b)),
+      cohortIndex: Object.fromEntries(report.cohorts.map((c, i) => [c.cohort_id, i])),
+    } as unknown as SiteModel;
+    const lines = leaderboardCsv(model).trimEnd().split('\r\n').slice(1);
+    expect(lines).toHaveLength(report.cohorts.length);
+    const titles = [...new Set(lines.map((l) => l.split(',').slice(-2).join(',')))];
+    expect(titles).toEqual(['widget-bugs · tool policy 3ac3b860 · grader 1.2.1,widget-bugs', 'widget-bugs · tool policy 4ac9ce42 · grader 1.2.0,widget-bugs']);
   });
 });
 

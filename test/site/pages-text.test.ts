@@ -91,7 +91,8 @@ describe('a regrade on the pages (item 12)', () => {
     const board = textOf(await page(`boards/${digestHex(c.board_id)}`));
     expect(board).toContain('acme/mini-2026-08-01 · loop 3.1.0 : generation 2 by oracle 1.2.1; 72 attempts regraded, 7 fail → pass, 0 pass → fail');
     expect(board).toContain('Verdict now PASS; under generation 1: NO_VERDICT');
-    expect(textOf(await page(''))).toContain('PASS (regraded; generation 1: NO_VERDICT)');
+    // The verdict cell: the verdict, its reason (shown on hover/focus, read as text), then the regrade note.
+    expect(textOf(await page(''))).toContain(`PASS : ${c.classes!.improved} improved, 0 regressed: the acceptance rule (regressed = 0, improved >= 1) holds (regraded; generation 1: NO_VERDICT)`);
   });
 });
 
