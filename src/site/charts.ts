@@ -139,8 +139,8 @@ function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria
  * Total cost against headline pass rate, with the Pareto frontier (lower
  * cost and higher rate are better; chart-pareto.ts) as a step line through
  * the cohorts no other cohort beats on both. A cost that is only a lower
- * bound (some attempts unavailable or partial) is a hollow marker labelled
- * "≥" with a dashed ray to the right (the true cost lies on it); the
+ * bound (some attempts unavailable or partial) is a hollow marker with a
+ * dashed ray to the right (the true cost lies on it); the
  * frontier uses the bound. Cohorts with no known cost, in another currency
  * than the chart's, or with no graded task are not drawn; the visible notes
  * name each with why. When no cohort can be drawn the SVGs are empty and the
@@ -168,7 +168,7 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   const notes: string[] = [];
   if (points.length > 0) {
     notes.push(`Lower cost and higher rate are better. The step line is the Pareto frontier: ${onFrontier.map((p) => `${p.rank}. ${p.label}`).join('; ')} (no other cohort is both cheaper and better).`);
-    if (points.some((p) => p.bound)) notes.push('≥ and a hollow marker: the cost is a lower bound (some attempts\' cost unavailable or partial); the true cost lies on the dashed line to the right. The frontier uses the lower bound.');
+    if (points.some((p) => p.bound)) notes.push('A hollow marker: the cost is a lower bound (some attempts\' cost unavailable or partial); the true cost lies on the dashed line to the right. The frontier uses the lower bound.');
     notes.push(`Points are labelled by rank in the table: ${points.map((p) => `${p.rank}. ${p.label}${roleOf(p)}`).join('; ')}.`);
   }
   if (left.length > 0) notes.push(`${points.length === 0 ? 'No cohort can be placed' : `Not placed (${left.length} of ${rows.length})`}: ${left.map((r) => `${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency)}`).join('; ')}.`);
@@ -184,11 +184,12 @@ function costSvg(board: ReportBoard, points: readonly CostPoint[], frontier: rea
   const wide = size === WIDE;
   const font = size.font;
   const maxMicros = Math.max(...points.map((p) => p.cohort.cost.micros));
-  const axis = costAxis(maxMicros, wide ? 5 : 3);
+  // A tenth more than the largest cost, so that no point sits on the chart's edge.
+  const axis = costAxis(Math.ceil((maxMicros * 11) / 10), wide ? 5 : 3);
   const top = axis.ticks[axis.ticks.length - 1] ?? 1;
   const mid = top / 2;
   // Points are labelled by rank (names beside close points would overlap); the notes give the key.
-  const pointLabel = (p: CostPoint): string => `${p.bound ? '≥' : ''}${p.rank}`;
+  const pointLabel = (p: CostPoint): string => String(p.rank);
   const textOptions = { x: 'cost', y: 'rate', text: pointLabel } as const;
   const steps = [...frontier].sort((a, b) => a.cost - b.cost);
 
@@ -196,7 +197,7 @@ function costSvg(board: ReportBoard, points: readonly CostPoint[], frontier: rea
     Plot.gridX(axis.ticks, { strokeOpacity: 0.12 }),
     Plot.gridY(wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, { strokeOpacity: 0.12 }),
     Plot.axisX({ ticks: axis.ticks, tickFormat: axis.format, label: currency === null ? 'Total cost' : `Total cost (${currency})`, labelAnchor: 'center', labelArrow: 'none', labelOffset: 2.6 * font }),
-    Plot.axisY({ ticks: wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none', labelOffset: 3.3 * font }),
+    Plot.axisY({ ticks: wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none', labelOffset: 4.4 * font }),
     Plot.ruleY(points.filter((p) => p.bound), { y: 'rate', x1: 'cost', x2: () => top, strokeDasharray: '2,3', strokeOpacity: 0.5 }),
     Plot.line(steps, { x: 'cost', y: 'rate', curve: 'step-after', strokeWidth: 2, strokeOpacity: 0.7 }),
   ];
@@ -218,7 +219,7 @@ function costSvg(board: ReportBoard, points: readonly CostPoint[], frontier: rea
     height: wide ? 420 : 300,
     marginTop: font * 1.5,
     marginBottom: 3.4 * font,
-    marginLeft: 4.4 * font,
+    marginLeft: 4.6 * font,
     marginRight: font * 1.5,
     x: { type: 'linear', domain: [0, top] },
     y: { type: 'linear', domain: [0, 100] },
@@ -295,7 +296,7 @@ function timeSvg(board: ReportBoard, reported: readonly TimePoint[], drift: read
     Plot.gridX(ticks, { strokeOpacity: 0.12 }),
     Plot.gridY(wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, { strokeOpacity: 0.12 }),
     Plot.axisX({ ticks, tickFormat: isoDay, label: 'Plan date (UTC)', labelAnchor: 'center', labelArrow: 'none', labelOffset: 2.6 * font }),
-    Plot.axisY({ ticks: wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none', labelOffset: 3.3 * font }),
+    Plot.axisY({ ticks: wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none', labelOffset: 4.4 * font }),
     Plot.line(drift, { x: 'day', y: 'rate', strokeDasharray: '5,4', strokeWidth: 1.5, strokeOpacity: 0.7 }),
     Plot.dot(drift, { x: 'day', y: 'rate', r: 5, symbol: 'diamond2', fill: 'none', stroke: 'currentColor', title }),
     Plot.line(reported, { x: 'day', y: 'rate', z: 'series', strokeWidth: 2, strokeOpacity: 0.8 }),
@@ -306,7 +307,7 @@ function timeSvg(board: ReportBoard, reported: readonly TimePoint[], drift: read
     height: wide ? 340 : 260,
     marginTop: font * 1.5,
     marginBottom: 3.4 * font,
-    marginLeft: 4.4 * font,
+    marginLeft: 4.6 * font,
     // Room for the rank labels right of the last points, and half a date label.
     marginRight: 3.2 * font,
     x: { type: 'linear', domain: [first - pad, last + pad] },
