@@ -102,7 +102,8 @@ function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria
   const longest = Math.max(0, ...rows.map((r) => emWidth(labelOf(r))));
   const marginLeft = wide ? Math.round(Math.min(0.42 * size.width, Math.max(8 * font, longest * font + 16))) : 14;
   const marginRight = wide ? 24 : 18;
-  const labelEms = wide ? (marginLeft - 16) / font : (size.width - marginLeft - marginRight) / font;
+  // Plot shortens with its own width model (Helvetica-like); wider fonts (DejaVu Sans) need an eighth more room.
+  const labelEms = (wide ? marginLeft - 16 : size.width - marginLeft - marginRight) / font / 1.125;
   const marginTop = wide ? 12 : 2 * font;
   const marginBottom = 3.4 * font;
   const lift = wide ? 0 : -1.2 * font;
