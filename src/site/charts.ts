@@ -1,37 +1,48 @@
 /**
  * Board charts as static SVG text: the headline pass rate of each cohort with
- * its Wilson 95% interval, and cost against pass rate. Rendered at build time
- * by Observable Plot into a linkedom document, so the site ships plain SVG
- * and no script.
+ * its Wilson 95% interval, cost against pass rate with the Pareto frontier,
+ * and each subject's rate over time. Rendered at build time by Observable
+ * Plot into a linkedom document (chart-render.ts), so the site ships plain
+ * SVG and no script. Each chart is drawn at two sizes (wide and compact,
+ * switched by a CSS media query) so that labels stay at least 11 px on
+ * screen from a 390 px phone to a desktop (chart-render.ts).
  *
- * Determinism: a fixed size; explicit ticks and tick formats (no locale); the
- * class name Plot puts on the SVG (and in its <style>) and any element id are
- * derived from the board id, never from a counter or the clock; coordinates
- * are rounded to 2 decimals. The same report gives the same bytes.
+ * Determinism: fixed sizes; explicit ticks and tick formats (no locale; dates
+ * as UTC ISO days); the class name Plot puts on the SVG (and in its <style>)
+ * and any element id are derived from the board id, never from a counter or
+ * the clock; coordinates are rounded to 2 decimals. The same report gives the
+ * same bytes.
  *
  * Safety: evidence text (model and agent names) only ever reaches the SVG as
  * text content, which the serializer escapes; no attribute carries it (the
- * serializer escapes only quotes in attributes). `alt` is plain text for the
- * page to escape like any other text.
+ * serializer escapes only quotes in attributes). `alt` and `notes` are plain
+ * text for the page to escape like any other text.
  */
 import * as Plot from '@observablehq/plot';
-import { parseHTML } from 'linkedom';
-import type { ReportBoard, ReportCohort } from '../report/schema.ts';
+import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import { amount, hexOf, interval, percent, shortIdentity } from './format.ts';
+import { paretoFrontier } from './chart-pareto.ts';
+import { COMPACT, emWidth, render, WIDE, type ChartSize } from './chart-render.ts';
 
-/** A chart: the SVG element's text and its plain-text alternative. */
+/**
+ * A chart: the SVG text at each size (empty strings when nothing can be
+ * drawn: `notes` then say why), its plain-text alternative, and the lines of
+ * its visible caption.
+ */
 export interface Chart {
+  /** For viewports from 50rem: the full chart. */
   svg: string;
+  /** For narrower viewports: fewer ticks, labels above rows or by rank. */
+  compact: string;
+  /** The whole chart as text (shown in a <details>). */
   alt: string;
+  /** The visible caption: how to read the chart, and every cohort that is not drawn with why. */
+  notes: string[];
 }
 
-const WIDTH = 640;
-const RATE_ROW = 26;
-const COST_HEIGHT = 380;
 const PERCENT_TICKS = [0, 20, 40, 60, 80, 100];
-
-/** Numeric (geometry) attributes whose values are rounded. */
-const GEOMETRY = new Set(['x', 'y', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'd', 'dx', 'dy', 'transform', 'width', 'height', 'viewBox', 'points']);
+const PERCENT_TICKS_COMPACT = [0, 25, 50, 75, 100];
+const DAY_MS = 86_400_000;
 
 /** One cohort of the board as the charts use it. */
 interface Row {
@@ -47,99 +58,152 @@ interface Row {
   cohort: ReportCohort;
 }
 
+const roleOf = (r: Row): string => (r.baseline ? ' (baseline)' : '');
+
+// ---------------------------------------------------------------- rate
+
 /**
  * The headline pass rate per cohort of the board, in board rank order: a dot
  * per cohort (a diamond for the baseline, with a dashed vertical rule at its
- * rate) and its Wilson 95% interval as a horizontal bar, on 0..100%.
+ * rate) and its Wilson 95% interval as a horizontal bar, on 0..100%. Wide:
+ * labels in a left margin sized to the longest label (at most 42% of the
+ * width; longer labels end in "…" with the full text in a <title>). Compact:
+ * each label above its row, across the whole width.
  */
 export function rateChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>): Chart {
   const rows = rowsOf(board, cohorts);
-  const labels = new Map(rows.map((r) => [r.key, r.baseline ? `${r.label} (baseline)` : r.label]));
+  const aria = `Headline pass rate with Wilson 95% intervals for ${count(rows.length, 'cohort')} of board ${shortId(board)}`;
+  const svg = rateSvg(board, rows, WIDE, aria);
+  const compact = rateSvg(board, rows, COMPACT, aria);
+  const lines = [
+    `Headline pass rate of ${count(rows.length, 'cohort')} of board ${shortId(board)}, in rank order, with Wilson 95% intervals (percent):`,
+    ...rows.map((r) => {
+      if (r.rate === null) return `${r.rank}. ${r.label}${roleOf(r)}: no graded tasks`;
+      const h = r.cohort.headline;
+      return `${r.rank}. ${r.label}${roleOf(r)}: ${percent(h.rate)}, interval ${interval(h.wilson)}, ${h.resolved} of ${h.graded} graded resolved`;
+    }),
+  ];
+  const notes = ['Dot: headline pass rate; bar: its Wilson 95% interval; diamond and dashed line: the baseline. In rank order, as in the table.'];
+  return { svg, compact, alt: lines.join('\n'), notes };
+}
+
+function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria: string): string {
+  const labelOf = (r: Row): string => `${r.label}${roleOf(r)}`;
+  const labels = new Map(rows.map((r) => [r.key, labelOf(r)]));
   const rated = rows.filter((r) => r.rate !== null);
   const bars = rows.filter((r) => r.lo !== null && r.hi !== null);
   const unrated = rows.filter((r) => r.rate === null);
   const base = board.baseline_cohort_id === null ? undefined : rows.find((r) => r.cohort.cohort_id === board.baseline_cohort_id);
-  const marginTop = 16;
-  const marginBottom = 42;
-  const className = classNameOf(board, 'rate');
+  const wide = size === WIDE;
+  const ticks = wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT;
+  const font = size.font;
+  const rowHeight = wide ? 2.3 * font : 3.6 * font;
+  // Wide: a left margin as wide as the longest label needs, at most 42% of the chart. Compact: labels above the rows.
+  const longest = Math.max(0, ...rows.map((r) => emWidth(labelOf(r))));
+  const marginLeft = wide ? Math.round(Math.min(0.42 * size.width, Math.max(8 * font, longest * font + 16))) : 14;
+  const marginRight = wide ? 24 : 18;
+  // Plot shortens with its own width model (Helvetica-like); wider fonts (DejaVu Sans) need an eighth more room.
+  const labelEms = (wide ? marginLeft - 16 : size.width - marginLeft - marginRight) / font / 1.125;
+  const marginTop = wide ? 12 : 2 * font;
+  const marginBottom = 3.4 * font;
+  const lift = wide ? 0 : -1.2 * font;
 
   const marks: Plot.Markish[] = [
-    Plot.gridX(PERCENT_TICKS, { strokeOpacity: 0.12 }),
-    Plot.axisX({ ticks: PERCENT_TICKS, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate, with Wilson 95% interval', labelAnchor: 'center', labelArrow: 'none' }),
-    Plot.axisY({ tickFormat: (key: string) => labels.get(key) ?? '', textOverflow: 'ellipsis-middle', lineWidth: 24.5, label: null, tickSize: 0 }),
+    Plot.gridX(ticks, { strokeOpacity: 0.12 }),
+    Plot.axisX({ ticks, tickFormat: (d: number) => `${d}%`, label: wide ? 'Headline pass rate, with Wilson 95% interval' : 'Headline pass rate, 95% interval', labelAnchor: 'center', labelArrow: 'none', labelOffset: 2.6 * font }),
   ];
+  if (wide) marks.push(Plot.axisY({ tickFormat: (key: string) => labels.get(key) ?? '', textOverflow: 'ellipsis-middle', lineWidth: labelEms, label: null, tickSize: 0 }));
+  else marks.push(Plot.text(rows, { x: () => 0, y: 'key', text: labelOf, textAnchor: 'start', dy: lift, textOverflow: 'ellipsis-middle', lineWidth: labelEms }));
   if (base !== undefined && base.rate !== null) marks.push(Plot.ruleX([base.rate], { strokeDasharray: '4,3', strokeOpacity: 0.55 }));
   marks.push(
-    Plot.ruleY(bars, { y: 'key', x1: 'lo', x2: 'hi', strokeWidth: 2, strokeOpacity: 0.6 }),
-    Plot.dot(
-      rated.filter((r) => !r.baseline),
-      { x: 'rate', y: 'key', r: 4.5, fill: 'currentColor', stroke: 'none', symbol: 'circle', title: rateTitle },
-    ),
-    Plot.dot(
-      rated.filter((r) => r.baseline),
-      { x: 'rate', y: 'key', r: 6, fill: 'currentColor', stroke: 'none', symbol: 'diamond2', title: rateTitle },
-    ),
+    Plot.ruleY(bars, { y: 'key', x1: 'lo', x2: 'hi', strokeWidth: wide ? 2.5 : 2, strokeOpacity: 0.6 }),
+    Plot.dot(rated.filter((r) => !r.baseline), { x: 'rate', y: 'key', r: wide ? 5 : 4.5, fill: 'currentColor', stroke: 'none', symbol: 'circle', title: rateTitle }),
+    Plot.dot(rated.filter((r) => r.baseline), { x: 'rate', y: 'key', r: wide ? 6.5 : 6, fill: 'currentColor', stroke: 'none', symbol: 'diamond2', title: rateTitle }),
     Plot.text(unrated, { x: () => 0, y: 'key', text: () => 'no graded tasks', textAnchor: 'start', dx: 4, fillOpacity: 0.75 }),
   );
 
-  const svg = render(className, {
-    width: WIDTH,
-    height: marginTop + marginBottom + Math.max(1, rows.length) * RATE_ROW,
+  return render(classNameOf(board, 'rate'), size, {
+    height: Math.round(marginTop + marginBottom + Math.max(1, rows.length) * rowHeight),
     marginTop,
     marginBottom,
-    marginLeft: 260,
-    marginRight: 20,
+    marginLeft,
+    marginRight,
     x: { type: 'linear', domain: [0, 100] },
-    y: { type: 'point', domain: rows.map((r) => r.key), padding: 0.5 },
+    y: { type: 'point', domain: rows.map((r) => r.key), padding: 0.5, axis: null },
     marks,
-  }, `Headline pass rate with Wilson 95% intervals for ${count(rows.length, 'cohort')} of board ${shortId(board)}`);
-
-  const lines = [
-    `Headline pass rate of ${count(rows.length, 'cohort')} of board ${shortId(board)}, in rank order, with Wilson 95% intervals (percent):`,
-    ...rows.map((r) => {
-      const role = r.baseline ? ' (baseline)' : '';
-      if (r.rate === null) return `${r.rank}. ${r.label}${role}: no graded tasks`;
-      const h = r.cohort.headline;
-      return `${r.rank}. ${r.label}${role}: ${percent(h.rate)}, interval ${interval(h.wilson)}, ${h.resolved} of ${h.graded} graded resolved`;
-    }),
-  ];
-  return { svg, alt: lines.join('\n') };
+  }, aria);
 }
 
+// ---------------------------------------------------------------- cost
+
 /**
- * Total cost against headline pass rate for the board's cohorts with a known
- * cost. A cost that is only a lower bound (some attempts unavailable or
- * partial) is a hollow marker labelled "≥" with a dashed ray to the right
- * (the true cost lies on it). Cohorts with no known cost, in another currency
- * than the chart's, or with no graded task are not drawn; the alt text lists
- * them. Null when no cohort can be drawn.
+ * Total cost against headline pass rate, with the Pareto frontier (lower
+ * cost and higher rate are better; chart-pareto.ts) as a step line through
+ * the cohorts no other cohort beats on both. A cost that is only a lower
+ * bound (some attempts unavailable or partial) is a hollow marker with a
+ * dashed ray to the right (the true cost lies on it); the
+ * frontier uses the bound. Cohorts with no known cost, in another currency
+ * than the chart's, or with no graded task are not drawn; the visible notes
+ * name each with why. When no cohort can be drawn the SVGs are empty and the
+ * notes say why for every cohort.
  */
-export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>): Chart | null {
+export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>): Chart {
   const rows = rowsOf(board, cohorts);
   const known = rows.filter((r) => knownAttempts(r.cohort) > 0);
-  if (known.length === 0) return null;
   const currency = chartCurrency(board, known);
   const drawn = known.filter((r) => r.rate !== null && sameCurrency(r.cohort.cost.currency, currency));
-  if (drawn.length === 0) return null;
+  const left = rows.filter((r) => !drawn.includes(r));
+  const points: CostPoint[] = drawn.map((r) => ({ ...r, rate: r.rate!, cost: r.cohort.cost.micros / 1e6, bound: !r.cohort.cost.complete }));
+  const frontier = new Set(paretoFrontier(points.map((p) => ({ key: p.key, cost: p.cost, rate: p.rate }))).map((p) => p.key));
+  const onFrontier = points.filter((p) => frontier.has(p.key));
 
-  const maxMicros = Math.max(...drawn.map((r) => r.cohort.cost.micros));
-  const axis = costAxis(maxMicros);
+  const unit = currency ?? '';
+  const lines = [`Total cost${unit ? ` (${unit})` : ''} against headline pass rate of board ${shortId(board)}, in rank order.`];
+  lines.push(`Plotted (${drawn.length}):`);
+  for (const p of points) lines.push(`${p.rank}. ${p.label}${roleOf(p)}: ${costWords(p.cohort)}, pass rate ${percent(p.cohort.headline.rate)} ${interval(p.cohort.headline.wilson)}${frontier.has(p.key) ? ', on the Pareto frontier' : ''}`);
+  if (left.length > 0) {
+    lines.push(`Not plotted (${left.length}):`);
+    for (const r of left) lines.push(`${r.rank}. ${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency)}`);
+  }
+
+  const notes: string[] = [];
+  if (points.length > 0) {
+    notes.push(`Lower cost and higher rate are better. The step line is the Pareto frontier: ${onFrontier.map((p) => `${p.rank}. ${p.label}`).join('; ')} (no other cohort is both cheaper and better).`);
+    if (points.some((p) => p.bound)) notes.push('A hollow marker: the cost is a lower bound (some attempts\' cost unavailable or partial); the true cost lies on the dashed line to the right. The frontier uses the lower bound.');
+    notes.push(`Points are labelled by rank in the table: ${points.map((p) => `${p.rank}. ${p.label}${roleOf(p)}`).join('; ')}.`);
+  }
+  if (left.length > 0) notes.push(`${points.length === 0 ? 'No cohort can be placed' : `Not placed (${left.length} of ${rows.length})`}: ${left.map((r) => `${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency)}`).join('; ')}.`);
+
+  if (points.length === 0) return { svg: '', compact: '', alt: lines.join('\n'), notes };
+  const aria = `Total cost against headline pass rate for ${count(drawn.length, 'cohort')} of board ${shortId(board)}, with the Pareto frontier`;
+  return { svg: costSvg(board, points, onFrontier, currency, WIDE, aria), compact: costSvg(board, points, onFrontier, currency, COMPACT, aria), alt: lines.join('\n'), notes };
+}
+
+type CostPoint = Row & { rate: number; cost: number; bound: boolean };
+
+function costSvg(board: ReportBoard, points: readonly CostPoint[], frontier: readonly CostPoint[], currency: string | null, size: ChartSize, aria: string): string {
+  const wide = size === WIDE;
+  const font = size.font;
+  const maxMicros = Math.max(...points.map((p) => p.cohort.cost.micros));
+  // A tenth more than the largest cost, so that no point sits on the chart's edge.
+  const axis = costAxis(Math.ceil((maxMicros * 11) / 10), wide ? 5 : 3);
   const top = axis.ticks[axis.ticks.length - 1] ?? 1;
-  const points = drawn.map((r) => ({ ...r, cost: r.cohort.cost.micros / 1e6, bound: !r.cohort.cost.complete }));
   const mid = top / 2;
-  const className = classNameOf(board, 'cost');
-  const pointLabel = (p: (typeof points)[number]): string => (p.bound ? `≥ ${p.label}` : p.label);
-  const textOptions = { x: 'cost', y: 'rate', text: pointLabel, textOverflow: 'ellipsis-end', lineWidth: 24 } as const;
+  // Points are labelled by rank (names beside close points would overlap); the notes give the key.
+  const pointLabel = (p: CostPoint): string => String(p.rank);
+  const textOptions = { x: 'cost', y: 'rate', text: pointLabel } as const;
+  const steps = [...frontier].sort((a, b) => a.cost - b.cost);
 
   const marks: Plot.Markish[] = [
     Plot.gridX(axis.ticks, { strokeOpacity: 0.12 }),
-    Plot.gridY(PERCENT_TICKS, { strokeOpacity: 0.12 }),
-    Plot.axisX({ ticks: axis.ticks, tickFormat: axis.format, label: currency === null ? 'Total cost' : `Total cost (${currency})`, labelAnchor: 'center', labelArrow: 'none' }),
-    Plot.axisY({ ticks: PERCENT_TICKS, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none' }),
+    Plot.gridY(wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, { strokeOpacity: 0.12 }),
+    Plot.axisX({ ticks: axis.ticks, tickFormat: axis.format, label: currency === null ? 'Total cost' : `Total cost (${currency})`, labelAnchor: 'center', labelArrow: 'none', labelOffset: 2.6 * font }),
+    Plot.axisY({ ticks: wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none', labelOffset: 4.4 * font }),
     Plot.ruleY(points.filter((p) => p.bound), { y: 'rate', x1: 'cost', x2: () => top, strokeDasharray: '2,3', strokeOpacity: 0.5 }),
+    Plot.line(steps, { x: 'cost', y: 'rate', curve: 'step-after', strokeWidth: 2, strokeOpacity: 0.7 }),
   ];
   for (const baseline of [false, true]) {
-    const r = baseline ? 5.5 : 4.5;
+    const r = baseline ? 6 : 5;
     const symbol = baseline ? 'diamond2' : 'circle';
     const of = points.filter((p) => p.baseline === baseline);
     marks.push(
@@ -148,32 +212,126 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
     );
   }
   marks.push(
-    Plot.text(points.filter((p) => p.cost <= mid), { ...textOptions, textAnchor: 'start', dx: 8 }),
-    Plot.text(points.filter((p) => p.cost > mid), { ...textOptions, textAnchor: 'end', dx: -8 }),
+    Plot.text(points.filter((p) => p.cost <= mid), { ...textOptions, textAnchor: 'start', dx: 9 }),
+    Plot.text(points.filter((p) => p.cost > mid), { ...textOptions, textAnchor: 'end', dx: -9 }),
   );
 
-  const svg = render(className, {
-    width: WIDTH,
-    height: COST_HEIGHT,
-    marginTop: 20,
-    marginBottom: 42,
-    marginLeft: 50,
-    marginRight: 24,
+  return render(classNameOf(board, 'cost'), size, {
+    height: wide ? 420 : 300,
+    marginTop: font * 1.5,
+    marginBottom: 3.4 * font,
+    marginLeft: 4.6 * font,
+    marginRight: font * 1.5,
     x: { type: 'linear', domain: [0, top] },
     y: { type: 'linear', domain: [0, 100] },
     marks,
-  }, `Total cost against headline pass rate for ${count(drawn.length, 'cohort')} of board ${shortId(board)}`);
+  }, aria);
+}
 
-  const unit = currency ?? '';
-  const lines = [`Total cost${unit ? ` (${unit})` : ''} against headline pass rate of board ${shortId(board)}, in rank order.`];
-  lines.push(`Plotted (${drawn.length}):`);
-  for (const p of points) lines.push(`${p.rank}. ${p.label}${p.baseline ? ' (baseline)' : ''}: ${costWords(p.cohort)}, pass rate ${percent(p.cohort.headline.rate)} ${interval(p.cohort.headline.wilson)}`);
-  const left = rows.filter((r) => !drawn.includes(r));
-  if (left.length > 0) {
-    lines.push(`Not plotted (${left.length}):`);
-    for (const r of left) lines.push(`${r.rank}. ${r.label}${r.baseline ? ' (baseline)' : ''}: ${notPlottedWhy(r, currency)}`);
+// ---------------------------------------------------------------- over time
+
+/** A report the over-time chart reads: its cohorts, each with its plans (a retained report, or the current one). */
+export type DatedReport = Pick<Report, 'cohorts'>;
+
+/** One point of the over-time chart. */
+interface TimePoint {
+  series: string;
+  day: number;
+  rate: number;
+  rank: number;
+}
+
+/**
+ * Each subject's headline pass rate over time on this board: for every
+ * report (`reports`: the retained ones, oldest first, then the current one),
+ * the rate it gave the subject's cohort on this board, pooled over the plans
+ * the cohort had then and dated by the newest of them (its created_at, as a
+ * UTC day: a cohort of one plan sits at that plan with that plan's rate);
+ * and the baseline per plan (the board's `drift`), as a dashed line. Null
+ * when these points have fewer than two distinct days: a board whose
+ * evidence has one date has no chart.
+ */
+export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, reports: readonly DatedReport[]): Chart | null {
+  const rows = rowsOf(board, cohorts);
+  const byId = new Map(rows.map((r) => [r.cohort.cohort_id, r]));
+  const points = new Map<string, TimePoint>();
+  for (const report of reports) {
+    for (const c of report.cohorts) {
+      const row = byId.get(c.cohort_id);
+      if (row === undefined || c.board_id !== board.board_id || c.headline.rate === null || c.plans.length === 0) continue;
+      // Dated by the newest plan the rate pools; a later report of the same day replaces an earlier one.
+      const day = Math.max(...c.plans.map((p) => dayOf(p.created_at)));
+      points.set(`${row.key} ${day}`, { series: row.key, day, rate: c.headline.rate * 100, rank: row.rank });
+    }
   }
-  return { svg, alt: lines.join('\n') };
+  const base = rows.find((r) => r.cohort.cohort_id === board.baseline_cohort_id);
+  const drift: TimePoint[] = base === undefined ? [] : board.drift.filter((d) => d.rate !== null).map((d) => ({ series: 'drift', day: dayOf(d.created_at), rate: d.rate! * 100, rank: base.rank }));
+  const reported = [...points.values()].sort((a, b) => Number(a.series) - Number(b.series) || a.day - b.day);
+  const days = [...new Set([...reported, ...drift].map((p) => p.day))].sort((a, b) => a - b);
+  if (days.length < 2) return null;
+
+  const lines = [`Headline pass rate over time on board ${shortId(board)} (percent, dates in UTC):`];
+  for (const r of rows) {
+    const of = reported.filter((p) => p.series === r.key);
+    if (of.length > 0) lines.push(`${r.rank}. ${r.label}${roleOf(r)}, as reported: ${of.map((p) => `${isoDay(p.day)} ${p.rate.toFixed(1)}%`).join(', ')}`);
+  }
+  if (base !== undefined && drift.length > 0) lines.push(`${base.rank}. ${base.label} (baseline), per plan: ${drift.map((p) => `${isoDay(p.day)} ${p.rate.toFixed(1)}%`).join(', ')}`);
+  const notes = [
+    'Dots and solid lines: each subject\'s headline rate pooled over its plans up to that plan\'s date (UTC), as this report and the retained reports give it. Dashed line and hollow diamonds: the baseline per plan (drift). Labelled by rank in the table:',
+    rows.filter((r) => reported.some((p) => p.series === r.key)).map((r) => `${r.rank}. ${r.label}${roleOf(r)}`).join('; '),
+  ];
+  const aria = `Headline pass rate over time for ${count(rows.length, 'cohort')} of board ${shortId(board)}, ${count(days.length, 'date')} from ${isoDay(days[0]!)} to ${isoDay(days[days.length - 1]!)}`;
+  return { svg: timeSvg(board, reported, drift, days, WIDE, aria), compact: timeSvg(board, reported, drift, days, COMPACT, aria), alt: lines.join('\n'), notes };
+}
+
+function timeSvg(board: ReportBoard, reported: readonly TimePoint[], drift: readonly TimePoint[], days: readonly number[], size: ChartSize, aria: string): string {
+  const wide = size === WIDE;
+  const font = size.font;
+  const ticks = spread(days, wide ? 6 : 3);
+  const first = days[0]!;
+  const last = days[days.length - 1]!;
+  const pad = Math.max(1, Math.round((last - first) * 0.04));
+  const ends = [...new Map(reported.map((p) => [p.series, p])).values()];
+  const title = (p: TimePoint): string => `${isoDay(p.day)}: ${p.rate.toFixed(1)}%`;
+  const marks: Plot.Markish[] = [
+    Plot.gridX(ticks, { strokeOpacity: 0.12 }),
+    Plot.gridY(wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, { strokeOpacity: 0.12 }),
+    Plot.axisX({ ticks, tickFormat: isoDay, label: 'Plan date (UTC)', labelAnchor: 'center', labelArrow: 'none', labelOffset: 2.6 * font }),
+    Plot.axisY({ ticks: wide ? PERCENT_TICKS : PERCENT_TICKS_COMPACT, tickFormat: (d: number) => `${d}%`, label: 'Headline pass rate', labelAnchor: 'center', labelArrow: 'none', labelOffset: 4.4 * font }),
+    Plot.line(drift, { x: 'day', y: 'rate', strokeDasharray: '5,4', strokeWidth: 1.5, strokeOpacity: 0.7 }),
+    Plot.dot(drift, { x: 'day', y: 'rate', r: 5, symbol: 'diamond2', fill: 'none', stroke: 'currentColor', title }),
+    Plot.line(reported, { x: 'day', y: 'rate', z: 'series', strokeWidth: 2, strokeOpacity: 0.8 }),
+    Plot.dot(reported, { x: 'day', y: 'rate', r: 4, fill: 'currentColor', stroke: 'none', title }),
+    Plot.text(ends, { x: 'day', y: 'rate', text: (p: TimePoint) => String(p.rank), textAnchor: 'start', dx: 8 }),
+  ];
+  return render(classNameOf(board, 'time'), size, {
+    height: wide ? 340 : 260,
+    marginTop: font * 1.5,
+    marginBottom: 3.4 * font,
+    marginLeft: 4.6 * font,
+    // Room for the rank labels right of the last points, and half a date label.
+    marginRight: 3.2 * font,
+    x: { type: 'linear', domain: [first - pad, last + pad] },
+    y: { type: 'linear', domain: [0, 100] },
+    marks,
+  }, aria);
+}
+
+/** The UTC day of an RFC 3339 timestamp, as days since 1970-01-01 (no time zone, no locale). */
+function dayOf(timestamp: string): number {
+  const ms = Date.parse(timestamp);
+  if (!Number.isFinite(ms)) throw new Error(`not a timestamp: ${timestamp}`);
+  return Math.floor(ms / DAY_MS);
+}
+
+function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** At most `k` of the sorted `values`, evenly spread, first and last included. */
+function spread(values: readonly number[], k: number): number[] {
+  if (values.length <= k) return [...values];
+  return [...new Set(Array.from({ length: k }, (_, i) => values[Math.round((i * (values.length - 1)) / (k - 1))]!))];
 }
 
 // ---------------------------------------------------------------- rows
@@ -245,7 +403,11 @@ function costWords(cohort: ReportCohort): string {
 function notPlottedWhy(r: Row, currency: string | null): string {
   const { cost } = r.cohort;
   if (knownAttempts(r.cohort) <= 0) {
-    return cost.unavailable > 0 ? `cost unavailable (${cost.unavailable} of ${r.cohort.attempts} attempts)` : 'cost not applicable';
+    const parts = [
+      cost.unavailable > 0 ? `unavailable for ${count(cost.unavailable, 'attempt')}` : '',
+      cost.not_applicable > 0 ? `not applicable for ${count(cost.not_applicable, 'attempt')}` : '',
+    ].filter(Boolean);
+    return parts.length > 0 ? `cost ${parts.join(', ')}` : 'no attempts';
   }
   if (!sameCurrency(cost.currency, currency)) return `${costWords(r.cohort)}, in another currency than ${currency ?? 'the chart'}`;
   return `${costWords(r.cohort)}, no graded tasks`;
@@ -253,15 +415,15 @@ function notPlottedWhy(r: Row, currency: string | null): string {
 
 /**
  * Ticks for 0..max micros: a step of 1, 2 or 5 times a power of ten micros
- * giving at most 5 intervals, in integer arithmetic; labels with as many
+ * giving at most `most` intervals, in integer arithmetic; labels with as many
  * decimals as the step needs.
  */
-function costAxis(maxMicros: number): { ticks: number[]; format: (d: number) => string } {
-  if (maxMicros <= 0) return costAxis(1_000_000);
+function costAxis(maxMicros: number, most = 5): { ticks: number[]; format: (d: number) => string } {
+  if (maxMicros <= 0) return costAxis(1_000_000, most);
   let step = 1;
   let power = 1;
   for (;;) {
-    const s = [1, 2, 5].map((m) => m * power).find((c) => Math.ceil(maxMicros / c) <= 5);
+    const s = [1, 2, 5].map((m) => m * power).find((c) => Math.ceil(maxMicros / c) <= most);
     if (s !== undefined) {
       step = s;
       break;
@@ -274,61 +436,6 @@ function costAxis(maxMicros: number): { ticks: number[]; format: (d: number) => 
   return { ticks, format: (d: number) => d.toFixed(decimals) };
 }
 
-// ---------------------------------------------------------------- rendering
-
-/** Renders with Plot into a fresh linkedom document and returns stable SVG text. */
-function render(className: string, options: Plot.PlotOptions, label: string): string {
-  const { document } = parseHTML('<!doctype html><html><body></body></html>');
-  const node = Plot.plot({ ...options, className, document: document as unknown as Document }) as unknown as Element;
-  if (node.tagName.toLowerCase() !== 'svg') throw new Error(`Plot returned <${node.tagName}>, not <svg>`);
-  node.setAttribute('role', 'img');
-  node.setAttribute('aria-label', label);
-  // The svg (role="img") names the whole chart; Plot's aria-label on inner <g> marks is prohibited there.
-  // Kept as data-mark (what the mark is, for tests and styling), never as ARIA.
-  for (const inner of node.querySelectorAll('[aria-label], [aria-description]')) {
-    const mark = inner.getAttribute('aria-label');
-    if (mark !== null) inner.setAttribute('data-mark', mark);
-    inner.removeAttribute('aria-label');
-    inner.removeAttribute('aria-description');
-  }
-  stabilize(node, className);
-  return node.outerHTML;
-}
-
-/**
- * Makes the serialization independent of render order and float noise (as
- * Plot's own snapshot tests do): every id becomes `<className>-<n>` in
- * document order, references to it (url(#id), href="#id") follow, and
- * geometry numbers are rounded to 2 decimals.
- */
-function stabilize(root: Element, className: string): void {
-  const elements = [root, ...Array.from(root.querySelectorAll('*'))];
-  const ids = new Map<string, string>();
-  for (const el of elements) {
-    const id = el.getAttribute('id');
-    if (id !== null) {
-      const stable = `${className}-${ids.size + 1}`;
-      ids.set(id, stable);
-      el.setAttribute('id', stable);
-    }
-  }
-  for (const el of elements) {
-    for (const { name, value } of Array.from(el.attributes)) {
-      let next = value;
-      if (ids.size > 0) {
-        next = next.replace(/url\(#([^)]+)\)/g, (m, id: string) => (ids.has(id) ? `url(#${ids.get(id)})` : m));
-        if ((name === 'href' || name === 'xlink:href') && next.startsWith('#') && ids.has(next.slice(1))) next = `#${ids.get(next.slice(1))}`;
-      }
-      if (GEOMETRY.has(name)) next = next.replace(/-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi, (m) => roundText(Number(m)));
-      if (next !== value) el.setAttribute(name, next);
-    }
-  }
-}
-
-function roundText(n: number): string {
-  const r = Math.round(n * 100) / 100;
-  return Object.is(r, -0) ? '0' : String(r);
-}
 
 /** A CSS class name from the board id: `lb-<12 hex digits>-<chart>`. */
 function classNameOf(board: ReportBoard, chart: string): string {

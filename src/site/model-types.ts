@@ -120,8 +120,12 @@ export interface SiteModel {
   plans: Record<string, number>;
   /** Bundles that claim a plan but do not show it (rejected, or another verified bundle of the plan), by plan hex: indexes into `bundles`, linked from the plan page to /rejected/. */
   otherClaims: Record<string, number[]>;
-  /** Charts per board id, rendered to inline SVG at build time, each with its text alternative. */
-  charts: Record<string, { rate: Chart; cost: Chart | null }>;
+  /**
+   * Charts per board id, rendered to inline SVG at build time (charts.ts), each with its text alternative and
+   * visible notes: the rate chart, cost against rate (its SVGs empty when no cohort can be placed), and the
+   * rate over time (null when the board has one evidence date).
+   */
+  charts: Record<string, { rate: Chart; cost: Chart; time: Chart | null }>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */

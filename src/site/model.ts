@@ -20,7 +20,7 @@ import { hexOf } from './format.ts';
 import { MAX_ROWS } from './rows.ts';
 import { renderNotes, startNotesRenderer } from './notes.ts';
 import { highlightJson } from './highlight.ts';
-import { costChart, rateChart } from './charts.ts';
+import { costChart, rateChart, timeChart, type DatedReport } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { absolute, cohortMap } from './view.ts';
@@ -50,12 +50,18 @@ export async function buildSiteModel(report: Report, published: Published, confi
     bundles,
     plans,
     otherClaims,
-    charts: Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts) }])),
+    charts: chartsOf(report, cohorts, retained.reports),
     retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
     history: siteHistory(options.history),
   };
+}
+
+/** Each board's charts; the over-time chart reads the retained reports whose id re-derives (oldest evidence first), then this one. */
+function chartsOf(report: Report, cohorts: ReturnType<typeof cohortMap>, retained: NonNullable<SiteModelOptions['retained']>['reports']): SiteModel['charts'] {
+  const dated: DatedReport[] = [...retained.flatMap((r) => (r.report !== null && r.problems.length === 0 ? [r.report] : [])), report];
+  return Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts), time: timeChart(b, cohorts, dated) }]));
 }
 
 /**

@@ -1,7 +1,11 @@
 /**
- * Board charts (src/site/charts.ts): golden SVG and alt text, byte
- * determinism, escaping of hostile evidence text, the honesty of the cost
- * chart (no unknown cost drawn at 0) and the geometry of the rate chart.
+ * Board charts (src/site/charts.ts, chart-render.ts): golden SVG and alt
+ * text, byte determinism (twice, and under another time zone), label sizes
+ * on screen at 390 px and from the breakpoint, labels never cut, escaping of
+ * hostile evidence text, the honesty of the cost chart (no unknown cost
+ * drawn at 0; every cohort placed or named in the visible notes with why),
+ * the Pareto frontier drawn, the over-time chart only with two or more
+ * dates, and the geometry of the rate chart.
  *
  * Golden files live in test/golden/charts/. They are only ever written with
  * UPDATE=1 (refused when CI is set): `UPDATE=1 npx vitest run test/site/charts.test.ts`.
@@ -13,7 +17,8 @@ import { DOMParser } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
 import { ReportBoard, ReportCohort } from '../../src/report/schema.ts';
-import { costChart, rateChart } from '../../src/site/charts.ts';
+import { costChart, rateChart, timeChart, type Chart } from '../../src/site/charts.ts';
+import { CHART_BREAKPOINT_REM, COMPACT, MIN_LABEL_PX, SIZES, WIDE, emWidth, screenPx } from '../../src/site/chart-render.ts';
 
 const GOLDEN = fileURLToPath(new URL('../golden/charts/', import.meta.url));
 const UPDATE = process.env.UPDATE === '1';
@@ -52,6 +57,8 @@ interface CohortSpec {
   graded: number;
   attempts?: number;
   cost?: Partial<ReportCohort['cost']>;
+  /** created_at of the cohort's plans (default: one plan, 2026-09-14). */
+  plans?: string[];
 }
 
 const BOARD_ID = digest(0xab);
@@ -90,7 +97,7 @@ function cohort(spec: CohortSpec, rank: number, boardId = BOARD_ID): ReportCohor
     regressed_tasks: [],
     incomplete_tasks: [],
     tasks: [],
-    plans: [],
+    plans: (spec.plans ?? ['2026-09-14T12:00:00Z']).map((created_at, i) => ({ plan_id: digest(0x30 + i), bundle_id: digest(0x50 + i), title: `plan ${i + 1}`, created_at, attempts_per_task: 1 })),
     incompatible_with: [],
   };
 }
@@ -166,10 +173,12 @@ describe('rateChart', () => {
     for (const c of cohorts.values()) expect(() => ReportCohort.parse(c)).not.toThrow();
   });
 
-  it('matches the golden SVG and alt text', () => {
+  it('matches the golden SVG (both sizes), alt text and notes', () => {
     const chart = rateChart(board, cohorts);
     golden('rate.svg', `${chart.svg}\n`);
+    golden('rate.compact.svg', `${chart.compact}\n`);
     golden('rate.alt.txt', `${chart.alt}\n`);
+    golden('rate.notes.txt', `${chart.notes.join('\n')}\n`);
   });
 
   it('is byte-identical across renders, whatever was rendered before', () => {
@@ -179,24 +188,30 @@ describe('rateChart', () => {
     expect(rateChart(board, cohorts)).toEqual(first);
   });
 
-  it('has a fixed size, role="img", an aria-label, and a class derived from the board id', () => {
-    const svg = rateChart(board, cohorts).svg;
-    const root = parse(svg).documentElement;
-    expect(root.tagName).toBe('svg');
-    expect(root.getAttribute('role')).toBe('img');
-    expect(root.getAttribute('aria-label')).toBe('Headline pass rate with Wilson 95% intervals for 6 cohorts of board abababababab');
-    expect(root.getAttribute('width')).toBe('640');
-    expect(root.getAttribute('height')).toBe(String(16 + 42 + 6 * 26));
-    expect(root.getAttribute('class')).toBe('lb-abababababab-rate');
-    expect(svg).not.toContain('plot-d6a7b5');
-    expect(svg).toContain(':where(.lb-abababababab-rate)');
-    expect(root.getAttribute('fill')).toBe('currentColor');
-    expect(rateChart(boardOf(SIX, digest(0x42)).board, boardOf(SIX, digest(0x42)).cohorts).svg).toContain('class="lb-424242424242-rate"');
+  it('has a fixed size per variant, role="img", an aria-label, and a class derived from the board id', () => {
+    const chart = rateChart(board, cohorts);
+    for (const [svg, size] of [[chart.svg, WIDE], [chart.compact, COMPACT]] as const) {
+      const root = parse(svg).documentElement;
+      expect(root.tagName).toBe('svg');
+      expect(root.getAttribute('role')).toBe('img');
+      expect(root.getAttribute('aria-label')).toBe('Headline pass rate with Wilson 95% intervals for 6 cohorts of board abababababab');
+      expect(root.getAttribute('width')).toBe(String(size.width));
+      expect(root.getAttribute('viewBox')).toBe(`0 0 ${size.width} ${root.getAttribute('height')}`);
+      expect(root.getAttribute('class')).toBe(`lb-abababababab-rate chart-${size.name}`);
+      expect(svg).not.toContain('plot-d6a7b5');
+      expect(svg).toContain(':where(.lb-abababababab-rate)');
+      expect(root.getAttribute('fill')).toBe('currentColor');
+    }
+    expect(parse(chart.svg).documentElement.getAttribute('height')).toBe(String(Math.round(12 + 3.4 * 14 + 6 * 2.3 * 14)));
+    expect(rateChart(boardOf(SIX, digest(0x42)).board, boardOf(SIX, digest(0x42)).cohorts).svg).toContain('class="lb-424242424242-rate chart-wide"');
   });
 
   it('places each dot at its rate and each bar on its Wilson interval', () => {
     const doc = parse(rateChart(board, cohorts).svg);
-    const x = (pct: number): number => 260 + (pct / 100) * (640 - 260 - 20);
+    const grid = all(doc, 'g[data-mark="x-grid"] line').map((l) => num(l, 'x1'));
+    const [left, right] = [grid[0]!, grid[grid.length - 1]!];
+    expect(right).toBe(960 - 24);
+    const x = (pct: number): number => left + (pct / 100) * (right - left);
     const rows = SIX.map((s) => cohorts.get(digest(s.id))!);
     const circles = all(doc, 'circle');
     // Candidates with a rate: circles, in rank order.
@@ -206,7 +221,7 @@ describe('rateChart', () => {
       expect(titleOf(circles[i]!)).toContain(c.subject.model);
       expect(num(circles[i]!, 'cx')).toBeCloseTo(x(c.headline.rate! * 100), 1);
     });
-    expect(num(circles[0]!, 'cx')).toBeCloseTo(260 + 0.75 * 360, 1);
+    expect(num(circles[0]!, 'cx')).toBeCloseTo(left + 0.75 * (right - left), 1);
     // The baseline: a diamond path, distinct from the circles, plus a dashed rule at its rate.
     const base = all(doc, 'path').filter((p) => titleOf(p).includes('acme/big'));
     expect(base).toHaveLength(1);
@@ -266,12 +281,22 @@ describe('rateChart', () => {
 
 describe('costChart', () => {
   const { board, cohorts } = boardOf(SIX);
+  /** Pixel x of a cost, y of a rate, from the grid lines of a cost chart. */
+  function scales(doc: Document): { x: (usd: number) => number; y: (pct: number) => number; top: number } {
+    const xs = all(doc, 'g[data-mark="x-grid"] line').map((l) => num(l, 'x1'));
+    const ys = all(doc, 'g[data-mark="y-grid"] line').map((l) => num(l, 'y1'));
+    const ticks = all(doc, 'g[data-mark="x-axis tick label"] text').map((t) => Number(t.textContent));
+    const top = ticks[ticks.length - 1]!;
+    const [x0, x1, y0, y1] = [xs[0]!, xs[xs.length - 1]!, ys[0]!, ys[ys.length - 1]!];
+    return { x: (usd) => x0 + (usd / top) * (x1 - x0), y: (pct) => y0 + (pct / 100) * (y1 - y0), top };
+  }
 
-  it('matches the golden SVG and alt text', () => {
+  it('matches the golden SVG (both sizes), alt text and notes', () => {
     const chart = costChart(board, cohorts);
-    expect(chart).not.toBeNull();
-    golden('cost.svg', `${chart!.svg}\n`);
-    golden('cost.alt.txt', `${chart!.alt}\n`);
+    golden('cost.svg', `${chart.svg}\n`);
+    golden('cost.compact.svg', `${chart.compact}\n`);
+    golden('cost.alt.txt', `${chart.alt}\n`);
+    golden('cost.notes.txt', `${chart.notes.join('\n')}\n`);
   });
 
   it('is byte-identical across renders', () => {
@@ -280,67 +305,106 @@ describe('costChart', () => {
     expect(costChart(board, cohorts)).toEqual(first);
   });
 
-  it('draws only cohorts with a known cost and a rate; lists the others in the alt text', () => {
-    const { svg, alt } = costChart(board, cohorts)!;
-    const doc = parse(svg);
-    const marks = [...all(doc, 'circle'), ...all(doc, 'g[data-mark="dot"] path')];
-    const drawn = marks.map(titleOf);
-    expect(drawn).toHaveLength(3);
-    expect(drawn.some((t) => t.startsWith('acme/mini'))).toBe(true);
-    expect(drawn.some((t) => t.startsWith('acme/big'))).toBe(true);
-    expect(drawn.some((t) => t.startsWith(HOSTILE_MODEL))).toBe(true);
-    // Unavailable, not applicable and ungraded cohorts: no mark, no label, listed in alt.
-    for (const model of ['zeta/opaque', 'local/llama', 'acme/ungraded']) {
-      expect(svg).not.toContain(model);
-      expect(alt).toContain(model);
+  it('draws only cohorts with a known cost and a rate; names the others in the visible notes and the alt text, with why', () => {
+    const { svg, compact, alt, notes } = costChart(board, cohorts);
+    for (const variant of [svg, compact]) {
+      const doc = parse(variant);
+      const drawn = [...all(doc, 'circle'), ...all(doc, 'g[data-mark="dot"] path')].map(titleOf);
+      expect(drawn).toHaveLength(3);
+      expect(drawn.some((t) => t.startsWith('acme/mini'))).toBe(true);
+      expect(drawn.some((t) => t.startsWith('acme/big'))).toBe(true);
+      expect(drawn.some((t) => t.startsWith(HOSTILE_MODEL))).toBe(true);
+      // Unavailable, not applicable and ungraded cohorts: no mark, no label.
+      for (const model of ['zeta/opaque', 'local/llama', 'acme/ungraded']) expect(variant).not.toContain(model);
+      // Nothing sits at cost 0 (x = marginLeft).
+      for (const c of all(doc, 'circle')) expect(num(c, 'cx')).toBeGreaterThan(scales(doc).x(0) + 1);
     }
-    expect(alt).toContain('4. zeta/opaque · loop 3.1.0: cost unavailable (16 of 16 attempts)');
-    expect(alt).toContain('6. local/llama · cli 0.9.2: cost not applicable');
+    const caption = notes.join('\n');
+    expect(caption).toContain('Not placed (3 of 6): zeta/opaque · loop 3.1.0: cost unavailable for 16 attempts; acme/ungraded · loop 3.1.0: cost USD 1.00, no graded tasks; local/llama · cli 0.9.2: cost not applicable for 16 attempts.');
+    expect(alt).toContain('4. zeta/opaque · loop 3.1.0: cost unavailable for 16 attempts');
+    expect(alt).toContain('6. local/llama · cli 0.9.2: cost not applicable for 16 attempts');
     expect(alt).toContain('5. acme/ungraded · loop 3.1.0: cost USD 1.00, no graded tasks');
     expect(alt).toMatch(/Plotted \(3\):[\s\S]*Not plotted \(3\):/);
-    // Nothing sits at cost 0 (x = marginLeft).
-    for (const c of all(doc, 'circle')) expect(num(c, 'cx')).toBeGreaterThan(60);
+    // Every cohort is either drawn (its rank labels a point) or named in the notes.
+    const labels = all(parse(svg), 'g[data-mark="text"] text').map((t) => t.textContent);
+    expect(labels.sort()).toEqual(['1', '2', '3']);
+    for (const s of SIX.filter((x) => ['zeta/opaque', 'local/llama', 'acme/ungraded'].includes(x.model))) expect(caption).toContain(s.model);
   });
 
-  it('draws a lower-bound cost hollow, labelled "≥", with a ray towards higher cost', () => {
-    const { svg, alt } = costChart(board, cohorts)!;
+  it('names a cohort with both unavailable and not-applicable costs with both counts', () => {
+    const { board: b, cohorts: c } = boardOf([
+      { id: 1, model: 'base', role: 'baseline', resolved: 1, graded: 2, cost: { micros: 500_000 } },
+      { id: 2, model: 'orbit/coder', resolved: 2, graded: 2, attempts: 80, cost: { currency: null, complete: false, unavailable: 72, not_applicable: 8 } },
+    ]);
+    expect(costChart(b, c).notes.join('\n')).toContain('orbit/coder · loop 3.1.0: cost unavailable for 72 attempts, not applicable for 8 attempts');
+  });
+
+  it('draws the Pareto frontier as a step line through the non-dominated cohorts, and names them', () => {
+    const chart = costChart(board, cohorts);
+    for (const variant of [chart.svg, chart.compact]) {
+      const doc = parse(variant);
+      const { x, y } = scales(doc);
+      const line = all(doc, 'g[data-mark="line"] path');
+      expect(line).toHaveLength(1);
+      // Hostile (USD 3.00 lower bound, 50%) then mini (USD 4.20, 75%); the baseline (USD 12.40, 62.5%) is dominated by mini.
+      const d = line[0]!.getAttribute('d')!;
+      const vertices = [...d.matchAll(/[ML]([-\d.]+),([-\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      expect(vertices).toHaveLength(3);
+      expect(vertices[0]![0]).toBeCloseTo(x(3), 0);
+      expect(vertices[0]![1]).toBeCloseTo(y(50), 0);
+      expect(vertices[1]![0]).toBeCloseTo(x(4.2), 0);
+      expect(vertices[1]![1]).toBeCloseTo(y(50), 0);
+      expect(vertices[2]![0]).toBeCloseTo(x(4.2), 0);
+      expect(vertices[2]![1]).toBeCloseTo(y(75), 0);
+    }
+    expect(chart.notes[0]).toBe(`Lower cost and higher rate are better. The step line is the Pareto frontier: 1. acme/mini-2026-08-01 · loop 3.1.0; 3. ${HOSTILE_MODEL} · ${HOSTILE_AGENT.name} ${HOSTILE_AGENT.version} (no other cohort is both cheaper and better).`);
+    expect(chart.alt).toContain('1. acme/mini-2026-08-01 · loop 3.1.0: cost USD 4.20, pass rate 75.0% [50.5, 89.8], on the Pareto frontier');
+    expect(chart.alt).not.toMatch(/acme\/big[^\n]*frontier/);
+  });
+
+  it('draws a lower-bound cost hollow, with a ray towards higher cost, and says so in the notes', () => {
+    const { svg, alt, notes } = costChart(board, cohorts);
     const doc = parse(svg);
     const hostile = all(doc, 'circle').filter((c) => titleOf(c).startsWith(HOSTILE_MODEL));
     expect(hostile).toHaveLength(1);
     expect(fillOf(hostile[0]!)).toBe('none');
     const full = all(doc, 'circle').filter((c) => titleOf(c).startsWith('acme/mini'));
     expect(fillOf(full[0]!)).toBe('currentColor');
-    const labels = all(doc, 'g[data-mark="text"] text').map((t) => t.textContent ?? '');
-    expect(labels.filter((t) => t.startsWith('≥ '))).toHaveLength(1);
-    expect(labels.some((t) => t.startsWith('≥ <script>'))).toBe(true);
     const ray = all(doc, 'g[stroke-dasharray] line');
     expect(ray).toHaveLength(1);
     expect(num(ray[0]!, 'x1')).toBeCloseTo(num(hostile[0]!, 'cx'), 1);
     expect(num(ray[0]!, 'x2')).toBeGreaterThan(num(ray[0]!, 'x1'));
     expect(alt).toContain('cost at least USD 3.00 (lower bound: 2 unavailable, 1 partial)');
-    // x positions: 0..15 USD over 50..616 px.
-    const x = (usd: number): number => 50 + (usd / 15) * (640 - 50 - 24);
+    expect(notes.join('\n')).toContain('A hollow marker: the cost is a lower bound');
+    // x positions: 0..15 USD (the largest cost, 12.40, plus a tenth, rounded up to a tick).
+    const { x, y, top } = scales(doc);
+    expect(top).toBe(15);
     expect(num(hostile[0]!, 'cx')).toBeCloseTo(x(3), 1);
     expect(num(full[0]!, 'cx')).toBeCloseTo(x(4.2), 1);
-    expect(num(full[0]!, 'cy')).toBeCloseTo(20 + (1 - 0.75) * (380 - 20 - 42), 1);
+    expect(num(full[0]!, 'cy')).toBeCloseTo(y(75), 1);
   });
 
   it('escapes hostile names and stays inert', () => {
-    const { svg } = costChart(board, cohorts)!;
-    expectInert(svg);
-    expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    const root = parse(svg).documentElement;
-    expect(root.getAttribute('role')).toBe('img');
-    expect(root.getAttribute('aria-label')).toBe('Total cost against headline pass rate for 3 cohorts of board abababababab');
-    expect(root.getAttribute('class')).toBe('lb-abababababab-cost');
+    const chart = costChart(board, cohorts);
+    for (const svg of [chart.svg, chart.compact]) {
+      expectInert(svg);
+      expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      const root = parse(svg).documentElement;
+      expect(root.getAttribute('role')).toBe('img');
+      expect(root.getAttribute('aria-label')).toBe('Total cost against headline pass rate for 3 cohorts of board abababababab, with the Pareto frontier');
+      expect(root.getAttribute('class')).toMatch(/^lb-abababababab-cost chart-(wide|compact)$/);
+    }
   });
 
-  it('is null when no cohort has a known cost', () => {
+  it('draws nothing when no cohort has a known cost, and names every cohort with why', () => {
     const { board: b, cohorts: c } = boardOf([
       { id: 1, model: 'a', role: 'baseline', resolved: 1, graded: 2, cost: { currency: null, complete: false, unavailable: 16 } },
       { id: 2, model: 'b', resolved: 2, graded: 2, cost: { currency: null, not_applicable: 16 } },
     ]);
-    expect(costChart(b, c)).toBeNull();
+    const chart = costChart(b, c);
+    expect(chart.svg).toBe('');
+    expect(chart.compact).toBe('');
+    expect(chart.notes).toEqual(['No cohort can be placed: a · loop 3.1.0 (baseline): cost unavailable for 16 attempts; b · loop 3.1.0: cost not applicable for 16 attempts.']);
     expect(rateChart(b, c).alt).toContain('1. a · loop 3.1.0 (baseline): 50.0%');
   });
 
@@ -353,20 +417,177 @@ describe('costChart', () => {
       digest(0x11),
       'EUR',
     );
-    const { svg, alt } = costChart(b, c)!;
+    const { svg, alt, notes } = costChart(b, c);
     expect(svg).toContain('Total cost (EUR)');
-    expect(svg).toContain('euro');
+    expect(svg).toContain('<title>euro');
     expect(svg).not.toContain('dollar');
     expect(alt).toContain('1. dollar · loop 3.1.0 (baseline): cost USD 0.25, in another currency than EUR');
+    expect(notes.join('\n')).toContain('dollar · loop 3.1.0 (baseline): cost USD 0.25, in another currency than EUR');
     const ticks = all(parse(svg), 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
     expect(ticks).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
   });
 
   it('gives an all-zero cost a unit axis, drawing the points at a true 0', () => {
     const { board: b, cohorts: c } = boardOf([{ id: 1, model: 'free', resolved: 1, graded: 2, cost: { micros: 0, zero: 16 } }]);
-    const { svg } = costChart(b, c)!;
-    const ticks = all(parse(svg), 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
+    const { svg } = costChart(b, c);
+    const doc = parse(svg);
+    const ticks = all(doc, 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
     expect(ticks).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
-    expect(num(all(parse(svg), 'circle')[0]!, 'cx')).toBe(50);
+    expect(num(all(doc, 'circle')[0]!, 'cx')).toBe(scales(doc).x(0));
+  });
+});
+
+/** Every variant of every chart of a board, with the size it is drawn for. */
+function variants(charts: readonly (Chart | null)[]): [string, typeof WIDE][] {
+  return charts.flatMap((c) => (c === null ? [] : ([[c.svg, WIDE], [c.compact, COMPACT]] as [string, typeof WIDE][]).filter(([svg]) => svg !== '')));
+}
+
+describe('readable at 390 px and from the breakpoint', () => {
+  const { board, cohorts } = boardOf(
+    SIX.map((s, i) => ({ ...s, plans: i % 2 === 0 ? ['2026-09-14T12:00:00Z'] : ['2026-09-14T12:00:00Z', '2026-10-05T09:30:00Z'] })),
+  );
+  const charts = [rateChart(board, cohorts), costChart(board, cohorts), timeChart(board, cohorts, [{ cohorts: [...cohorts.values()] }])];
+
+  it('draws every chart at both sizes', () => {
+    expect(variants(charts)).toHaveLength(6);
+  });
+
+  it('gives every label at least 11 px on screen: font x narrowest container / viewBox width', () => {
+    // The layout the sizes assume: the site's CSS switches at the breakpoint, and main has 1rem of padding each side.
+    const css = readFileSync(fileURLToPath(new URL('../../public/site.css', import.meta.url)), 'utf8');
+    expect(css).toContain(`@media (max-width: ${CHART_BREAKPOINT_REM - 0.01}rem)`);
+    expect(css).toMatch(/header, main, footer \{[^}]*padding: 0 1rem;/);
+    expect(COMPACT.minContainer).toBe(390 - 32);
+    expect(WIDE.minContainer).toBe(CHART_BREAKPOINT_REM * 16 - 32);
+    expect(screenPx(COMPACT)).toBeCloseTo(11.93, 2);
+    expect(screenPx(WIDE)).toBeCloseTo(11.2, 2);
+    for (const size of SIZES) expect(screenPx(size)).toBeGreaterThanOrEqual(MIN_LABEL_PX);
+    for (const [svg, size] of variants(charts)) {
+      const doc = parse(svg);
+      const root = doc.documentElement;
+      expect(Number(root.getAttribute('viewBox')!.split(' ')[2])).toBe(size.width);
+      expect(Number(root.getAttribute('font-size'))).toBe(size.font);
+      // No element sets a smaller font of its own (attribute or style), so every text has the root's size.
+      for (const el of all(doc, '*')) {
+        if (el !== root) expect(el.hasAttribute('font-size')).toBe(false);
+        expect(el.getAttribute('style') ?? '').not.toMatch(/font/);
+      }
+      expect(svg).not.toMatch(/font-size:/);
+      const texts = all(doc, 'text');
+      expect(texts.length).toBeGreaterThan(0);
+      for (const t of texts) {
+        let font = NaN;
+        for (let e: Element | null = t; e; e = e.parentElement) if (e.hasAttribute('font-size')) { font = Number(e.getAttribute('font-size')); break; }
+        expect((font * size.minContainer) / size.width).toBeGreaterThanOrEqual(MIN_LABEL_PX);
+      }
+    }
+  });
+
+  it('never cuts a label: a long name ends in "…" inside its margin, with the full name in a <title>', () => {
+    const long = `acme/${'very-long-model-name-'.repeat(3)}2026`;
+    const { board: b, cohorts: c } = boardOf([
+      { id: 1, model: 'acme/base', role: 'baseline', resolved: 5, graded: 10 },
+      { id: 2, model: long, agent: { name: 'a-rather-long-agent-name', version: '10.20.30' }, resolved: 7, graded: 10 },
+    ]);
+    const chart = rateChart(b, c);
+    const full = `${long} · a-rather-long-agent-name 10.20.30`;
+    // Wide: y-axis labels right-aligned at the margin, which is at most 42% of the width.
+    const wide = parse(chart.svg);
+    const left = num(all(wide, 'g[data-mark="x-grid"] line')[0]!, 'x1');
+    expect(left).toBeLessThanOrEqual(0.42 * WIDE.width);
+    const ticks = all(wide, 'g[data-mark="y-axis tick label"] text');
+    const cut = ticks.find((t) => (t.textContent ?? '').includes('…'))!;
+    expect(cut).toBeDefined();
+    expect(titleOf(cut)).toBe(full);
+    const shown = (cut.firstChild?.textContent ?? '');
+    expect(emWidth(shown) * WIDE.font).toBeLessThanOrEqual(left);
+    // A short label is shown whole, its margin sized to it.
+    expect(ticks.some((t) => t.textContent === 'acme/base · loop 3.1.0 (baseline)')).toBe(true);
+    // Compact: labels above the rows, across the width, also ending in "…" with a <title>.
+    const compact = parse(chart.compact);
+    const labels = all(compact, 'g[data-mark="text"] text');
+    const cutCompact = labels.find((t) => (t.textContent ?? '').includes('…'))!;
+    expect(titleOf(cutCompact)).toBe(full);
+    expect(emWidth(cutCompact.firstChild?.textContent ?? '') * COMPACT.font).toBeLessThanOrEqual(COMPACT.width - 14);
+  });
+});
+
+describe('timeChart', () => {
+  const dated = (plans: string[][]): { board: ReportBoard; cohorts: Map<string, ReportCohort> } =>
+    boardOf(plans.map((p, i) => ({ id: i + 1, model: `m${i + 1}`, role: i === 0 ? 'baseline' : 'candidate', resolved: 4 + i, graded: 10, plans: p })));
+
+  it('is null when the board\'s evidence has one date, present with two', () => {
+    const one = dated([['2026-09-14T12:00:00Z'], ['2026-09-14T18:00:00Z']]);
+    expect(timeChart(one.board, one.cohorts, [{ cohorts: [...one.cohorts.values()] }])).toBeNull();
+    const two = dated([['2026-09-14T12:00:00Z'], ['2026-10-05T09:30:00Z']]);
+    const chart = timeChart(two.board, two.cohorts, [{ cohorts: [...two.cohorts.values()] }]);
+    expect(chart).not.toBeNull();
+    const ticks = all(parse(chart!.svg), 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
+    expect(ticks).toEqual(['2026-09-14', '2026-10-05']);
+  });
+
+  it('counts the baseline per plan (drift) as dates, and draws it dashed', () => {
+    const one = dated([['2026-09-14T12:00:00Z', '2026-10-05T09:30:00Z'], ['2026-10-05T09:30:00Z']]);
+    one.board.drift = [
+      { plan_id: digest(0x30), created_at: '2026-09-14T12:00:00Z', resolved: 5, graded: 10, rate: 0.5, versus_previous: null },
+      { plan_id: digest(0x31), created_at: '2026-10-05T09:30:00Z', resolved: 3, graded: 10, rate: 0.3, versus_previous: { z: 1, p: 0.3, drift: false } },
+    ];
+    const chart = timeChart(one.board, one.cohorts, [{ cohorts: [...one.cohorts.values()] }])!;
+    expect(chart.alt).toContain('1. m1 · loop 3.1.0 (baseline), per plan: 2026-09-14 50.0%, 2026-10-05 30.0%');
+    const dashed = all(parse(chart.svg), 'g[data-mark="line"][stroke-dasharray] path');
+    expect(dashed).toHaveLength(1);
+  });
+
+  it('adds a point per retained report, dated by the newest plan it pooled', () => {
+    const now = dated([['2026-09-14T12:00:00Z', '2026-11-02T14:00:00Z'], ['2026-09-14T12:00:00Z', '2026-11-02T14:00:00Z']]);
+    const then = dated([['2026-09-14T12:00:00Z'], ['2026-09-14T12:00:00Z']]);
+    // The retained report: the same cohorts (same ids) with one plan and other rates.
+    const earlier = [...then.cohorts.values()].map((c) => ({ ...c, headline: { ...c.headline, resolved: 2, rate: 0.2 } }));
+    const chart = timeChart(now.board, now.cohorts, [{ cohorts: earlier }, { cohorts: [...now.cohorts.values()] }])!;
+    expect(chart.alt).toContain('2. m2 · loop 3.1.0, as reported: 2026-09-14 20.0%, 2026-11-02 50.0%');
+    const lines = all(parse(chart.svg), 'g[data-mark="line"]:not([stroke-dasharray]) path');
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l.getAttribute('d')).toMatch(/^M[-\d.]+,[-\d.]+L[-\d.]+,[-\d.]+$/);
+    expect(chart.notes.join('\n')).toContain('1. m1 · loop 3.1.0 (baseline); 2. m2 · loop 3.1.0');
+    expect(timeChart(now.board, now.cohorts, [{ cohorts: [...then.cohorts.values()] }])).toBeNull();
+  });
+
+  it('has role="img" and an aria-label naming the dates', () => {
+    const two = dated([['2026-09-14T12:00:00Z'], ['2026-10-05T09:30:00Z']]);
+    const chart = timeChart(two.board, two.cohorts, [{ cohorts: [...two.cohorts.values()] }])!;
+    for (const svg of [chart.svg, chart.compact]) {
+      const root = parse(svg).documentElement;
+      expect(root.getAttribute('role')).toBe('img');
+      expect(root.getAttribute('aria-label')).toBe('Headline pass rate over time for 2 cohorts of board abababababab, 2 dates from 2026-09-14 to 2026-10-05');
+    }
+    golden('time.svg', `${chart.svg}\n`);
+    golden('time.alt.txt', `${chart.alt}\n`);
+  });
+});
+
+describe('determinism', () => {
+  const { board, cohorts } = boardOf(SIX.map((s, i) => ({ ...s, plans: [i % 2 === 0 ? '2026-09-14T23:30:00Z' : '2026-10-05T00:30:00Z'] })));
+  const renderAll = (): string => JSON.stringify([rateChart(board, cohorts), costChart(board, cohorts), timeChart(board, cohorts, [{ cohorts: [...cohorts.values()] }])]);
+
+  it('gives the same bytes twice, and under another time zone and locale', () => {
+    const first = renderAll();
+    expect(renderAll()).toBe(first);
+    const saved = { TZ: process.env.TZ, LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
+    try {
+      for (const [tz, lang] of [['Pacific/Kiritimati', 'de_DE.UTF-8'], ['America/Los_Angeles', 'ar_EG.UTF-8'], ['UTC', 'C']] as const) {
+        process.env.TZ = tz;
+        process.env.LANG = lang;
+        process.env.LC_ALL = lang;
+        expect(renderAll()).toBe(first);
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    // The dates are UTC days: 23:30 UTC on the 14th is the 14th everywhere.
+    expect(first).toContain('2026-09-14');
+    expect(first).not.toContain('2026-09-15');
   });
 });
