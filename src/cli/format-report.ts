@@ -1,6 +1,8 @@
 /** The readable form of a report: one table per board, then what was not counted and why. */
 import { shortDigest } from '../json/canonical.ts';
-import { interval, moneyText, percent, points } from '../site/format.ts';
+import { interval, moneyText, percent, points, rankText } from '../site/format.ts';
+
+export { rankText } from '../site/format.ts';
 import type { Report } from '../report/schema.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import { terminalSafe, type Paint } from './terminal.ts';
@@ -72,11 +74,4 @@ export function reportText(report: Report, paint: Paint): string {
     lines.push(`  not counted: bundle ${shortDigest(b.bundle_id)} (${b.status}${b.status === 'verified' ? ', its plan appears in another bundle too' : `, ${b.findings.filter((f) => f.severity === 'error').length} errors`})`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The rank as shown: the rank range (FORMAT.md 7.6) "lo-hi", or "lo" when it is one place; the rank by rate for a report without ranges. */
-export function rankText(c: { rank: number; rank_range?: [number, number] | undefined }): string {
-  if (!c.rank_range) return String(c.rank);
-  const [lo, hi] = c.rank_range;
-  return lo === hi ? String(lo) : `${lo}-${hi}`;
 }

@@ -235,3 +235,10 @@ export function placeholderLike(value: string): boolean {
   const rest = value.replace(/[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '');
   return rest === '' || /^[.\u2026\-\u2010-\u2015_?*]+$/u.test(rest);
 }
+
+/** The rank as shown: the rank range (FORMAT.md 7.6) "lo-hi", or "lo" when it is one place; the rank by rate for a report without ranges. */
+export function rankText(c: { rank: number; rank_range?: [number, number] | undefined }): string {
+  if (!c.rank_range) return String(c.rank);
+  const [lo, hi] = c.rank_range;
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
+}

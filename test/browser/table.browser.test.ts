@@ -18,6 +18,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rankText } from '../../src/site/format.ts';
 import type { Report, ReportBoard, ReportCohort } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
 import { boardTitle, leaderboardLayout } from '../../src/site/board-names.ts';
@@ -234,7 +235,8 @@ describe('JavaScript off', () => {
       expect(await page.isVisible('form[data-board-filter]')).toBe(false);
       expect(await page.locator('main table.board-table thead button').count()).toBe(0);
       const ranks = await page.locator('main table.board-table').first().locator('tbody td.rank').allTextContents();
-      expect(ranks).toEqual(ordered[0]!.cohorts.map((id) => String(cohorts.get(id)!.rank)));
+      // The rank range (FORMAT.md 7.6) is the rank shown.
+      expect(ranks).toEqual(ordered[0]!.cohorts.map((id) => rankText(cohorts.get(id)!)));
     } finally {
       await page.close();
     }
