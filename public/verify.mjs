@@ -156,12 +156,15 @@ const hexOf = (digest) => (typeof digest === 'string' && DIGEST.test(digest) ? d
 const blobUrl = (hex) => `/blobs/${hex}`;
 
 /** Re-hashes the files a manifest lists, each at /blobs/<its sha256 hex>: [matching, listed, problems]. */
+const NEVER_WITHHELD = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/;
+
 async function checkFiles(get, files, withheld = new Set()) {
   const problems = [];
   let matching = 0;
   const all = Array.isArray(files) ? files : [];
   // Withheld files (the site's /withheld.json): their digest is committed in the manifest, their bytes not published.
-  const list = all.filter((entry) => !withheld.has(entry?.sha256));
+  // A file a stranger needs (manifest, plan, ledger, attempts, grades) is always checked, whatever /withheld.json claims of its digest.
+  const list = all.filter((entry) => !withheld.has(entry?.sha256) || NEVER_WITHHELD.test(String(entry?.path)));
   const held = all.length - list.length;
   for (let start = 0; start < list.length; start += 8) {
     const batch = list.slice(start, start + 8).map(async (entry) => {
@@ -267,7 +270,7 @@ export async function verifySite(get, reportBytes) {
     if (bytes === null) return;
     const listed = parseJsonBytes(bytes)?.files;
     if (!Array.isArray(listed)) throw new Error('not {"files": [...]}');
-    const needed = listed.filter((f) => /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/.test(String(f?.path)));
+    const needed = listed.filter((f) => NEVER_WITHHELD.test(String(f?.path)));
     record(needed.length === 0, 'withheld', '/withheld.json', needed.length === 0 ? `${listed.length} files withheld: committed digest, not published` : `withholds ${needed.map((f) => f.path).join(', ')}, which a stranger needs to re-derive the numbers`);
     for (const f of listed) if (typeof f?.sha256 === 'string' && !needed.includes(f)) withheld.add(f.sha256);
   });

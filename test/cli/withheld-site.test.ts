@@ -108,6 +108,22 @@ describe('a site with withheld files', () => {
     expect(run.stdout).toMatch(/MISMATCH withheld \/withheld\.json withholds plan\.json, which a stranger needs/);
   });
 
+  it('a /withheld.json that lists plan.json\'s digest under another name: plan.json is still checked (a changed byte is a mismatch)', async () => {
+    const copy = join(dir, 'disguised');
+    await cp(join(dir, 'plain'), copy, { recursive: true });
+    const [bundle] = (await readdir(join(copy, 'bundles'))).sort();
+    const manifest = JSON.parse(await readFile(join(copy, 'bundles', bundle!, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
+    const plan = manifest.files.find((f) => f.path === 'plan.json')!;
+    await writeFile(join(copy, 'withheld.json'), JSON.stringify({ files: [{ bundle: bundle, path: 'artifacts/x.txt', sha256: plan.sha256, bytes: 1, reason: 'r', until: null }] }));
+    const blob = join(copy, 'blobs', plan.sha256.slice(7));
+    const bytes = await readFile(blob);
+    bytes[bytes.length - 1] = bytes[bytes.length - 1] === 0x0a ? 0x20 : 0x0a;
+    await writeFile(blob, bytes);
+    const run = await verify(copy);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/"plan\.json": sha256:[0-9a-f]{64}, listed/);
+  });
+
   it('a config with a forbidden rule: build refuses (exit 2) and says why', async () => {
     await config([{ path: 'grades/*.json', reason: 'no' }]);
     const run = await build('refused');
