@@ -5,8 +5,6 @@
  * same subject on the same board should not change between plans.
  */
 import { compareTimestamps } from '../schema/timestamp.ts';
-import type { LedgerSplits } from './headline.ts';
-import { TERMINAL_CLASSES } from './grading.ts';
 import type { CohortPool } from './pool.ts';
 import { twoProportionTest } from './stats.ts';
 
@@ -21,25 +19,17 @@ export interface DriftPoint {
   versus_previous: { z: number; p: number; drift: boolean } | null;
 }
 
-const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
-
 /** Significance level of the drift flag. */
 export const DRIFT_ALPHA = 0.05;
 
-/** The baseline's headline rate per plan over time, with drift flags */
-export function baselineDrift(baseline: CohortPool, splits: LedgerSplits): DriftPoint[] {
+/** The baseline's headline rate per plan over time, with drift flags. */
+export function baselineDrift(baseline: CohortPool): DriftPoint[] {
   const perPlan = new Map<string, { resolved: number; graded: number }>();
-  for (const segment of baseline.segments) {
-    const a = segment.columns.attempts;
-    const headline = a.tasks.values.map((id) => splits.splitOf.get(id) === 'headline');
-    const t = perPlan.get(segment.plan_id) ?? { resolved: 0, graded: 0 };
-    const { rows, terminal } = segment;
-    for (let j = 0; j < rows.length; j++) {
-      if (!headline[a.task[rows[j]!]!]) continue;
-      t.graded++;
-      if (terminal[j] === RESOLVED) t.resolved++;
-    }
-    perPlan.set(segment.plan_id, t);
+  for (const part of baseline.parts) {
+    const t = perPlan.get(part.plan_id) ?? { resolved: 0, graded: 0 };
+    t.resolved += part.headline.resolved;
+    t.graded += part.headline.graded;
+    perPlan.set(part.plan_id, t);
   }
   return driftSeries([...baseline.plans.values()], perPlan);
 }

@@ -5,16 +5,23 @@
  * enter; a plan that appears in two different verified bundles is counted in
  * neither and reported as a conflict (never a silent choice).
  *
- * A cohort's attempts are kept as segments of rows of the bundles' column
- * tables (one segment per contributing bundle, in bundle id order), never as
- * one object per attempt. test/oracle/pool.ts is the same rules written
- * object by object, the reference the property tests hold this to.
+ * Pooling is done bundle by bundle ({@link poolBundle}): a bundle's pooling
+ * is a pure function of the bundle (its bytes), the grading pin and the
+ * layer: the cohorts it joins, in order, and its part of each (cohort-part.ts:
+ * its rows summarised, no row kept). The pools are those bundle poolings
+ * applied in bundle id order ({@link poolAttempts}), which is what lets a
+ * run keep a bundle's pooling and analyse a ledger again without reading
+ * the rows of the bundles it had already pooled (src/run/report-cache.ts).
+ * test/oracle/pool.ts is the same rules written object by object, the
+ * reference the property tests hold this to.
  */
 import type { GradingPin } from '../config/config.ts';
 import type { BundleEvidence } from '../bundle/evidence.ts';
 import { subjectKey } from '../bundle/subject.ts';
 import type { Grader, LedgerRecord, Plan } from '../schema/index.ts';
-import { bundleColumns, type BundleColumns } from './columns.ts';
+import { bundleColumns } from './columns.ts';
+import { ledgerPositions, summarizeRows, type CohortPart, type LedgerPositions } from './cohort-part.ts';
+import { splitLedger } from './headline.ts';
 import { classCodes, firstLayerColumns, layerColumns, TERMINAL_CLASSES } from './grading.ts';
 import { boardKeyOf, cohortKeyOf, keyId, type BoardKey, type CohortKey } from './keys.ts';
 
@@ -32,18 +39,6 @@ export interface ContributingPlan {
   title: string;
   created_at: string;
   attempts_per_task: number;
-}
-
-/** A bundle's rows in one cohort, in row (attempt line) order, with their terminal class and reason codes. */
-export interface Segment {
-  bundle_id: string;
-  plan_id: string;
-  columns: BundleColumns;
-  rows: Int32Array;
-  /** Index into TERMINAL_CLASSES. */
-  terminal: Uint8Array;
-  /** Index into REASON_CODES. */
-  reason: Uint8Array;
 }
 
 /**
@@ -66,7 +61,7 @@ export interface RegradeTally {
   pass_to_fail: number;
 }
 
-/** A cohort being built: its key, subject facts, and its attempts as segments of rows. */
+/** A cohort being built: its key, subject facts, and its attempts as one part per contributing bundle. */
 export interface CohortPool {
   cohort_id: string;
   board_id: string;
@@ -75,7 +70,8 @@ export interface CohortPool {
   roles: Set<'candidate' | 'baseline'>;
   selectors: Set<string>;
   plans: Map<string, ContributingPlan>;
-  segments: Segment[];
+  /** Each contributing bundle's attempts in this cohort, summarised (cohort-part.ts), in bundle id order. */
+  parts: CohortPart[];
   /** The regrades this cohort's attempts were graded by, in bundle id then generation order (the report sorts them by plan id). */
   regrades: RegradeTally[];
   /** For each contributing plan, the cohort its subject has when generation 1 alone grades the plan (see {@link poolAttempts} `first`). */
@@ -86,8 +82,8 @@ export interface CohortPool {
 export interface Pools {
   cohorts: Map<string, CohortPool>;
   boards: Map<string, BoardKey>;
-  /** Ledger records by ledger digest (ledger order), and each ledger's name. */
-  ledgers: Map<string, { name: string; records: readonly LedgerRecord[] }>;
+  /** Ledger records by ledger digest (ledger order), their task ids, and each ledger's name. */
+  ledgers: Map<string, { name: string; records: readonly LedgerRecord[]; taskIds: readonly string[] }>;
   /** Attempts a grading pin left out, per bundle. */
   excludedByPin: { bundle_id: string; attempts: number }[];
   /** Plans present in more than one distinct verified bundle: none of those bundles is counted. */
@@ -96,16 +92,90 @@ export interface Pools {
 
 
 /**
+ * One bundle's pooling (see the module comment): the cohorts it joins, in
+ * the order pooling joins them, its part of each cohort its rows go to (in
+ * order of their first row) with the regrades of those rows, and the
+ * attempts the pin left out. Plain data (typed arrays, arrays, objects):
+ * what a run keeps.
+ */
+export interface BundlePooling {
+  bundle_id: string;
+  plan_id: string;
+  ledger_digest: string;
+  joins: CohortJoin[];
+  parts: { cohort_id: string; part: CohortPart; regrades: RegradeTally[] }[];
+  excluded: number;
+}
+
+/** A plan subject joining its cohort on a board (created when new), the plan recorded as contributing. */
+export interface CohortJoin {
+  board_id: string;
+  board: BoardKey;
+  cohort_id: string;
+  key: CohortKey;
+  role: 'candidate' | 'baseline';
+  selector: string;
+  /** The cohort the subject has on the board generation 1 alone grades the plan by. */
+  earlier: string;
+  plan: ContributingPlan;
+}
+
+/** Bundle poolings kept from an earlier run, and where new ones go (src/run/report-cache.ts). */
+export interface PoolingStore {
+  kept(input: AnalysisInput, layer: 'latest' | 'first'): BundlePooling | null;
+  made?(input: AnalysisInput, layer: 'latest' | 'first', pooling: BundlePooling): void;
+}
+
+/**
  * Pools the verified bundles. Inputs may come in any order; the result does
  * not depend on it. With `layer` 'first', every bundle is graded by
  * generation 1 alone (its plan's grader; no pin): the cohorts as they were
- * before any regrade.
+ * before any regrade. A store hands in bundle poolings kept for exactly
+ * these bundles, pin and layer (the pools are the same either way).
  */
-export function poolAttempts(inputs: readonly AnalysisInput[], pin: GradingPin, layer: 'latest' | 'first' = 'latest'): Pools {
+export function poolAttempts(inputs: readonly AnalysisInput[], pin: GradingPin, layer: 'latest' | 'first' = 'latest', store?: PoolingStore): Pools {
   const { counted, conflicts } = splitConflicts(inputs);
   const pools: Pools = { cohorts: new Map(), boards: new Map(), ledgers: new Map(), excludedByPin: [], conflicts };
-  for (const input of counted) poolBundle(pools, input, pin, layer);
+  const ledgers = new Map<string, LedgerPositions>();
+  for (const input of counted) {
+    const plan = input.evidence.plan as Plan;
+    if (!pools.ledgers.has(plan.ledger.digest)) {
+      pools.ledgers.set(plan.ledger.digest, { name: plan.ledger.name, records: input.evidence.ledger, taskIds: input.evidence.ledger.map((r) => r.task_id) });
+    }
+    let pooling = store?.kept(input, layer) ?? null;
+    if (pooling === null) {
+      let ledger = ledgers.get(plan.ledger.digest);
+      if (ledger === undefined) {
+        ledgers.set(plan.ledger.digest, (ledger = ledgerPositions(pools.ledgers.get(plan.ledger.digest)!.taskIds, splitLedger(input.evidence.ledger).headline)));
+      }
+      pooling = poolBundle(input, pin, layer, ledger);
+      store?.made?.(input, layer, pooling);
+    }
+    applyPooling(pools, pooling);
+  }
   return pools;
+}
+
+/** Adds a bundle's pooling to the pools (bundles in bundle id order). */
+function applyPooling(pools: Pools, pooling: BundlePooling): void {
+  for (const join of pooling.joins) {
+    pools.boards.set(join.board_id, join.board);
+    let pool = pools.cohorts.get(join.cohort_id);
+    if (!pool) {
+      pool = { cohort_id: join.cohort_id, board_id: join.board_id, key: join.key, roles: new Set(), selectors: new Set(), plans: new Map(), parts: [], regrades: [], earlier: new Map() };
+      pools.cohorts.set(join.cohort_id, pool);
+    }
+    pool.roles.add(join.role);
+    pool.selectors.add(join.selector);
+    if (!pool.earlier.has(join.plan.plan_id)) pool.earlier.set(join.plan.plan_id, join.earlier);
+    pool.plans.set(join.plan.plan_id, join.plan);
+  }
+  for (const { cohort_id, part, regrades } of pooling.parts) {
+    const pool = pools.cohorts.get(cohort_id)!;
+    pool.parts.push(part);
+    pool.regrades.push(...regrades);
+  }
+  if (pooling.excluded > 0) pools.excludedByPin.push({ bundle_id: pooling.bundle_id, attempts: pooling.excluded });
 }
 
 /**
@@ -133,9 +203,10 @@ export function splitConflicts<T extends { bundle_id: string; plan_id: string }>
 
 const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
 
-function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKind: 'latest' | 'first'): void {
+/** A bundle's pooling (see {@link BundlePooling}), its tasks placed on its ledger. */
+export function poolBundle(input: AnalysisInput, pin: GradingPin, layerKind: 'latest' | 'first', ledger: LedgerPositions): BundlePooling {
   const plan = input.evidence.plan as Plan;
-  if (!pools.ledgers.has(plan.ledger.digest)) pools.ledgers.set(plan.ledger.digest, { name: plan.ledger.name, records: input.evidence.ledger });
+  const pooling: BundlePooling = { bundle_id: input.bundle_id, plan_id: input.plan_id, ledger_digest: plan.ledger.digest, joins: [], parts: [], excluded: 0 };
   const columns = bundleColumns(input.evidence);
   const { attempts } = columns;
   const layer = layerKind === 'first' ? firstLayerColumns(plan, columns) : layerColumns(plan, columns, pin);
@@ -144,22 +215,36 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKi
   const firstBoard = boardKeyOf(plan, plan.grader);
   const firstBoardId = keyId(firstBoard);
   const roles = new Map(plan.subjects.map((s) => [subjectKey(s.model, s.agent), s]));
+  const ids = new Map<string, string>();
+  const join = (boardKey: BoardKey, board_id: string, subject: Plan['subjects'][number]): string => {
+    const cohort_id = cohortIdOf(ids, board_id, boardKey, subject);
+    pooling.joins.push({
+      board_id,
+      board: boardKey,
+      cohort_id,
+      key: cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent }),
+      role: subject.role,
+      selector: subject.selector,
+      earlier: cohortIdOf(ids, firstBoardId, firstBoard, subject),
+      plan: { plan_id: input.plan_id, bundle_id: input.bundle_id, title: plan.title, created_at: plan.created_at, attempts_per_task: plan.attempts },
+    });
+    return cohort_id;
+  };
   // One cohort per (subject key, layer grader), found without building a string per attempt.
-  const cohortCache = new Map<string, Map<Grader, CohortPool>>();
+  const cohortCache = new Map<string, Map<Grader, number>>();
   const graderCount = layer.graders.length;
   const identityKeys = attempts.identities.map((i) => subjectKey(i.model, i.agent));
-  // Pool of each (identity, grader), as an index into `found`.
+  // Cohort of each (identity, grader), as an index into `found`.
   const cache = new Int32Array(identityKeys.length * graderCount).fill(-1);
-  const found: CohortPool[] = [];
+  const found: string[] = [];
   const touched = new Map<string, BoardKey>();
   const poolOfRow = new Int32Array(attempts.count);
-  let excluded = 0;
-  // First pass: every row's cohort (created in row order), and each cohort's size.
+  // First pass: every row's cohort (joined in row order), and each cohort's size.
   const sizes: number[] = [];
   for (let row = 0; row < attempts.count; row++) {
     const k = layer.grader[row]!;
     if (k === -1) {
-      excluded++;
+      pooling.excluded++;
       poolOfRow[row] = -1;
       continue;
     }
@@ -169,47 +254,41 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKi
       const subject = identityKeys[identity]!;
       const grader = layer.graders[k]!;
       let bySubject = cohortCache.get(subject);
-      if (!bySubject) {
-        bySubject = new Map();
-        cohortCache.set(subject, bySubject);
-      }
-      let pool = bySubject.get(grader);
-      if (!pool) {
+      if (!bySubject) cohortCache.set(subject, (bySubject = new Map()));
+      let q = bySubject.get(grader);
+      if (q === undefined) {
         const boardKey = boardKeyOf(plan, grader);
         const board_id = keyId(boardKey);
         touched.set(board_id, boardKey);
-        pool = joinCohort(pools, input, boardKey, board_id, roles.get(subject)!, firstBoard, firstBoardId);
-        bySubject.set(grader, pool);
+        const cohort_id = join(boardKey, board_id, roles.get(subject)!);
+        q = found.indexOf(cohort_id);
+        if (q === -1) {
+          q = found.length;
+          found.push(cohort_id);
+          sizes.push(0);
+        }
+        bySubject.set(grader, q);
       }
-      p = found.indexOf(pool);
-      if (p === -1) {
-        p = found.length;
-        found.push(pool);
-        sizes.push(0);
-      }
-      cache[identity * graderCount + k] = p;
+      p = cache[identity * graderCount + k] = q;
     }
     poolOfRow[row] = p;
     sizes[p]!++;
   }
-  // Second pass: the rows of each cohort, in row order.
-  const segments = found.map((pool, p): Segment => {
-    const segment = { bundle_id: input.bundle_id, plan_id: input.plan_id, columns, rows: new Int32Array(sizes[p]!), terminal: new Uint8Array(sizes[p]!), reason: new Uint8Array(sizes[p]!) };
-    pool.segments.push(segment);
-    return segment;
-  });
+  // Second pass: the rows of each cohort, in row order, with their classes and regrade tallies.
+  const rows = found.map((_, p) => new Int32Array(sizes[p]!));
+  const terminals = found.map((_, p) => new Uint8Array(sizes[p]!));
+  const reasons = found.map((_, p) => new Uint8Array(sizes[p]!));
   const filled = new Int32Array(found.length);
   // Regrade tallies of each cohort, by layer grader index.
   const regrades = found.map(() => new Map<number, RegradeTally>());
   for (let row = 0; row < attempts.count; row++) {
     const p = poolOfRow[row]!;
     if (p === -1) continue;
-    const segment = segments[p]!;
     const at = filled[p]!++;
     const { terminal, reason } = classCodes(attempts.outcome[row]!, layer.verdict[row]!);
-    segment.rows[at] = row;
-    segment.terminal[at] = terminal;
-    segment.reason[at] = reason;
+    rows[p]![at] = row;
+    terminals[p]![at] = terminal;
+    reasons[p]![at] = reason;
     const k = layer.grader[row]!;
     const generation = layer.generations[k];
     if (first === null || !generation || generation.generation === 1) continue;
@@ -225,57 +304,23 @@ function poolBundle(pools: Pools, input: AnalysisInput, pin: GradingPin, layerKi
     if (!before && now) tally.fail_to_pass++;
     if (before && !now) tally.pass_to_fail++;
   }
-  found.forEach((pool, p) => pool.regrades.push(...[...regrades[p]!.values()].sort((a, b) => a.generation - b.generation)));
-  if (excluded > 0) pools.excludedByPin.push({ bundle_id: input.bundle_id, attempts: excluded });
+  found.forEach((cohort_id, p) => {
+    const part = summarizeRows(input, columns, rows[p]!, terminals[p]!, reasons[p]!, ledger);
+    pooling.parts.push({ cohort_id, part, regrades: [...regrades[p]!.values()].sort((a, b) => a.generation - b.generation) });
+  });
   // Every subject of the plan contributes the plan to each board the plan puts attempts on.
   for (const [board_id, boardKey] of touched) {
-    for (const subject of plan.subjects) joinCohort(pools, input, boardKey, board_id, subject, firstBoard, firstBoardId);
+    for (const subject of plan.subjects) join(boardKey, board_id, subject);
   }
+  return pooling;
 }
-
-/** The cohort of a plan subject on a board (created when new), with the plan recorded as contributing. */
-function joinCohort(
-  pools: Pools,
-  input: AnalysisInput,
-  boardKey: BoardKey,
-  board_id: string,
-  subject: Plan['subjects'][number],
-  firstBoard: BoardKey,
-  firstBoardId: string,
-): CohortPool {
-  const plan = input.evidence.plan as Plan;
-  pools.boards.set(board_id, boardKey);
-  const cohort_id = cohortIdOf(pools, board_id, boardKey, subject);
-  let pool = pools.cohorts.get(cohort_id);
-  if (!pool) {
-    const key = cohortKeyOf(boardKey, { model: subject.model, agent: subject.agent });
-    pool = { cohort_id, board_id, key, roles: new Set(), selectors: new Set(), plans: new Map(), segments: [], regrades: [], earlier: new Map() };
-    pools.cohorts.set(cohort_id, pool);
-  }
-  pool.roles.add(subject.role);
-  pool.selectors.add(subject.selector);
-  if (!pool.earlier.has(input.plan_id)) pool.earlier.set(input.plan_id, cohortIdOf(pools, firstBoardId, firstBoard, subject));
-  pool.plans.set(input.plan_id, {
-    plan_id: input.plan_id,
-    bundle_id: input.bundle_id,
-    title: plan.title,
-    created_at: plan.created_at,
-    attempts_per_task: plan.attempts,
-  });
-  return pool;
-}
-
-/** The cohort ids a pooling has derived, by board id and subject key (see {@link cohortIdOf}). */
-const cohortIds = new WeakMap<Pools, Map<string, string>>();
 
 /**
  * The id of a subject's cohort on a board: the digest of its cohort key,
- * derived once per board and subject in a pooling (every bundle of a plan
- * asks again for every subject, and canonicalising a key is not free).
+ * derived once per board and subject in a bundle's pooling (every subject
+ * of the plan joins every board again, and canonicalising a key is not free).
  */
-function cohortIdOf(pools: Pools, board_id: string, boardKey: BoardKey, subject: { model: string; agent: { name: string; version: string } }): string {
-  let ids = cohortIds.get(pools);
-  if (ids === undefined) cohortIds.set(pools, (ids = new Map()));
+function cohortIdOf(ids: Map<string, string>, board_id: string, boardKey: BoardKey, subject: { model: string; agent: { name: string; version: string } }): string {
   const memo = `${board_id}\0${subjectKey(subject.model, subject.agent)}`;
   let id = ids.get(memo);
   if (id === undefined) {
@@ -284,4 +329,3 @@ function cohortIdOf(pools: Pools, board_id: string, boardKey: BoardKey, subject:
   }
   return id;
 }
-

@@ -2,22 +2,18 @@
  * The score vector of a cohort (FORMAT.md section 7.2): pass rates with
  * Wilson intervals per split, terminal classes, tokens, wall time, retries,
  * cost with its completeness, pass@k and replicate spread. Pure arithmetic
- * over the cohort's segments of rows (pool.ts), and no figure depends on the
- * order evidence was read in.
- *
- * Rows are summed in bundle id order, then row order. That gives the figures
- * of any other order: counts; wall time, which is summed in ascending order
- * of its values (orderFreeSum); and the integer sums (tokens, retries,
- * micros) while every value is an integer >= 0: a sum at most 2^53 - 1 is
- * exact in any order, and one over it is held at 2^53 - 1 (boundTotals) in
- * any order. Were a value not such an integer, the rows would be summed
- * again in attempt id order. test/oracle/score.ts computes the same figures
- * attempt object by attempt object, in (bundle id, attempt id) order.
+ * over the cohort's parts (cohort-part.ts: each contributing bundle's rows,
+ * summarised), and no figure depends on the order evidence was read in:
+ * counts add; the integer sums (tokens, retries, micros) are of integers
+ * >= 0, exact in any order up to 2^53 - 1 and held at 2^53 - 1 over it
+ * (boundTotals) in any order; wall time is summed in ascending order of its
+ * values over the whole cohort (orderFreeSum). test/oracle/score.ts computes
+ * the same figures attempt object by attempt object, in (bundle id, attempt
+ * id) order.
  */
-import { COST_STATE_CODES } from '../bundle/tables.ts';
 import { REASON_CODES, TERMINAL_CLASSES, type TerminalClass } from './grading.ts';
 import type { LedgerSplits } from './headline.ts';
-import type { CohortPool, Segment } from './pool.ts';
+import type { CohortPool } from './pool.ts';
 import { meanPassAtK, sortedMedian, wilson } from './stats.ts';
 
 /** Resolved of graded attempts on a set of tasks, with the rate and its Wilson 95% interval. */
@@ -135,8 +131,8 @@ export interface TaskTally {
   resolved: number;
   /** Completed attempts whose grade is missing or errored (they make the side incomplete). */
   ungraded: number;
-  /** Slot indices filled, per contributing plan. */
-  indices: Map<string, Set<number>>;
+  /** Distinct slot indices filled, per contributing plan (what an unaccounted slot is judged by). */
+  filled: Map<string, number>;
 }
 
 /** Rate figures over one split's tasks. */
@@ -179,144 +175,79 @@ export function orderFreeSum(values: number[]): number {
   return sum;
 }
 
-const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
-const ERRORED = REASON_CODES.indexOf('errored');
-const MISSING = REASON_CODES.indexOf('missing');
-const COMPLETE = COST_STATE_CODES.indexOf('complete');
-const PARTIAL = COST_STATE_CODES.indexOf('partial');
-const UNAVAILABLE = COST_STATE_CODES.indexOf('unavailable');
-const NOT_APPLICABLE = COST_STATE_CODES.indexOf('not_applicable');
-const ZERO = COST_STATE_CODES.indexOf('zero');
-
 /** Attempts of a cohort. */
 export function attemptCount(pool: CohortPool): number {
   let n = 0;
-  for (const s of pool.segments) n += s.rows.length;
+  for (const part of pool.parts) n += part.attempts;
   return n;
 }
 
-/** Tallies a cohort's attempts per task (all splits). */
-export function tallyTasks(pool: CohortPool): Map<string, TaskTally> {
-  const tallies = new Map<string, TaskTally>();
-  for (const segment of pool.segments) {
-    const { rows, terminal, reason, plan_id } = segment;
-    const attempts = segment.columns.attempts;
-    const taskNames = attempts.tasks.values;
-    const local: (TaskTally | undefined)[] = new Array(taskNames.length);
-    const sets: (Set<number> | undefined)[] = new Array(taskNames.length);
-    for (let j = 0; j < rows.length; j++) {
-      const row = rows[j]!;
-      const task = attempts.task[row]!;
-      let t = local[task];
-      let set = sets[task];
-      if (t === undefined || set === undefined) {
-        const id = taskNames[task]!;
-        t = tallies.get(id);
-        if (!t) {
-          t = { attempts: 0, resolved: 0, ungraded: 0, indices: new Map() };
-          tallies.set(id, t);
-        }
-        set = t.indices.get(plan_id);
-        if (!set) {
-          set = new Set();
-          t.indices.set(plan_id, set);
-        }
-        local[task] = t;
-        sets[task] = set;
+/**
+ * Tallies a cohort's attempts per task (all splits), tasks in order of their
+ * first attempt (parts in bundle id order); `ledger` is the task ids of the
+ * cohort's ledger in ledger order (the parts place tasks by position on it).
+ */
+export function tallyTasks(pool: CohortPool, ledger: readonly string[]): Map<string, TaskTally> {
+  const byPosition: (TaskTally | undefined)[] = new Array(ledger.length);
+  const order: number[] = [];
+  for (const { plan_id, tasks } of pool.parts) {
+    const { positions } = tasks;
+    for (let i = 0; i < positions.length; i++) {
+      const at = positions[i]!;
+      let t = byPosition[at];
+      if (t === undefined) {
+        t = byPosition[at] = { attempts: 0, resolved: 0, ungraded: 0, filled: new Map() };
+        order.push(at);
       }
-      t.attempts++;
-      if (terminal[j] === RESOLVED) t.resolved++;
-      const r = reason[j];
-      if (r === MISSING || r === ERRORED) t.ungraded++;
-      set.add(attempts.index[row]!);
+      t.attempts += tasks.attempts[i]!;
+      t.resolved += tasks.resolved[i]!;
+      t.ungraded += tasks.ungraded[i]!;
+      // A plan is one bundle, and a bundle one part of the cohort: its count is whole here.
+      t.filled.set(plan_id, tasks.filled[i]!);
     }
   }
-  return tallies;
+  return new Map(order.map((at) => [ledger[at]!, byPosition[at]!]));
 }
 
-/** A cohort's figures, summed in bundle id then row order, or in bundle id then attempt id order where that could differ (see the module comment). */
+/**
+ * A cohort's figures from its parts (see the module comment). Every token
+ * count, retry count and micros value is an integer >= 0 (the attempt
+ * schema's Count); a part that says otherwise is a bug upstream, and
+ * throws rather than give a sum that would depend on order.
+ */
 export function cohortFigures(pool: CohortPool, splits: LedgerSplits, tallies: ReadonlyMap<string, TaskTally>, currency: string | null): CohortFigures {
-  const inRowOrder = figures(pool.segments, splits, tallies, currency);
-  if (inRowOrder !== null) return inRowOrder;
-  return figures(pool.segments.map(inAttemptIdOrder), splits, tallies, currency, true)!;
-}
-
-/** A segment with its rows in attempt id order (code units; a stable sort). */
-function inAttemptIdOrder(segment: Segment): Segment {
-  const attempts = segment.columns.attempts;
-  const ids = Array.from(segment.rows, (row) => attempts.attemptId(row));
-  const order = Array.from(ids.keys()).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-  return {
-    ...segment,
-    rows: Int32Array.from(order, (j) => segment.rows[j]!),
-    terminal: Uint8Array.from(order, (j) => segment.terminal[j]!),
-    reason: Uint8Array.from(order, (j) => segment.reason[j]!),
-  };
-}
-
-/** The figures with rows in the given order; null when an integer sum may depend on that order (unless `anyway`). */
-function figures(segments: readonly Segment[], splits: LedgerSplits, tallies: ReadonlyMap<string, TaskTally>, currency: string | null, anyway = false): CohortFigures | null {
-  const classes = Object.fromEntries(TERMINAL_CLASSES.map((c) => [c, 0])) as Record<TerminalClass, number>;
-  const classCounts = new Float64Array(TERMINAL_CLASSES.length);
-  const reasonCounts = new Float64Array(REASON_CODES.length);
+  const classCounts = new Array<number>(TERMINAL_CLASSES.length).fill(0);
+  const reasonCounts = new Array<number>(REASON_CODES.length).fill(0);
   const tokens: TokenFigures = { input: 0, output: 0, total: 0, complete: true, unknown: 0 };
   const cost: CostFigures = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
-  let total = 0;
-  for (const s of segments) total += s.rows.length;
+  let retries = 0;
+  const total = attemptCount(pool);
   const walls = new Float64Array(total);
   let w = 0;
-  let retries = 0;
-  // Every value added to the integer sums is an integer >= 0 (then a final sum <= 2^53 - 1 is exact in any order).
-  let integral = true;
   const replicateMap = new Map<number, Replicate>();
-  for (const segment of segments) {
-    const { rows, terminal, reason } = segment;
-    const a = segment.columns.attempts;
-    const headline = a.tasks.values.map((id) => splits.splitOf.get(id) === 'headline');
-    for (let j = 0; j < rows.length; j++) {
-      const row = rows[j]!;
-      const k = terminal[j]!;
-      classCounts[k]!++;
-      reasonCounts[reason[j]!]!++;
-      const input = a.tokensInput[row]!;
-      if (Number.isNaN(input)) tokens.unknown++;
-      else {
-        const output = a.tokensOutput[row]!;
-        tokens.input += input;
-        tokens.output += output;
-        if (!(input >= 0 && output >= 0 && input % 1 === 0 && output % 1 === 0)) integral = false;
-      }
-      walls[w++] = a.wallSeconds[row]!;
-      const r = a.retries[row]!;
-      retries += r;
-      if (!(r >= 0 && r % 1 === 0)) integral = false;
-      const state = a.costState[row]!;
-      if (state === COMPLETE || state === PARTIAL) {
-        if (state === PARTIAL) cost.partial++;
-        const m = a.costMicros[row]!;
-        if (!Number.isNaN(m)) {
-          cost.micros += m;
-          if (!(m >= 0 && m % 1 === 0)) integral = false;
-        }
-      } else if (state === UNAVAILABLE) cost.unavailable++;
-      else if (state === NOT_APPLICABLE) cost.not_applicable++;
-      else if (state === ZERO) cost.zero++;
-      if (headline[a.task[row]!]) {
-        const index = a.index[row]!;
-        let rep = replicateMap.get(index);
-        if (!rep) {
-          rep = { index, resolved: 0, graded: 0, rate: null };
-          replicateMap.set(index, rep);
-        }
-        rep.graded++;
-        if (k === RESOLVED) rep.resolved++;
-      }
+  for (const part of pool.parts) {
+    if (!part.integral) throw new Error(`internal: bundle ${part.bundle_id} has a token, retry or micros value that is not an integer >= 0`);
+    part.classes.forEach((n, i) => (classCounts[i]! += n));
+    part.reasons.forEach((n, i) => (reasonCounts[i]! += n));
+    tokens.input += part.tokens.input;
+    tokens.output += part.tokens.output;
+    tokens.unknown += part.tokens.unknown;
+    walls.set(part.walls, w);
+    w += part.walls.length;
+    retries += part.retries;
+    cost.micros += part.cost.micros;
+    cost.partial += part.cost.partial;
+    cost.unavailable += part.cost.unavailable;
+    cost.not_applicable += part.cost.not_applicable;
+    cost.zero += part.cost.zero;
+    for (const r of part.replicates) {
+      let rep = replicateMap.get(r.index);
+      if (!rep) replicateMap.set(r.index, (rep = { index: r.index, resolved: 0, graded: 0, rate: null }));
+      rep.resolved += r.resolved;
+      rep.graded += r.graded;
     }
   }
-  // Integer sums of values >= 0 are exact up to 2^53 - 1 in any order, and over it in every order when over it
-  // in one: boundTotals then holds them at 2^53 - 1 whatever the order, so only non-integer values need the fixed order.
-  if (!anyway && !integral) return null;
-  TERMINAL_CLASSES.forEach((c, i) => (classes[c] = classCounts[i]!));
+  const classes = Object.fromEntries(TERMINAL_CLASSES.map((c, i) => [c, classCounts[i]!])) as Record<TerminalClass, number>;
   const reasons = { failed: reasonCounts[1]!, errored: reasonCounts[2]!, missing: reasonCounts[3]! };
   tokens.total = tokens.input + tokens.output;
   tokens.complete = tokens.unknown === 0;
@@ -353,4 +284,3 @@ function figures(segments: readonly Segment[], splits: LedgerSplits, tallies: Re
   boundTotals(result);
   return result;
 }
-

@@ -74,10 +74,23 @@ export function meanPassAtK(tasks: readonly { n: number; c: number }[]): { k: nu
   if (counted.length === 0) return [];
   let kMax = Infinity;
   for (const { n } of counted) kMax = Math.min(kMax, n);
+  // Tasks with the same n and c have the same pass@k: each distinct pair is computed once, for every k
+  // (the same arithmetic, so the same bits), and the mean still sums per task in task order.
+  const byPair = new Map<string, Float64Array>();
+  const values = counted.map(({ n, c }) => {
+    const pair = `${n}/${c}`;
+    let row = byPair.get(pair);
+    if (row === undefined) {
+      row = new Float64Array(kMax + 1);
+      for (let k = 1; k <= kMax; k++) row[k] = passAtK(n, c, k);
+      byPair.set(pair, row);
+    }
+    return row;
+  });
   const out: { k: number; value: number }[] = [];
   for (let k = 1; k <= kMax; k++) {
     let sum = 0;
-    for (const { n, c } of counted) sum += passAtK(n, c, k);
+    for (const row of values) sum += row[k]!;
     out.push({ k, value: sum / counted.length });
   }
   return out;

@@ -52,7 +52,7 @@ export function sideOf(tally: TaskTally | undefined, plans: ReadonlyMap<string, 
   if (!tally || tally.attempts === 0) return { outcome: 'incomplete', reason: 'no_attempt', attempts: 0, resolved: 0 };
   const counts = { attempts: tally.attempts, resolved: tally.resolved };
   for (const plan of plans.values()) {
-    const filled = tally.indices.get(plan.plan_id)?.size ?? 0;
+    const filled = tally.filled.get(plan.plan_id) ?? 0;
     if (filled < plan.attempts_per_task) return { outcome: 'incomplete', reason: 'unaccounted_slot', ...counts };
   }
   if (tally.ungraded > 0) return { outcome: 'incomplete', reason: 'ungraded', ...counts };

@@ -41,17 +41,24 @@ export function cacheOf(values: Record<string, string | boolean | undefined>, lo
   return { dir };
 }
 
-/** One line for stderr: how many bundles the cache gave, and whether it gave the report (or how many of its ledgers' sections). */
-export function cacheLine(cache: VerifyCache | undefined, run: { results: readonly { cached?: true }[]; reportCached?: true; sections?: { reused: number; total: number } }): string | null {
+/**
+ * One line for stderr: how many bundles the cache gave, and whether it gave
+ * the report (or how many of its ledgers' sections, and of the bundles of
+ * the ledgers analysed again, how many kept poolings).
+ */
+export function cacheLine(
+  cache: VerifyCache | undefined,
+  run: { results: readonly { cached?: true }[]; reportCached?: true; sections?: { reused: number; total: number }; poolings?: { reused: number; total: number } },
+): string | null {
   if (cache === undefined) return null;
-  const { results } = run;
+  const { results, sections, poolings } = run;
   const reused = results.filter((r) => r.cached === true).length;
-  const sections = run.sections;
+  const pooled = poolings === undefined || poolings.reused === 0 ? '' : ` (${poolings.reused} of ${poolings.total} of their bundles pooled before)`;
   const report =
     run.reportCached === true
       ? 'the report reused'
-      : sections === undefined || sections.reused === 0
+      : sections === undefined || (sections.reused === 0 && pooled === '')
         ? 'the report analysed afresh'
-        : `the report assembled: ${sections.reused} of ${sections.total} ledgers reused, ${sections.total - sections.reused} analysed`;
+        : `the report assembled: ${sections.reused} of ${sections.total} ledgers reused, ${sections.total - sections.reused} analysed${pooled}`;
   return `verification cache ${cache.dir}: ${reused} of ${results.length} bundles reused, ${results.length - reused} verified in full; ${report}`;
 }

@@ -7,14 +7,15 @@
  * The counted bundles are grouped by the ledger they pin and each group is
  * analysed alone (ledger-section.ts); the report is the sorted union of the
  * sections. A caller may hand in sections it kept for groups of exactly the
- * same bundles (src/run/report-cache.ts): the report is the same either way.
+ * same bundles, and bundle poolings it kept for the others
+ * (src/run/report-cache.ts): the report is the same either way.
  */
 import type { Config } from '../config/config.ts';
 import { digestCanonical, selfId } from '../json/canonical.ts';
 import { NAME, VERSION } from '../version.ts';
 import type { BundleEvidence, BundleVerification } from '../verify/verify-bundle.ts';
 import { ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
-import { splitConflicts, type AnalysisInput } from '../analysis/pool.ts';
+import { splitConflicts, type AnalysisInput, type PoolingStore } from '../analysis/pool.ts';
 import type { LedgerRecord } from '../schema/index.ts';
 import { COST_STATE_CODES } from '../bundle/tables.ts';
 import { reportConfigOf, type Report } from './schema.ts';
@@ -45,6 +46,8 @@ export interface SectionStore {
   kept(group: LedgerGroup): LedgerSection | null;
   /** Called with each section analysed afresh. */
   made?(group: LedgerGroup, section: LedgerSection): void;
+  /** Bundle poolings kept from an earlier run, for the sections analysed afresh. */
+  poolings?: PoolingStore;
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -83,7 +86,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config, stor
   const sections = groups.map((group) => {
     const kept = store?.kept(group) ?? null;
     if (kept !== null) return kept;
-    const made = ledgerSection(group.ledger_digest, group.bundles, config, config_digest);
+    const made = ledgerSection(group.ledger_digest, group.bundles, config, config_digest, store?.poolings);
     store?.made?.(group, made);
     return made;
   });

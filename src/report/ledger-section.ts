@@ -17,7 +17,7 @@ import { Digest, Timestamp } from '../schema/common.ts';
 import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
 import { cohortIncompatibilities } from '../analysis/incompatibilities.ts';
 import { newestTimes } from '../analysis/columns.ts';
-import { poolAttempts, type AnalysisInput, type CohortPool, type Pools } from '../analysis/pool.ts';
+import { poolAttempts, type AnalysisInput, type CohortPool, type PoolingStore, type Pools } from '../analysis/pool.ts';
 import { cohortFigures, rateFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
 import { baselineDrift } from '../analysis/drift.ts';
 import { boardPairs } from '../analysis/pairs.ts';
@@ -44,23 +44,25 @@ export type LedgerSection = z.infer<typeof LedgerSection>;
 /**
  * The section of one ledger: `counted` are the counted bundles pinning it,
  * sorted by bundle id, none in conflict (build-report.ts removes those first).
+ * `poolings` may hand in bundle poolings kept from an earlier run (the
+ * section is the same either way).
  */
-export function ledgerSection(ledger_digest: string, counted: readonly AnalysisInput[], config: Config, config_digest: string): LedgerSection {
-  // Column-wise (src/analysis/pool.ts): cohorts as segments of rows, without an object per attempt.
-  const pools = poolAttempts(counted, config.grading_pin);
+export function ledgerSection(ledger_digest: string, counted: readonly AnalysisInput[], config: Config, config_digest: string, poolings?: PoolingStore): LedgerSection {
+  // Bundle by bundle (src/analysis/pool.ts): cohorts as parts, one per bundle, without an object per attempt.
+  const pools = poolAttempts(counted, config.grading_pin, 'latest', poolings);
   const splits = new Map<string, LedgerSplits>();
   for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
 
   // Figures per cohort.
   const figures = new Map<string, { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures }>();
   for (const pool of pools.cohorts.values()) {
-    const tallies = tallyTasks(pool);
+    const tallies = tallyTasks(pool, pools.ledgers.get(pool.key.ledger_digest)!.taskIds);
     const s = splits.get(pool.key.ledger_digest)!;
     figures.set(pool.cohort_id, { pool, tallies, figures: cohortFigures(pool, s, tallies, pool.key.budget?.currency ?? null) });
   }
 
   // A regrade: the cohorts as generation 1 alone grades them, to set the earlier verdicts beside the ones in use.
-  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolAttempts(counted, null, 'first'), config) : null;
+  const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolAttempts(counted, null, 'first', poolings), config) : null;
 
   const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
   const boards: ReportBoard[] = [];
@@ -110,7 +112,7 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
       baseline_problem: problem,
       cohorts: [...ranked.entries()].sort((a, b) => a[1] - b[1] || byString(a[0], b[0])).map(([id]) => id),
       pairs,
-      drift: baseline ? baselineDrift(baseline.pool, s) : [],
+      drift: baseline ? baselineDrift(baseline.pool) : [],
     });
   }
   return {
@@ -225,7 +227,7 @@ function earlierCohorts(pools: Pools, config: Config): Map<string, EarlierCohort
   const splits = new Map<string, LedgerSplits>();
   for (const [digest, ledger] of pools.ledgers) splits.set(digest, splitLedger(ledger.records));
   for (const pool of pools.cohorts.values()) {
-    const tallies = tallyTasks(pool);
+    const tallies = tallyTasks(pool, pools.ledgers.get(pool.key.ledger_digest)!.taskIds);
     const s = splits.get(pool.key.ledger_digest)!;
     const list = members.get(pool.board_id) ?? [];
     // Only the headline rate is shown for the earlier cohorts: it alone is computed.

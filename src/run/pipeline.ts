@@ -11,7 +11,7 @@ import type { VerifyCache } from '../pipeline/verify-cache.ts';
 import { verifyPaths, type BundleResult } from '../pipeline/verify-paths.ts';
 import { buildReport, countedGroups } from '../report/build-report.ts';
 import type { Report } from '../report/schema.ts';
-import { readCachedReport, reportKey, sectionStore, writeCachedReport } from './report-cache.ts';
+import { poolingStore, readCachedReport, reportKey, sectionStore, writeCachedReport } from './report-cache.ts';
 
 /** What to run the pipeline over. */
 export interface PipelineInput {
@@ -38,6 +38,8 @@ export interface PipelineResult {
   reportCached?: true;
   /** With a cache and a report analysed afresh: of its ledgers' sections, how many were kept and how many there are. */
   sections?: { reused: number; total: number };
+  /** With a cache and a report analysed afresh: of the bundles of the ledgers analysed again, how many were pooled from a kept pooling. */
+  poolings?: { reused: number; total: number };
 }
 
 /** Runs the pipeline (see the module comment). */
@@ -53,8 +55,11 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   // Otherwise the ledgers whose bundles are those of a kept section take it; the others are analysed.
   const { groups } = countedGroups(results);
   const store = await sectionStore(input.cache, groups, input.config);
-  const report = buildReport(results, input.config, store);
+  // Of the ledgers analysed again, each bundle pooled before gives its kept pooling.
+  const poolings = await poolingStore(input.cache, groups.filter((g) => store.kept(g) === null), input.config);
+  const report = buildReport(results, input.config, { ...store, poolings });
   await store.keep();
+  await poolings.keep();
   await writeCachedReport(input.cache, key, report);
-  return { results, history, report, sections: { reused: store.reused, total: groups.length } };
+  return { results, history, report, sections: { reused: store.reused, total: groups.length }, poolings: { reused: poolings.reused, total: poolings.total } };
 }

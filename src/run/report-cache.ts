@@ -29,14 +29,33 @@
  *   parses, fits the section schema and names the same ledger: anything else
  *   is ignored and analysed again (a section has no self id the way a
  *   report has, hence the digest).
+ *
+ * And beside sections, each counted bundle's pooling (src/analysis/pool.ts
+ * BundlePooling: the cohorts it joins and its summarised part of each), so a
+ * ledger analysed again because it gained a bundle pools only that bundle's
+ * rows and merges the others' kept parts:
+ *
+ * - The key is the SHA-256 of the canonical JSON of the code identity, the
+ *   bundle's content digest, bundle id and plan id, the grading pin and the
+ *   layer ('latest', or 'first' for the cohorts as generation 1 graded them).
+ * - An entry is `pooling-<key-hex>.v8`: the first line names the format, the
+ *   key and the SHA-256 of the rest, the pooling serialised by V8. It is
+ *   taken only when the line matches, the rest hashes to its digest,
+ *   deserialises, has the shape of a pooling (every array and typed array
+ *   where it belongs, lengths that agree) and names the same bundle, plan
+ *   and ledger: anything else is ignored and the bundle pooled again.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { canonicalJson, digestCanonical, selfId } from '../json/canonical.ts';
 import { codeIdentity, keepAtomically, type VerifyCache } from '../pipeline/verify-cache.ts';
-import type { LedgerGroup, ReportInput, SectionStore } from '../report/build-report.ts';
+import type { CohortPart } from '../analysis/cohort-part.ts';
+import { REASON_CODES, TERMINAL_CLASSES } from '../analysis/grading.ts';
+import type { AnalysisInput, BundlePooling, PoolingStore } from '../analysis/pool.ts';
+import type { CountedBundle, LedgerGroup, ReportInput, SectionStore } from '../report/build-report.ts';
 import { LedgerSection } from '../report/ledger-section.ts';
 import { Report } from '../report/schema.ts';
 
@@ -44,6 +63,8 @@ import { Report } from '../report/schema.ts';
 export const REPORT_CACHE_FORMAT = 'ledgerboard.report-cache.v1';
 /** The name of the entry format, on the first line of every section entry. */
 export const SECTION_CACHE_FORMAT = 'ledgerboard.report-section.v1';
+/** The name of the entry format, on the first line of every bundle pooling entry. */
+export const POOLING_CACHE_FORMAT = 'ledgerboard.bundle-pooling.v1';
 
 /** The key of the report of these inputs under this config. */
 export function reportKey(inputs: readonly ReportInput[], config: Config): string {
@@ -149,4 +170,136 @@ export async function sectionStore(cache: VerifyCache, groups: readonly LedgerGr
 
 function sectionPath(cache: VerifyCache, key: string): string {
   return join(cache.dir, `section-${key.slice('sha256:'.length)}.json`);
+}
+
+type Layer = 'latest' | 'first';
+
+/** The key of a counted bundle's pooling under this grading pin and layer. */
+export function poolingKey(bundle: CountedBundle, config: Config, layer: Layer): string {
+  return digestCanonical({
+    format: POOLING_CACHE_FORMAT,
+    code: codeIdentity(),
+    bundle: [bundle.content_digest, bundle.bundle_id, bundle.plan_id],
+    pin: config.grading_pin,
+    layer,
+  });
+}
+
+/** The kept pooling for a key, or null (none, or one that does not check: see the module comment). */
+export async function readCachedPooling(cache: VerifyCache, key: string, bundle: AnalysisInput): Promise<BundlePooling | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(poolingPath(cache, key));
+  } catch {
+    return null;
+  }
+  const newline = bytes.indexOf(0x0a);
+  if (newline < 0 || newline > 512) return null;
+  const body = bytes.subarray(newline + 1);
+  if (bytes.subarray(0, newline).toString('latin1') !== `${POOLING_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}`) return null;
+  try {
+    const value: unknown = deserialize(body);
+    return isPoolingOf(value, bundle) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a pooling under its key (atomically; a failure is ignored). */
+export async function writeCachedPooling(cache: VerifyCache, key: string, pooling: BundlePooling): Promise<void> {
+  const body = serialize(pooling);
+  const digest = createHash('sha256').update(body).digest('hex');
+  await keepAtomically(cache, poolingPath(cache, key), [`${POOLING_CACHE_FORMAT} ${key} sha256:${digest}\n`, body]);
+}
+
+/**
+ * The poolings kept for the bundles of these groups (both layers), read
+ * ahead, as a store that collects the poolings made afresh; write those
+ * with `keep()` after the report. `reused` counts the bundles whose pooling
+ * (the layer in use) was kept, of `total`.
+ */
+export async function poolingStore(cache: VerifyCache, groups: readonly LedgerGroup[], config: Config): Promise<PoolingStore & { reused: number; total: number; keep(): Promise<void> }> {
+  const keys = new Map<string, CountedBundle>();
+  const kept = new Map<string, BundlePooling>();
+  let reused = 0;
+  for (const group of groups) {
+    for (const bundle of group.bundles) {
+      keys.set(bundle.bundle_id, bundle);
+      for (const layer of ['latest', 'first'] as const) {
+        const key = poolingKey(bundle, config, layer);
+        const pooling = await readCachedPooling(cache, key, bundle);
+        if (pooling === null) continue;
+        kept.set(key, pooling);
+        if (layer === 'latest') reused++;
+      }
+    }
+  }
+  const keyOf = (input: AnalysisInput, layer: Layer): string | null => {
+    const bundle = keys.get(input.bundle_id);
+    return bundle === undefined || bundle.plan_id !== input.plan_id ? null : poolingKey(bundle, config, layer);
+  };
+  const made: [string, BundlePooling][] = [];
+  return {
+    reused,
+    total: keys.size,
+    kept: (input, layer) => {
+      const key = keyOf(input, layer);
+      return key === null ? null : (kept.get(key) ?? null);
+    },
+    made: (input, layer, pooling) => {
+      const key = keyOf(input, layer);
+      if (key !== null) made.push([key, pooling]);
+    },
+    keep: async () => {
+      for (const [key, pooling] of made) await writeCachedPooling(cache, key, pooling);
+    },
+  };
+}
+
+function poolingPath(cache: VerifyCache, key: string): string {
+  return join(cache.dir, `pooling-${key.slice('sha256:'.length)}.v8`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/**
+ * Whether a deserialised value has the shape of this bundle's pooling: the
+ * cache's own bytes, but checked as input (a foreign or damaged entry that
+ * still hashes to its header must not crash or skew the analysis).
+ */
+function isPoolingOf(value: unknown, bundle: AnalysisInput): value is BundlePooling {
+  if (!isObject(value) || value.bundle_id !== bundle.bundle_id || value.plan_id !== bundle.plan_id) return false;
+  if (value.ledger_digest !== bundle.evidence.plan?.ledger.digest || !isCount(value.excluded)) return false;
+  if (!Array.isArray(value.joins) || !Array.isArray(value.parts)) return false;
+  for (const join of value.joins) {
+    if (!isObject(join) || !isString(join.board_id) || !isString(join.cohort_id) || !isString(join.earlier) || !isString(join.selector)) return false;
+    if ((join.role !== 'candidate' && join.role !== 'baseline') || !isObject(join.board) || !isObject(join.key) || !isObject(join.plan)) return false;
+    if (join.plan.plan_id !== bundle.plan_id || join.plan.bundle_id !== bundle.bundle_id) return false;
+  }
+  const cohorts = new Set(value.joins.map((j) => (j as { cohort_id: string }).cohort_id));
+  for (const entry of value.parts) {
+    if (!isObject(entry) || !isString(entry.cohort_id) || !cohorts.has(entry.cohort_id) || !Array.isArray(entry.regrades) || !isPart(entry.part, bundle)) return false;
+  }
+  return true;
+}
+
+function isPart(part: unknown, bundle: AnalysisInput): part is CohortPart {
+  if (!isObject(part) || part.bundle_id !== bundle.bundle_id || part.plan_id !== bundle.plan_id || !isCount(part.attempts) || part.integral !== true) return false;
+  const n = part.attempts as number;
+  const counts = (v: unknown, length: number) => Array.isArray(v) && v.length === length && v.every(isCount) && v.reduce((a: number, b: number) => a + b, 0) === n;
+  if (!counts(part.classes, TERMINAL_CLASSES.length) || !counts(part.reasons, REASON_CODES.length)) return false;
+  if (!(part.walls instanceof Float64Array) || part.walls.length !== n) return false;
+  const { tokens, cost, headline, tasks } = part;
+  if (!isObject(tokens) || !isCount(tokens.input) || !isCount(tokens.output) || !isCount(tokens.unknown)) return false;
+  if (!isObject(cost) || ![cost.micros, cost.partial, cost.unavailable, cost.not_applicable, cost.zero].every(isCount) || !isCount(part.retries)) return false;
+  if (!isObject(headline) || !isCount(headline.resolved) || !isCount(headline.graded)) return false;
+  if (!Array.isArray(part.replicates) || !part.replicates.every((r) => isObject(r) && Number.isFinite(r.index) && isCount(r.resolved) && isCount(r.graded))) return false;
+  if (!isObject(tasks) || !(tasks.positions instanceof Int32Array)) return false;
+  const t = tasks.positions.length;
+  const onLedger = bundle.evidence.ledger.length;
+  if (!tasks.positions.every((p) => p >= 0 && p < onLedger)) return false;
+  const int32 = (v: unknown, length: number) => v instanceof Int32Array && v.length === length;
+  return int32(tasks.attempts, t) && int32(tasks.resolved, t) && int32(tasks.ungraded, t) && int32(tasks.filled, t);
 }

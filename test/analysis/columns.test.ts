@@ -51,7 +51,7 @@ function shippedAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
   const pools = poolAttempts(inputs, pin);
   const cohorts = [...pools.cohorts.values()].map((pool) => {
     const splits = splitLedger(pools.ledgers.get(pool.key.ledger_digest)!.records);
-    const tallies = tallyTasks(pool);
+    const tallies = tallyTasks(pool, pools.ledgers.get(pool.key.ledger_digest)!.taskIds);
     return {
       cohort_id: pool.cohort_id,
       board_id: pool.board_id,
@@ -60,7 +60,7 @@ function shippedAnalysis(inputs: AnalysisInput[], pin: GradingPin) {
       plans: [...pool.plans.values()],
       tallies: [...tallies].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       figures: cohortFigures(pool, splits, tallies, pool.key.budget?.currency ?? null),
-      drift: baselineDrift(pool, splits),
+      drift: baselineDrift(pool),
     };
   });
   return { cohorts, boards: [...pools.boards], ledgers: [...pools.ledgers.keys()], excluded: pools.excludedByPin, conflicts: pools.conflicts };

@@ -17,7 +17,7 @@ const side = (resolved: number, attempts = 1, ungraded = 0): TaskTally => ({
   attempts,
   resolved,
   ungraded,
-  indices: new Map([[PLAN, new Set(Array.from({ length: attempts }, (_, i) => i))]]),
+  filled: new Map([[PLAN, attempts]]),
 });
 const id = (c: string) => `sha256:${c.repeat(64)}`;
 const cohort = (c: string, tallies: Record<string, TaskTally>, attempts = 1): PairCohort => ({ cohort_id: id(c), tallies: new Map(Object.entries(tallies)), plans: plans(attempts) });

@@ -42,7 +42,9 @@ function task(task_id: string, holdout: boolean, cluster_id: string): LedgerReco
 
 // Ledger: h1 (cluster A, headline), w1 (cluster A sibling: watch list),
 // h2 (cluster B, headline), p1 (public), h3 (cluster C, headline, never attempted).
-const splits = splitLedger([task('h1', true, 'A'), task('w1', true, 'A'), task('h2', true, 'B'), task('p1', false, 'P'), task('h3', true, 'C')]);
+const LEDGER = [task('h1', true, 'A'), task('w1', true, 'A'), task('h2', true, 'B'), task('p1', false, 'P'), task('h3', true, 'C')];
+const LEDGER_IDS = LEDGER.map((t) => t.task_id);
+const splits = splitLedger(LEDGER);
 
 const BUNDLE_1 = `sha256:${'1'.repeat(64)}`;
 const BUNDLE_2 = `sha256:${'2'.repeat(64)}`;
@@ -74,10 +76,10 @@ const IMPLEMENTATIONS: [string, Implementation][] = [
     'shipped (src/analysis/score.ts)',
     {
       figures: (attempts, currency) => {
-        const pool = cohortOf(attempts);
-        return cohortFigures(pool, splits, tallyTasks(pool), currency);
+        const pool = cohortOf(attempts, LEDGER_IDS, splits.headline);
+        return cohortFigures(pool, splits, tallyTasks(pool, LEDGER_IDS), currency);
       },
-      tally: (attempts) => tallyTasks(cohortOf(attempts)),
+      tally: (attempts) => tallyTasks(cohortOf(attempts, LEDGER_IDS, splits.headline), LEDGER_IDS),
     },
   ],
   [
@@ -250,12 +252,12 @@ describe.each(IMPLEMENTATIONS)('%s', (_, implementation) => {
       expect(f.pass_at_k).toEqual([{ k: 1, value: 0.25 }]);
     });
 
-    it('tallyTasks counts attempts, resolved, ungraded (missing or errored only) and indices per plan', () => {
+    it('tallyTasks counts attempts, resolved, ungraded (missing or errored only) and distinct slots filled per plan', () => {
       const t = tallyTasks(COHORT);
       expect(t.get('h1')).toMatchObject({ attempts: 3, resolved: 2, ungraded: 0 });
       expect(t.get('w1')).toMatchObject({ attempts: 3, resolved: 1, ungraded: 1 });
       expect(t.get('p1')).toMatchObject({ attempts: 3, resolved: 0, ungraded: 1 });
-      expect([...t.get('p1')!.indices]).toEqual([['plan-2', new Set([1, 2, 3])]]);
+      expect([...t.get('p1')!.filled]).toEqual([['plan-2', 3]]);
     });
 
     it('rateFigures over an empty split: zero tasks, null rate', () => {

@@ -20,7 +20,7 @@ function plan(plan_id: string, attempts_per_task: number): ContributingPlan {
 
 function tally(indices: Record<string, number[]>, resolved: number, ungraded = 0): TaskTally {
   const attempts = Object.values(indices).reduce((n, list) => n + list.length, 0);
-  return { attempts, resolved, ungraded, indices: new Map(Object.entries(indices).map(([p, list]) => [p, new Set(list)])) };
+  return { attempts, resolved, ungraded, filled: new Map(Object.entries(indices).map(([p, list]) => [p, new Set(list).size])) };
 }
 
 describe('sideOf', () => {

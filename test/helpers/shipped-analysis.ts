@@ -1,7 +1,8 @@
 /**
  * Hand-made inputs for the shipped, column-wise analysis (src/analysis), in
  * the shapes the spec tests write them in: PooledAttempt rows become a
- * CohortPool of segments over real attempt tables, and generations become
+ * CohortPool of parts summarised from real attempt tables (one part per
+ * bundle, as pooling makes them), and generations become
  * the grading layer as a lookup by attempt id. The spec tests run the same
  * expectations against these and against the object-by-object reference
  * (test/oracle), so both are held to the numbers worked out by hand.
@@ -9,7 +10,8 @@
 import { bundleColumns } from '../../src/analysis/columns.ts';
 import { layerColumns, NO_VERDICT, REASON_CODES, TERMINAL_CLASSES, classCodes, type GraderReason, type TerminalClass } from '../../src/analysis/grading.ts';
 import { boardKeyOf, cohortKeyOf } from '../../src/analysis/keys.ts';
-import type { CohortPool, ContributingPlan, Segment } from '../../src/analysis/pool.ts';
+import { ledgerPositions, summarizeRows } from '../../src/analysis/cohort-part.ts';
+import type { CohortPool, ContributingPlan } from '../../src/analysis/pool.ts';
 import { evidenceFromObjects } from '../../src/bundle/evidence.ts';
 import type { GradesFile } from '../../src/bundle/lines.ts';
 import { OUTCOME_CODES, VERDICT_CODES } from '../../src/bundle/tables.ts';
@@ -40,29 +42,32 @@ export function attemptOf(row: Pick<PooledAttempt, 'attempt_id' | 'task_id' | 'i
 }
 
 /**
- * The cohort the shipped analysis sees for these rows: one segment per
- * bundle (in bundle id order), its rows in the order given, each with the
- * row's terminal class and reason as pooling would have set them.
+ * The cohort the shipped analysis sees for these rows: one part per bundle
+ * (in bundle id order), summarised from its rows in the order given, each
+ * with the row's terminal class and reason as pooling would have set them;
+ * `ledger` is the task ids in ledger order, `headline` the headline tasks.
  */
-export function cohortOf(rows: readonly PooledAttempt[]): CohortPool {
+export function cohortOf(rows: readonly PooledAttempt[], ledger: readonly string[], headline: readonly string[]): CohortPool {
+  const positions = ledgerPositions(ledger, headline);
   const byBundle = new Map<string, PooledAttempt[]>();
   for (const row of rows) byBundle.set(row.bundle_id, [...(byBundle.get(row.bundle_id) ?? []), row]);
   const plans = new Map<string, ContributingPlan>();
-  const segments: Segment[] = [...byBundle.keys()].sort().map((bundle_id) => {
+  const parts = [...byBundle.keys()].sort().map((bundle_id) => {
     const mine = byBundle.get(bundle_id)!;
     const plan_id = mine[0]!.plan_id;
     const perTask = Math.max(...mine.map((r) => r.index));
     const known = plans.get(plan_id);
     plans.set(plan_id, { plan_id, bundle_id, title: plan_id, created_at: PLAN_CREATED_AT, attempts_per_task: Math.max(perTask, known?.attempts_per_task ?? 0) });
     const evidence = evidenceFromObjects({ attempts: mine.map((r, i) => ({ line: i + 1, attempt: attemptOf(r) })) });
-    return {
-      bundle_id,
-      plan_id,
-      columns: bundleColumns(evidence),
-      rows: Int32Array.from(mine, (_, i) => i),
-      terminal: Uint8Array.from(mine, (r) => TERMINAL_CLASSES.indexOf(r.terminal)),
-      reason: Uint8Array.from(mine, (r) => REASON_CODES.indexOf(r.reason)),
-    };
+    const columns = bundleColumns(evidence);
+    return summarizeRows(
+      { bundle_id, plan_id },
+      columns,
+      Int32Array.from(mine, (_, i) => i),
+      Uint8Array.from(mine, (r) => TERMINAL_CLASSES.indexOf(r.terminal)),
+      Uint8Array.from(mine, (r) => REASON_CODES.indexOf(r.reason)),
+      positions,
+    );
   });
   const { plan } = validBundle();
   return {
@@ -72,7 +77,7 @@ export function cohortOf(rows: readonly PooledAttempt[]): CohortPool {
     roles: new Set(['candidate']),
     selectors: new Set([':cohort']),
     plans,
-    segments,
+    parts,
     regrades: [],
     earlier: new Map(),
   };

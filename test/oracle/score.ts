@@ -19,21 +19,24 @@ export function sortAttempts(attempts: PooledAttempt[]): PooledAttempt[] {
 /** Tallies attempts per task (all splits). */
 export function tallyTasks(attempts: readonly PooledAttempt[]): Map<string, TaskTally> {
   const tallies = new Map<string, TaskTally>();
+  // The distinct slot indices of each (task, plan).
+  const slots = new Map<string, Set<number>>();
   for (const a of attempts) {
     let t = tallies.get(a.task_id);
     if (!t) {
-      t = { attempts: 0, resolved: 0, ungraded: 0, indices: new Map() };
+      t = { attempts: 0, resolved: 0, ungraded: 0, filled: new Map() };
       tallies.set(a.task_id, t);
     }
     t.attempts++;
     if (a.terminal === 'resolved') t.resolved++;
     if (a.reason === 'missing' || a.reason === 'errored') t.ungraded++;
-    let set = t.indices.get(a.plan_id);
+    let set = slots.get(`${a.task_id}\0${a.plan_id}`);
     if (!set) {
       set = new Set();
-      t.indices.set(a.plan_id, set);
+      slots.set(`${a.task_id}\0${a.plan_id}`, set);
     }
     set.add(a.index);
+    t.filled.set(a.plan_id, set.size);
   }
   return tallies;
 }

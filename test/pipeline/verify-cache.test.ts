@@ -161,8 +161,13 @@ describe('--cache and --no-cache', () => {
     expect(await readdir(dir)).not.toContain('.ledgerboard-cache');
     const quiet = await run(['report', '--json'], dir);
     expect(quiet.stderr).toBe('');
-    // 4 bundles, the report and its one ledger's section.
-    expect((await readdir(join(dir, '.ledgerboard-cache'))).sort().map((n) => n.replace(/^(report|section)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual(['bundle', 'bundle', 'bundle', 'bundle', 'report', 'section']);
+    // 4 bundles, each bundle's pooling in both layers (the demo has a regrade), the report and its one ledger's section.
+    expect((await readdir(join(dir, '.ledgerboard-cache'))).sort().map((n) => n.replace(/^(report|section|pooling)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual([
+      ...Array<string>(4).fill('bundle'),
+      ...Array<string>(8).fill('pooling'),
+      'report',
+      'section',
+    ]);
     await rm(join(dir, '.ledgerboard-cache'), { recursive: true });
     const first = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
     expect(first.stderr).toMatch(/verification cache \.ledgerboard-cache: 0 of 4 bundles reused, 4 verified in full; the report analysed afresh/);
@@ -173,6 +178,11 @@ describe('--cache and --no-cache', () => {
     const third = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
     expect(third.stderr).toMatch(/4 of 4 bundles reused, 0 verified in full; the report assembled: 1 of 1 ledgers reused, 0 analysed/);
     expect(third.stdout).toBe(off.stdout);
+    // Without the report and the section, every bundle's kept pooling.
+    for (const name of await readdir(join(dir, '.ledgerboard-cache'))) if (/^(report|section)-/.test(name)) await rm(join(dir, '.ledgerboard-cache', name));
+    const fourth = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
+    expect(fourth.stderr).toMatch(/4 of 4 bundles reused, 0 verified in full; the report assembled: 0 of 1 ledgers reused, 1 analysed \(4 of 4 of their bundles pooled before\)/);
+    expect(fourth.stdout).toBe(off.stdout);
     expect(quiet.stdout).toBe(off.stdout);
     expect(second.stdout).toBe(off.stdout);
     expect(first.stdout).toBe(off.stdout);

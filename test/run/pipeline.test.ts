@@ -7,9 +7,13 @@
  * Its ledger sections: a run where one ledger gained a bundle takes the
  * other ledgers' kept sections and analyses that ledger alone, giving the
  * bytes a full analysis gives; a section entry that does not check is
- * ignored and analysed again.
+ * ignored and analysed again. Its bundle poolings: a ledger that gained a
+ * bundle pools that bundle alone and merges the others' kept poolings,
+ * giving the bytes a full analysis gives; a pooling entry that does not
+ * check is ignored and the bundle pooled again.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { deserialize, serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +21,8 @@ import { Config } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { runPipeline } from '../../src/run/pipeline.ts';
 import { createHash } from 'node:crypto';
-import { REPORT_CACHE_FORMAT, SECTION_CACHE_FORMAT } from '../../src/run/report-cache.ts';
+import { POOLING_CACHE_FORMAT, REPORT_CACHE_FORMAT, SECTION_CACHE_FORMAT } from '../../src/run/report-cache.ts';
+import type { BundlePooling } from '../../src/analysis/pool.ts';
 import { laterDate } from '../../src/report/ledger-section.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
@@ -142,6 +147,79 @@ describe('runPipeline', () => {
       expect(canonicalJson(run.report), what).toBe(canonicalJson(plain.report));
       // Rewritten from the fresh analysis.
       expect(await readFile(file, 'utf8'), what).toBe(good);
+    }
+  }, 60_000);
+});
+
+describe('bundle poolings (src/run/report-cache.ts)', () => {
+  /** The demo's bundle directories, sorted. */
+  async function demoBundles(): Promise<string[]> {
+    return (await readdir(PATHS[0]!, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => join(PATHS[0]!, e.name)).sort();
+  }
+  /** Removes the kept reports and sections: what is left to reuse is the bundles' verifications and poolings. */
+  async function dropReports(cache: { dir: string }): Promise<void> {
+    for (const n of await readdir(cache.dir)) if (/^(report|section)-/.test(n)) await rm(join(cache.dir, n));
+  }
+
+  it('the ledger gains a bundle: the others\' kept poolings are merged, the new one pooled, the report byte for byte a full analysis', async () => {
+    const all = await demoBundles();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const cache = await cacheDir();
+    const plain = await runPipeline({ paths: all, config, retainedDir: null, requireBundles: true });
+    const fewer = await runPipeline({ paths: all.slice(0, -1), config, retainedDir: null, requireBundles: true, cache });
+    expect(fewer.poolings).toEqual({ reused: 0, total: all.length - 1 });
+    const names = (await readdir(cache.dir)).filter((n) => n.startsWith('pooling-'));
+    expect(names.length).toBeGreaterThanOrEqual(all.length - 1);
+    const header = (await readFile(join(cache.dir, names[0]!))).subarray(0, 200).toString('latin1').split('\n')[0]!;
+    expect(header).toMatch(new RegExp(`^${POOLING_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}$`));
+    const grown = await runPipeline({ paths: all, config, retainedDir: null, requireBundles: true, cache });
+    expect(grown.sections).toEqual({ reused: 0, total: 1 });
+    expect(grown.poolings).toEqual({ reused: all.length - 1, total: all.length });
+    expect(canonicalJson(grown.report)).toBe(canonicalJson(plain.report));
+    // The demo has a regrade: each bundle's pooling in the layer in use and as generation 1 graded it.
+    expect((await readdir(cache.dir)).filter((n) => n.startsWith('pooling-'))).toHaveLength(2 * all.length);
+  }, 60_000);
+
+  it('a kept pooling that does not check is pooled again: a flipped byte, another bundle\'s pooling, not V8, a short wall-time column, a count that does not add up', async () => {
+    const all = await demoBundles();
+    const cache = await cacheDir();
+    const plain = await runPipeline({ paths: all, config, retainedDir: null, requireBundles: true, cache });
+    await dropReports(cache);
+    const names = (await readdir(cache.dir)).filter((n) => n.startsWith('pooling-')).sort();
+    const read = async (name: string) => {
+      const bytes = await readFile(join(cache.dir, name));
+      const newline = bytes.indexOf(0x0a);
+      const [format, key] = bytes.subarray(0, newline).toString('latin1').split(' ');
+      return { bytes, format: format!, key: key!, pooling: deserialize(bytes.subarray(newline + 1)) as BundlePooling };
+    };
+    const target = await read(names[0]!);
+    const other = (await Promise.all(names.slice(1).map(read))).find((e) => e.pooling.bundle_id !== target.pooling.bundle_id)!;
+    const sealed = (body: Uint8Array) => Buffer.concat([Buffer.from(`${target.format} ${target.key} sha256:${createHash('sha256').update(body).digest('hex')}\n`, 'latin1'), body]);
+    const short = structuredClone(target.pooling);
+    short.parts[0]!.part.walls = short.parts[0]!.part.walls.subarray(1);
+    const uneven = structuredClone(target.pooling);
+    uneven.parts[0]!.part.classes[0]! += 1;
+    const flipped = Buffer.from(target.bytes);
+    flipped[flipped.length - 1]! ^= 1;
+    const edits: [string, Uint8Array][] = [
+      ['a flipped byte under the old digest', flipped],
+      ['another bundle\'s pooling, sealed', sealed(serialize(other.pooling))],
+      ['not V8, sealed', sealed(Buffer.from('{}'))],
+      ['a wall-time column one short, sealed', sealed(serialize(short))],
+      ['terminal classes that do not add up to the attempts, sealed', sealed(serialize(uneven))],
+    ];
+    for (const [what, bytes] of edits) {
+      await writeFile(join(cache.dir, names[0]!), bytes);
+      await dropReports(cache);
+      const run = await runPipeline({ paths: all, config, retainedDir: null, requireBundles: true, cache });
+      // The damaged entry is one layer of one bundle: that bundle is pooled again.
+      expect(run.poolings!.total, what).toBe(all.length);
+      expect(run.poolings!.reused, what).toBeGreaterThanOrEqual(all.length - 1);
+      expect(canonicalJson(run.report), what).toBe(canonicalJson(plain.report));
+      // Rewritten: the same pooling (V8's bytes may differ with how the evidence was held: verified afresh or kept).
+      const now = await read(names[0]!);
+      expect(now.key, what).toBe(target.key);
+      expect(now.pooling, what).toEqual(target.pooling);
     }
   }, 60_000);
 });
