@@ -107,6 +107,7 @@ Environment:
         retainedDir,
         history,
         attestationsDir: configPath(loaded, config.attestations_dir),
+        ...(cache === undefined ? {} : { renderCache: cache.dir }),
         outDir: out,
         sourceDate,
         log: (line) => io.stderr.write(`build: ${line}\n`),

@@ -18,7 +18,8 @@ export const CACHE_HELP = `  --cache DIR     the verification cache (default ${D
                   every file is still read and hashed; a bundle whose files,
                   limits and verifier code match a kept result is not parsed
                   and checked again, and the report of the same inputs is
-                  not analysed again
+                  not analysed again (build: nor the pages of the same site
+                  rendered again)
   --no-cache      verify every bundle in full and analyse afresh; keep nothing`;
 
 /**

@@ -1,9 +1,10 @@
 /**
  * The site build: the pipeline runs once (read, verify, analyse), then Astro
- * renders the model into a staging directory, the raw evidence and the
- * machine-readable files are written beside the pages, and the directory is
- * renamed into place (atomic.ts). A failed build leaves the previous output
- * untouched.
+ * renders the model into a staging directory (or, with a cache, the kept
+ * render of the same model and site code is written there: render-cache.ts),
+ * the raw evidence and the machine-readable files are written beside the
+ * pages, and the directory is renamed into place (atomic.ts). A failed build
+ * leaves the previous output untouched.
  */
 import { basePathOf, type Config } from '../config/config.ts';
 import type { Report } from '../report/schema.ts';
@@ -15,6 +16,7 @@ import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
+import { keepRender, readKeptRender, renderedFiles, renderKey, writeRender } from './render-cache.ts';
 import { keysJson, readAttestations } from '../attest/published.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -39,6 +41,8 @@ export interface SiteBuildOptions {
   history?: HistoryCheck;
   /** The attestations directory (signed reports, FORMAT.md 10), resolved; absent or missing: none published. */
   attestationsDir?: string;
+  /** The cache directory (the verification cache's): the render of the same model and site code is kept and reused there (render-cache.ts). */
+  renderCache?: string;
   log: (line: string) => void;
 }
 
@@ -63,8 +67,17 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   });
   await mkdir(dirname(resolve(options.outDir)), { recursive: true });
   return await replaceDirectory(options.outDir, async (staging) => {
-    options.log('rendering pages');
-    await renderPages(model, staging, options.outDir);
+    const key = options.renderCache === undefined ? null : await renderKey(model);
+    const kept = key === null ? null : await readKeptRender(options.renderCache!, key);
+    if (kept !== null) {
+      options.log('pages: the render of the same model and site code, from the cache');
+      await mkdir(staging, { recursive: true });
+      await writeRender(staging, kept);
+    } else {
+      options.log('rendering pages');
+      await renderPages(model, staging, options.outDir);
+      if (key !== null) await keepRender(options.renderCache!, key, await renderedFiles(staging));
+    }
     // Under a base path (site_url with a path), every root-relative link moves under it.
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');

@@ -1,0 +1,146 @@
+/**
+ * The render cache: what Astro renders is a function of the site model (plain
+ * data, render.ts hands it to the pages as JSON) and of the code that renders
+ * it, so a build whose model and code are those of a kept render takes the
+ * kept pages instead of running Astro again (the larger part of a rebuild
+ * with nothing changed, once verification and the report are reused).
+ *
+ * - The key is the SHA-256 of the format name, the site code identity
+ *   ({@link siteCodeIdentity}) and the model's JSON exactly as the pages
+ *   receive it.
+ * - An entry is one file `render-<key-hex>.v8` in the build's cache
+ *   directory: a first line with the format, the key and the SHA-256 of the
+ *   rest, then the rendered files (relative path and bytes) serialised by V8.
+ *   It is taken only when the line matches, the rest hashes to its digest,
+ *   deserialises to a list of files and every path is a plain relative path
+ *   (no `.`, `..` or empty segment, no backslash or NUL, not absolute): an
+ *   entry that does not check is ignored and the pages rendered again.
+ * - Only Astro's output is kept: the raw evidence, data files, attestations
+ *   and the base-path rewrite are done on every build, from the bytes read.
+ *
+ * `--no-cache` renders every page; the cache only saves time.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { SiteModel } from './model-types.ts';
+import { PROJECT_ROOT } from './render.ts';
+
+/** The name of the entry format, on the first line of every render entry. */
+export const RENDER_CACHE_FORMAT = 'ledgerboard.render-cache.v1';
+
+/** A rendered file: its path under the output (`/`-separated) and its bytes. */
+export interface RenderedFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+let identity: string | undefined;
+
+/**
+ * What a render depends on besides the model: every file of the project's
+ * `src/` and `public/` (pages, components, layouts, styles, scripts, and the
+ * site code they import), `astro.config.mjs`, `package.json` and
+ * `package-lock.json` when present (the versions of Astro and of what it
+ * renders with), and Node's version. Read once per process.
+ */
+export async function siteCodeIdentity(): Promise<string> {
+  if (identity !== undefined) return identity;
+  const hash = createHash('sha256');
+  const files: string[] = [];
+  for (const top of ['src', 'public']) files.push(...(await listFiles(join(PROJECT_ROOT, top))));
+  for (const name of ['astro.config.mjs', 'package.json', 'package-lock.json']) files.push(join(PROJECT_ROOT, name));
+  for (const file of files.sort()) {
+    const bytes = await readFile(file).catch(() => null);
+    if (bytes === null) continue;
+    hash.update(`${relative(PROJECT_ROOT, file).split('\\').join('/')}\0${bytes.length}\0`);
+    hash.update(bytes);
+  }
+  hash.update(`node ${process.version}`);
+  return (identity = `sha256:${hash.digest('hex')}`);
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(path)));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+/** The key of the render of this model. */
+export async function renderKey(model: SiteModel): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(`${RENDER_CACHE_FORMAT}\n${await siteCodeIdentity()}\n`);
+  hash.update(JSON.stringify(model));
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** A `/`-separated relative path with no `.`, `..` or empty segment, no backslash or NUL. */
+function plainPath(path: unknown): path is string {
+  return typeof path === 'string' && path.length > 0 && !/[\\\0]/.test(path) && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/** The kept render for a key, or null (none, or one that does not check: see the module comment). */
+export async function readKeptRender(cacheDir: string, key: string): Promise<RenderedFile[] | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(entryPath(cacheDir, key));
+  } catch {
+    return null;
+  }
+  const newline = bytes.indexOf(0x0a);
+  if (newline < 0 || newline > 512) return null;
+  const body = bytes.subarray(newline + 1);
+  if (bytes.subarray(0, newline).toString('latin1') !== `${RENDER_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}`) return null;
+  try {
+    const files: unknown = deserialize(body);
+    if (!Array.isArray(files) || files.length === 0) return null;
+    const seen = new Set<string>();
+    for (const f of files) {
+      if (typeof f !== 'object' || f === null || !plainPath((f as RenderedFile).path) || !((f as RenderedFile).bytes instanceof Uint8Array)) return null;
+      if (seen.has((f as RenderedFile).path)) return null;
+      seen.add((f as RenderedFile).path);
+    }
+    return files as RenderedFile[];
+  } catch {
+    return null;
+  }
+}
+
+/** Every file under `dir` (sorted paths), as a render to keep. */
+export async function renderedFiles(dir: string): Promise<RenderedFile[]> {
+  const paths = (await listFiles(dir)).map((p) => relative(dir, p).split('\\').join('/')).sort();
+  return Promise.all(paths.map(async (path) => ({ path, bytes: await readFile(join(dir, ...path.split('/'))) })));
+}
+
+/** Keeps a render under its key: a temporary file renamed into place; any failure is ignored (the cache only saves time). */
+export async function keepRender(cacheDir: string, key: string, files: readonly RenderedFile[]): Promise<void> {
+  const body = serialize(files.map((f) => ({ path: f.path, bytes: f.bytes })));
+  const header = Buffer.from(`${RENDER_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}\n`, 'latin1');
+  const path = entryPath(cacheDir, key);
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(temporary, Buffer.concat([header, body]), { flag: 'wx' });
+    await rename(temporary, path);
+  } catch {
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Writes a kept render's files under `dir`. */
+export async function writeRender(dir: string, files: readonly RenderedFile[]): Promise<void> {
+  for (const file of files) {
+    const target = join(dir, ...file.path.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.bytes, { flag: 'wx' });
+  }
+}
+
+function entryPath(cacheDir: string, key: string): string {
+  return join(cacheDir, `render-${key.slice('sha256:'.length)}.v8`);
+}
