@@ -208,15 +208,23 @@ export const METHODOLOGY: readonly MethodologySection[] = [
     ],
   },
   {
-    id: 'ranking',
+    id: 'ranks',
     heading: 'Ranks',
     terms: [
       {
         id: 'rank',
         term: 'Rank',
         text: [
-          'Within a board, by headline rate, highest first, with competition ranking: equal rates share a rank and the next rank skips ("1224": 1, 2, 2, 4). Cohorts without a rate rank last. Rows of equal rank are ordered by cohort id, which is arbitrary but stable.',
-          'Coming: rank ranges (FORMAT.md 7.6), from a sign test per pair of cohorts over the tasks both completed, Holm-adjusted; a rank will then read as the range of places the evidence allows.',
+          'The rank a board\u2019s table shows is a range of places (FORMAT.md 7.6): "1" when the evidence puts the cohort first, "2-4" when it could be anywhere from second to fourth. Cohorts whose order the evidence does not settle share a range; within it the rows follow the rank by rate (below), which by itself settles nothing.',
+          'For every pair of cohorts on a board (the baseline included), an exact two-sided sign test over the headline tasks where both sides are complete: the tasks where one side\u2019s rate beats the other\u2019s are counted, ties drop out. Holm\u2019s step-down adjustment runs over all the board\u2019s pairs; when the adjusted p is below 0.05 the side with more tasks in its favour beats the other. A cohort\u2019s range is [1 + the cohorts that beat it, N - the cohorts it beats] on a board of N cohorts: "1-4" on a board of four means no pair could be told apart.',
+          'A pair with every task on one side needs at least 6 tasks in one direction to reach p < 0.05 before the adjustment, which multiplies the smallest p by the number of pairs: a board with few headline tasks often shows one wide range. Reports retained before rank ranges existed show the rank by rate alone.',
+        ],
+      },
+      {
+        id: 'rank-by-rate',
+        term: 'Rank by rate',
+        text: [
+          'Within a board, by headline rate, highest first, with competition ranking: equal rates share a rank and the next rank skips ("1224": 1, 2, 2, 4). Cohorts without a rate rank last. Rows of equal rank are ordered by cohort id, which is arbitrary but stable. It orders the rows and shows when hovering over a rank; it says nothing about whether two adjacent rates differ.',
         ],
       },
     ],

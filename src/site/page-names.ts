@@ -2,7 +2,9 @@
  * Human names for the plan, cohort, incompatibility and rejected pages
  * (issue 13): what a reader recognises (a plan's title, a subject's model and
  * agent, a ledger's name) instead of hashes, for `<title>`, headings and
- * link text; and the groupings those pages list. Pure: reads the report only.
+ * link text; and the groupings those pages list. Boards are named by
+ * src/site/board-names.ts `boardTitle`, as everywhere. Pure: reads the report
+ * only.
  */
 import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import { shortIdentity as s } from './format.ts';
@@ -10,17 +12,6 @@ import { shortIdentity as s } from './format.ts';
 /** A cohort's subject: "acme/mini-2026-08-01 · loop 3.1.0". */
 export function subjectName(cohort: Pick<ReportCohort, 'subject'>): string {
   return `${s(cohort.subject.model)} · ${s(cohort.subject.agent.name)} ${s(cohort.subject.agent.version)}`;
-}
-
-/**
- * A board's name on these pages: its ledger, grader and harness
- * ("widget-bugs · grader oracle 1.2.1 · yylo-benchmark 0.1.0-rc.7"). A
- * stand-in: the board table's `boardTitle` (only the components that
- * distinguish it from the other boards on the ledger) replaces it at
- * integration.
- */
-export function boardName(board: Pick<ReportBoard, 'ledger' | 'key'>): string {
-  return `${s(board.ledger.name)} · grader ${s(board.key.grading.id)} ${s(board.key.grading.version)} · ${s(board.key.harness.name)} ${s(board.key.harness.version)}`;
 }
 
 /** A plan page's `<title>`: its title, or, untitled, what it ran ("Untitled plan on widget-bugs, 2026-11-16T10:00:00Z"). */

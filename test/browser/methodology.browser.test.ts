@@ -88,6 +88,7 @@ describe('/methodology/', () => {
         ['wilson', 'Wilson interval'],
         ['bootstrap', 'Paired bootstrap interval'],
         ['rank', 'Rank'],
+        ['rank-by-rate', 'Rank by rate'],
         ['imported', 'Imported evidence'],
         ['cost-unavailable', 'unavailable'],
         ['cost-not-applicable', 'not applicable'],

@@ -34,9 +34,13 @@ const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const SITE_SCRIPT = '/verify-browser.js';
 /** The leaderboard's sorting and filtering (src/pages/index.astro, src/pages/boards/[hex].astro; docs/site.md). */
 const TABLE_SCRIPT = '/leaderboard.js';
-/** The one script a page loads, or null: the verifier (src/pages/plans/[hex].astro, reports/[hex].astro, verify.astro), or the table script (a site with boards). */
+/** The digests' copy buttons (src/components/Digest.astro), loaded by the layout on every page (docs/site.md). */
+const COPY_SCRIPT = '/copy.js';
+/** The one script of its own a page loads, or null: the verifier (src/pages/plans/[hex].astro, reports/[hex].astro, verify.astro), or the table script (a site with boards). */
 const scriptOf = (path: string): string | null =>
   path === '/verify/' || /^\/(plans|reports)\/[0-9a-f]{64}\/$/.test(path) ? SITE_SCRIPT : path === '/' || /^\/boards\/[0-9a-f]{64}\/$/.test(path) ? TABLE_SCRIPT : null;
+/** Every script a page loads, in document order: the layout's copy buttons in <head>, then the page's own. */
+const scriptsOf = (path: string): string[] => [COPY_SCRIPT, ...(scriptOf(path) === null ? [] : [scriptOf(path)!])];
 
 interface Site {
   out: string;
@@ -486,11 +490,10 @@ describe('hostile site: publisher strings are data, never markup', () => {
     try {
       for (const path of hostile.pages) {
         const f = await facts(page, path);
-        const script = scriptOf(path);
-        const expectedScripts = script === null ? 0 : 1;
-        const own = f.scripts.filter((s) => s.src === script && s.text.trim() === '');
-        if (own.length !== expectedScripts || f.scripts.length !== expectedScripts) {
-          problems.push(`${path}: scripts ${JSON.stringify(f.scripts)}, expected ${expectedScripts} x <script src="${script}">`);
+        const expected = scriptsOf(path);
+        const own = f.scripts.filter((s) => s.text.trim() === '').map((s) => s.src);
+        if (JSON.stringify(own) !== JSON.stringify(expected) || f.scripts.length !== expected.length) {
+          problems.push(`${path}: scripts ${JSON.stringify(f.scripts)}, expected ${expected.map((s) => `<script src="${s}">`).join(', ')}`);
         }
         for (const a of f.eventAttributes) problems.push(`${path}: event-handler attribute ${a}`);
         for (const u of f.dangerousUrls) problems.push(`${path}: dangerous URL ${u}`);

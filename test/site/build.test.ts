@@ -112,8 +112,8 @@ describe('ledgerboard build', () => {
   it('publishes no server chunks (an output outside the project once got manifest_*.mjs and content-*.mjs)', async () => {
     for (const out of [outA, outB]) {
       const scripts = (await listFiles(out)).filter((f) => /\.(mjs|cjs|js|map)$/.test(f) && !f.startsWith('bundles/'));
-      // The site's own scripts only: the verifiers and the leaderboard's sorting and filtering (public/).
-      expect(scripts.sort()).toEqual(['leaderboard.js', 'verify-browser.js', 'verify.mjs']);
+      // The site's own scripts only: the verifiers, the leaderboard's sorting and filtering and the digests' copy buttons (public/).
+      expect(scripts.sort()).toEqual(['copy.js', 'leaderboard.js', 'verify-browser.js', 'verify.mjs']);
     }
   });
 

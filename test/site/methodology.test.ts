@@ -57,13 +57,33 @@ describe('methodology text against the docs and the code', () => {
     expect(analysis).toContain(`p < ${DRIFT_ALPHA}`);
   });
 
-  it('ranks as docs/analysis.md says (competition ranking, 1, 2, 2, 4), and names the coming rank ranges of FORMAT.md 7.6', () => {
+  it('ranks as docs/analysis.md says (competition ranking, 1, 2, 2, 4), and the rank ranges as FORMAT.md 7.6 and docs/formulas.md define them', () => {
     expect(analysis).toContain('competition ranking (equal rates share a rank: 1, 2, 2, 4)');
     expect(page).toContain('competition ranking');
     expect(page).toContain('1, 2, 2, 4');
     expect(page).toContain('cohort id');
     expect(format).toContain('### 7.6 Pairs and rank ranges');
     expect(page).toContain('FORMAT.md 7.6');
+    // The range: the docs' formula, word for word, and what "1-4" on a board of four means.
+    expect(analysis).toContain('[1 + the cohorts that beat it, N - the cohorts it beats]: "1-4" on a board of four means no pair could be told apart');
+    expect(page).toContain('[1 + the cohorts that beat it, N - the cohorts it beats] on a board of N cohorts: "1-4" on a board of four means no pair could be told apart');
+    expect(format).toContain('[1 + the number of cohorts that beat it, N - the number it beats]');
+    // The test behind it: exact two-sided sign test, ties dropped, Holm over the board's pairs, adjusted p below 0.05.
+    expect(format).toContain('The exact two-sided sign test');
+    expect(page).toContain('exact two-sided sign test');
+    expect(format).toContain('(ties drop out)');
+    expect(page).toContain('ties drop out');
+    expect(format).toContain("Holm's step-down adjustment");
+    expect(page).toContain('Holm\u2019s step-down adjustment');
+    expect(format).toContain('When the adjusted p < 0.05 and n_a != n_b, the side with more tasks in its favour beats the other');
+    expect(page).toContain('when the adjusted p is below 0.05 the side with more tasks in its favour beats the other');
+    // The resolution: 6 tasks one way before the adjustment (2 / 64 < 0.05 < 2 / 32).
+    expect(formulas).toContain('at least 6 tasks in one direction and none in the other to reach `p < 0.05` before adjustment');
+    expect(page).toContain('at least 6 tasks in one direction to reach p < 0.05 before the adjustment');
+    expect(2 / 2 ** 6).toBeLessThan(0.05);
+    expect(2 / 2 ** 5).toBeGreaterThan(0.05);
+    // The table's caption links to the section (src/components/BoardTable.astro).
+    expect(METHODOLOGY.some((s) => s.id === 'ranks' && s.terms.some((t) => t.id === 'rank') && s.terms.some((t) => t.id === 'rank-by-rate'))).toBe(true);
   });
 
   it('the cost words are the ones pages print (unavailable (N), not applicable, >= for a lower bound)', () => {

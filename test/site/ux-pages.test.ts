@@ -11,12 +11,18 @@
  *   plans, bootstrap seed) once, in its Identifiers block, after the verdict;
  * - /incompatibilities/ states the differences once per board pair and lists
  *   every cohort pair under it;
+ * - a board page reads: its table and charts, then the compatibility key and
+ *   its id;
+ * - boards are named by their title (src/site/board-names.ts boardTitle) on
+ *   the plan, cohort and incompatibilities pages, and on a retained report's
+ *   page by their title among THAT report's boards;
  * - no <title> of these pages holds a run of 12 or more hex digits.
  */
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.ts';
+import { boardTitle } from '../../src/site/board-names.ts';
 import { pairsByBoards } from '../../src/site/page-names.ts';
 import { buildSite, sitemapPaths } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
@@ -33,6 +39,8 @@ const textOf = (html: string) =>
     .replace(/<[^>]*>/g, ' ')
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ');
+/** Text as Astro writes it in HTML (the few characters it escapes). */
+const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 const countedPlans = () => report.bundles.filter((b) => b.counted && b.plan_id !== null);
 
 beforeAll(async () => {
@@ -172,11 +180,91 @@ describe('pairsByBoards', () => {
   });
 });
 
+describe('board pages', () => {
+  it('read in order: the cohorts table and the charts, then the tasks, then the compatibility key with the board id', async () => {
+    for (const board of report.boards) {
+      const html = await page(`boards/${hex(board.board_id)}`);
+      const at = (marker: string) => {
+        const i = html.indexOf(marker);
+        expect(i, `${board.board_id}: ${marker}`).toBeGreaterThan(0);
+        return i;
+      };
+      const order = [at('<h1'), at('data-board-section="cohorts"'), at('<table class="board-table"'), at('<div class="board-charts">'), at('<h2>Tasks</h2>'), at('data-board-section="key"'), at('<dl class="facts board-key">'), at('<div class="digest">'), at('</main>')];
+      expect(order, board.board_id).toEqual([...order].sort((x, y) => x - y));
+      // The full board id is in the key's section only (the footer's citation names the page URL).
+      expect(html.slice(html.indexOf('<main'), order[5]), board.board_id).not.toContain(hex(board.board_id));
+    }
+  });
+
+  it('each table caption explains a rank range and links to /methodology/#ranks, which the page has', async () => {
+    const board = report.boards[0]!;
+    const html = await page(`boards/${hex(board.board_id)}`);
+    const caption = html.slice(html.indexOf('<caption>'), html.indexOf('</caption>'));
+    expect(textOf(caption)).toContain('A rank such as 2-4 is a range: cohorts whose order the evidence does not settle share one (');
+    expect(caption).toContain('<a href="/methodology/#ranks">how ranks are assigned</a>).');
+    const home = await page('');
+    expect((home.match(/<a href="\/methodology\/#ranks">/g) ?? []).length).toBe((home.match(/<table class="board-table"/g) ?? []).length);
+    const methodology = await page('methodology');
+    expect(methodology).toMatch(/<h2 id="ranks">Ranks<\/h2>/);
+    expect(methodology).toContain('<dfn id="rank">Rank</dfn>');
+  });
+});
+
+describe('board names before hashes', () => {
+  it('plan pages name each board they feed by its title', async () => {
+    for (const b of countedPlans()) {
+      const html = await page(`plans/${hex(b.plan_id!)}`);
+      const named = [...html.matchAll(/<a href="\/boards\/([0-9a-f]{64})\/" data-feeds-board>([^<]*)<\/a>/g)];
+      expect(named.length, b.plan_id!).toBeGreaterThan(0);
+      for (const [, id, text] of named) expect(text, b.plan_id!).toBe(escaped(boardTitle(report, report.boards.find((x) => hex(x.board_id) === id)!)));
+    }
+  });
+
+  it('cohort pages name their board and the boards they cannot be pooled with by title', async () => {
+    let others = 0;
+    for (const c of report.cohorts) {
+      const html = await page(`cohorts/${hex(c.cohort_id)}`);
+      const board = report.boards.find((b) => b.board_id === c.board_id)!;
+      expect(html, c.cohort_id).toContain(`on board <a href="/boards/${hex(c.board_id)}/">${escaped(boardTitle(report, board))}</a>`);
+      for (const i of c.incompatible_with) {
+        const other = report.boards.find((b) => b.board_id === i.board_id)!;
+        expect(html, c.cohort_id).toContain(`<p>On <a href="/boards/${hex(i.board_id)}/">${escaped(boardTitle(report, other))}</a>, which differs in`);
+        others++;
+      }
+    }
+    expect(others).toBeGreaterThan(0);
+  });
+
+  it('/incompatibilities/ heads each board pair by the two titles', async () => {
+    const html = await page('incompatibilities');
+    const groups = pairsByBoards(report.incompatibilities.cohorts);
+    groups.forEach((g, i) => {
+      const [a, b] = [g.board_a, g.board_b].map((id) => report.boards.find((x) => x.board_id === id)!);
+      expect(html).toContain(`<h2 id="boards-${i}"><a href="/boards/${hex(g.board_a)}/">${escaped(boardTitle(report, a!))}</a> and <a href="/boards/${hex(g.board_b)}/">${escaped(boardTitle(report, b!))}</a></h2>`);
+    });
+  });
+
+  it("a retained report's page titles each board among the boards of that report, with its short id beside it", async () => {
+    const retained = paths.filter((p) => /^\/reports\/[0-9a-f]{64}\/$/.test(p));
+    expect(retained.length).toBeGreaterThan(0);
+    let boards = 0;
+    for (const path of retained) {
+      const old = JSON.parse(await readFile(join(out, `${path.slice(1, -1)}.json`), 'utf8')) as Report;
+      const html = await page(path.slice(1, -1));
+      const headings = [...html.matchAll(/<h2 class="board-title">([^<]*) <code class="board-id"[^>]*>([0-9a-f]{12})<\/code><\/h2>/g)];
+      expect(headings.map((m) => [m[1], m[2]]), path).toEqual(old.boards.map((b) => [escaped(boardTitle(old, b)), hex(b.board_id).slice(0, 12)]));
+      expect(html, path).not.toMatch(/<h2>Board <code>/);
+      boards += headings.length;
+    }
+    expect(boards).toBeGreaterThan(0);
+  });
+});
+
 describe('page titles', () => {
-  it('plan, cohort, incompatibilities and rejected pages: human text, no run of 12 or more hex digits', async () => {
-    const checked = paths.filter((p) => /^\/(plans|cohorts)\/[0-9a-f]{64}\/$/.test(p));
-    expect(checked.length).toBe(countedPlans().length + report.cohorts.length);
-    for (const path of [...checked, '/incompatibilities/', '/rejected/']) {
+  it('plan, cohort, board, retained report, incompatibilities and rejected pages: human text, no run of 12 or more hex digits', async () => {
+    const checked = paths.filter((p) => /^\/(plans|cohorts|boards|reports)\/[0-9a-f]{64}\/$/.test(p));
+    expect(checked.length).toBeGreaterThan(countedPlans().length + report.cohorts.length + report.boards.length);
+    for (const path of [...checked, '/incompatibilities/', '/rejected/', '/reports/', '/methodology/']) {
       const title = /<title>([^<]*)<\/title>/.exec(await page(path.slice(1, -1)))![1]!;
       expect(title, path).not.toMatch(/[0-9a-f]{12,}/i);
       expect(title.length, path).toBeGreaterThan(10);
