@@ -16,7 +16,11 @@
  *   10^6: its attempts pool into the existing cohorts, so that ledger is
  *   analysed again;
  * - full, 1 thread and full, 2 threads: the pipeline in scale-child.ts with
- *   no worker thread and with one (SCALE_WORKERS), no cache.
+ *   no worker thread and with one (SCALE_WORKERS), no cache;
+ * - build, warm: `ledgerboard build` with the warm cache (the kept render of
+ *   the same model: no Astro run), into an output it replaces each time;
+ * - cp -r: copying the evidence into a fresh directory (the floor the issue
+ *   sets for a warm build: within 2x).
  *
  * Peak RSS from GNU time (`/usr/bin/time -f %M`, through a forking shell:
  * the ru_maxrss trap, scale.ts). Prints medians and ranges, and the ratios
@@ -126,7 +130,18 @@ try {
     },
     'full, 1 thread': () => threads('full, 1 thread', '0'),
     'full, 2 threads': () => threads('full, 2 threads', '1'),
+    'build, warm': async () => {
+      const result = await run('env', ['ASTRO_TELEMETRY_DISABLED=1', process.execPath, bin, 'build', '--config', config, '--bundles', evidence.dir, '--cache', warmCache, '--out', join(work, 'site')], root);
+      if (result.code !== 0) throw new Error(`ledgerboard build exited ${result.code}: ${result.stderr.trim()}`);
+      rendered.add(/from the cache/.test(result.stderr) ? 'kept render' : 'rendered');
+    },
+    'cp -r': async () => {
+      // A fresh directory each round (removed at the end, untimed).
+      await run('cp', ['-r', evidence.dir, join(work, `copy-${copies++}`)]);
+    },
   };
+  const rendered = new Set<string>();
+  let copies = 0;
   async function measured(name: string, args: string[], sameReport = true): Promise<void> {
     const report = await cli(args);
     if (sameReport) reportIds.add(report.reportId);
@@ -162,6 +177,7 @@ try {
   console.log(`new, own ledger / warm = ${(m('new, own ledger') / m('warm')).toFixed(2)}x (target <= 1.5x)`);
   console.log(`new, same ledger / warm = ${(m('new, same ledger') / m('warm')).toFixed(2)}x (target <= 1.5x)`);
   console.log(`cold / full = ${(m('cold') / m('full')).toFixed(2)}x (the cost of writing the entries)`);
+  console.log(`build, warm / cp -r = ${(m('build, warm') / m('cp -r')).toFixed(2)}x (target <= 2x; pages: ${[...rendered].join('/')}; openssl / cp -r = ${(m('openssl') / m('cp -r')).toFixed(2)}x, the hash every build must do)`);
   console.log(`full, 1 thread / full, 2 threads = ${(m('full, 1 thread') / m('full, 2 threads')).toFixed(2)}x (what the second core gives; ${availableParallelism()} cores here)`);
   console.log(`report ids: ${[...reportIds].join(', ')} (${reportIds.size === 1 ? 'every run the same' : 'DIFFERENT: a bug'})`);
   if (reportIds.size !== 1) process.exitCode = 1;
