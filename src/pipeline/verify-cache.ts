@@ -26,13 +26,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import type { Limits } from '../evidence/limits.ts';
 import { digestCanonical } from '../json/canonical.ts';
+import { readSealed, writeSealed } from '../cache/sealed.ts';
 import { VERSION } from '../version.ts';
 import { fromWire, toWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
 
@@ -62,17 +62,8 @@ export function cacheKey(snapshot: BundleSnapshot, limits: Limits): string {
 
 /** The kept result for a key, or null (no entry, or one that does not check: see the module comment). */
 export async function readCached(cache: VerifyCache, key: string): Promise<DirectoryResult | null> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(entryPath(cache, key));
-  } catch {
-    return null;
-  }
-  const newline = bytes.indexOf(0x0a);
-  if (newline < 0 || newline > 512) return null;
-  const [format, entryKey, digest] = bytes.subarray(0, newline).toString('latin1').split(' ');
-  const payload = bytes.subarray(newline + 1);
-  if (format !== CACHE_FORMAT || entryKey !== key || digest !== sha256(payload)) return null;
+  const payload = await readSealed(entryPath(cache, key), CACHE_FORMAT, key);
+  if (payload === null) return null;
   try {
     const stored = deserialize(payload) as { key: string; wire: DirectoryWire };
     if (stored.key !== key) return null;
@@ -96,32 +87,11 @@ export async function writeCached(cache: VerifyCache, key: string, result: Direc
     // A value V8 cannot serialise is not kept (and never fails the run).
     return;
   }
-  await keepAtomically(cache, entryPath(cache, key), [Buffer.from(`${CACHE_FORMAT} ${key} ${sha256(payload)}\n`, 'latin1'), payload]);
-}
-
-/**
- * Writes a cache file whole or not at all: a temporary file beside it,
- * renamed into place. Any failure (a read-only or full disk, a file where
- * the directory should be) leaves nothing behind and is not an error: the
- * cache only saves time.
- */
-export async function keepAtomically(cache: VerifyCache, path: string, parts: readonly (string | Uint8Array)[]): Promise<void> {
-  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await mkdir(cache.dir, { recursive: true });
-    await writeFile(temporary, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), { flag: 'wx' });
-    await rename(temporary, path);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
-  }
+  await writeSealed(entryPath(cache, key), CACHE_FORMAT, key, payload);
 }
 
 function entryPath(cache: VerifyCache, key: string): string {
   return join(cache.dir, `${key.slice('sha256:'.length)}.v8`);
-}
-
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
 let identity: string | undefined;
@@ -142,7 +112,7 @@ export function codeIdentity(): string {
     code = `compiled ${readFileSync(stamp, 'utf8').trim()}`;
   } else {
     const hash = createHash('sha256');
-    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'verify', 'pipeline', 'config', 'analysis', 'report']) {
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'analysis', 'report', 'run']) {
       const dir = join(root, folder);
       for (const name of readdirSync(dir).sort()) {
         if (!/\.(ts|js|mjs)$/.test(name)) continue;

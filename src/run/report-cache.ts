@@ -45,13 +45,13 @@
  *   where it belongs, lengths that agree) and names the same bundle, plan
  *   and ledger: anything else is ignored and the bundle pooled again.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { canonicalJson, digestCanonical, selfId } from '../json/canonical.ts';
-import { codeIdentity, keepAtomically, type VerifyCache } from '../pipeline/verify-cache.ts';
+import { keepAtomically, readSealed, writeSealed } from '../cache/sealed.ts';
+import { codeIdentity, type VerifyCache } from '../pipeline/verify-cache.ts';
 import type { CohortPart } from '../analysis/cohort-part.ts';
 import { REASON_CODES, TERMINAL_CLASSES } from '../analysis/grading.ts';
 import type { AnalysisInput, BundlePooling, PoolingStore } from '../analysis/pool.ts';
@@ -98,7 +98,7 @@ export async function readCachedReport(cache: VerifyCache, key: string): Promise
 
 /** Keeps a report under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function writeCachedReport(cache: VerifyCache, key: string, report: Report): Promise<void> {
-  await keepAtomically(cache, entryPath(cache, key), [`${REPORT_CACHE_FORMAT} ${key}\n`, canonicalJson(report)]);
+  await keepAtomically(entryPath(cache, key), [`${REPORT_CACHE_FORMAT} ${key}\n`, canonicalJson(report)]);
 }
 
 function entryPath(cache: VerifyCache, key: string): string {
@@ -118,17 +118,8 @@ export function sectionKey(group: LedgerGroup, config: Config): string {
 
 /** The kept section for a key, or null (none, or one that does not check). */
 export async function readCachedSection(cache: VerifyCache, key: string, ledger_digest: string): Promise<LedgerSection | null> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(sectionPath(cache, key));
-  } catch {
-    return null;
-  }
-  const newline = bytes.indexOf(0x0a);
-  if (newline < 0) return null;
-  const body = bytes.subarray(newline + 1);
-  const expected = `${SECTION_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}`;
-  if (bytes.subarray(0, newline).toString('utf8') !== expected) return null;
+  const body = await readSealed(sectionPath(cache, key), SECTION_CACHE_FORMAT, key);
+  if (body === null) return null;
   try {
     const parsed = LedgerSection.safeParse(JSON.parse(body.toString('utf8')));
     return parsed.success && parsed.data.ledger_digest === ledger_digest ? parsed.data : null;
@@ -139,9 +130,7 @@ export async function readCachedSection(cache: VerifyCache, key: string, ledger_
 
 /** Keeps a section under its key (atomically; a failure is ignored). */
 export async function writeCachedSection(cache: VerifyCache, key: string, section: LedgerSection): Promise<void> {
-  const body = canonicalJson(section);
-  const digest = createHash('sha256').update(body, 'utf8').digest('hex');
-  await keepAtomically(cache, sectionPath(cache, key), [`${SECTION_CACHE_FORMAT} ${key} sha256:${digest}\n`, body]);
+  await writeSealed(sectionPath(cache, key), SECTION_CACHE_FORMAT, key, canonicalJson(section));
 }
 
 /**
@@ -187,16 +176,8 @@ export function poolingKey(bundle: CountedBundle, config: Config, layer: Layer):
 
 /** The kept pooling for a key, or null (none, or one that does not check: see the module comment). */
 export async function readCachedPooling(cache: VerifyCache, key: string, bundle: AnalysisInput): Promise<BundlePooling | null> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(poolingPath(cache, key));
-  } catch {
-    return null;
-  }
-  const newline = bytes.indexOf(0x0a);
-  if (newline < 0 || newline > 512) return null;
-  const body = bytes.subarray(newline + 1);
-  if (bytes.subarray(0, newline).toString('latin1') !== `${POOLING_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}`) return null;
+  const body = await readSealed(poolingPath(cache, key), POOLING_CACHE_FORMAT, key);
+  if (body === null) return null;
   try {
     const value: unknown = deserialize(body);
     return isPoolingOf(value, bundle) ? value : null;
@@ -207,9 +188,7 @@ export async function readCachedPooling(cache: VerifyCache, key: string, bundle:
 
 /** Keeps a pooling under its key (atomically; a failure is ignored). */
 export async function writeCachedPooling(cache: VerifyCache, key: string, pooling: BundlePooling): Promise<void> {
-  const body = serialize(pooling);
-  const digest = createHash('sha256').update(body).digest('hex');
-  await keepAtomically(cache, poolingPath(cache, key), [`${POOLING_CACHE_FORMAT} ${key} sha256:${digest}\n`, body]);
+  await writeSealed(poolingPath(cache, key), POOLING_CACHE_FORMAT, key, serialize(pooling));
 }
 
 /**

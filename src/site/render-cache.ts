@@ -21,9 +21,10 @@
  * `--no-cache` renders every page; the cache only saves time.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { readSealed, writeSealed } from '../cache/sealed.ts';
 import type { SiteModel } from './model-types.ts';
 import { PROJECT_ROOT } from './render.ts';
 
@@ -86,16 +87,8 @@ function plainPath(path: unknown): path is string {
 
 /** The kept render for a key, or null (none, or one that does not check: see the module comment). */
 export async function readKeptRender(cacheDir: string, key: string): Promise<RenderedFile[] | null> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(entryPath(cacheDir, key));
-  } catch {
-    return null;
-  }
-  const newline = bytes.indexOf(0x0a);
-  if (newline < 0 || newline > 512) return null;
-  const body = bytes.subarray(newline + 1);
-  if (bytes.subarray(0, newline).toString('latin1') !== `${RENDER_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}`) return null;
+  const body = await readSealed(entryPath(cacheDir, key), RENDER_CACHE_FORMAT, key);
+  if (body === null) return null;
   try {
     const files: unknown = deserialize(body);
     if (!Array.isArray(files) || files.length === 0) return null;
@@ -117,19 +110,9 @@ export async function renderedFiles(dir: string): Promise<RenderedFile[]> {
   return Promise.all(paths.map(async (path) => ({ path, bytes: await readFile(join(dir, ...path.split('/'))) })));
 }
 
-/** Keeps a render under its key: a temporary file renamed into place; any failure is ignored (the cache only saves time). */
+/** Keeps a render under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function keepRender(cacheDir: string, key: string, files: readonly RenderedFile[]): Promise<void> {
-  const body = serialize(files.map((f) => ({ path: f.path, bytes: f.bytes })));
-  const header = Buffer.from(`${RENDER_CACHE_FORMAT} ${key} sha256:${createHash('sha256').update(body).digest('hex')}\n`, 'latin1');
-  const path = entryPath(cacheDir, key);
-  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await mkdir(cacheDir, { recursive: true });
-    await writeFile(temporary, Buffer.concat([header, body]), { flag: 'wx' });
-    await rename(temporary, path);
-  } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
-  }
+  await writeSealed(entryPath(cacheDir, key), RENDER_CACHE_FORMAT, key, serialize(files.map((f) => ({ path: f.path, bytes: f.bytes }))));
 }
 
 /** Writes a kept render's files under `dir`. */

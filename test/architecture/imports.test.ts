@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 /** The stages, lowest first: a file may import its own stage's files and lower stages' (docs/architecture.md). */
 export const STAGES: readonly (readonly string[])[] = [
   ['json', 'version.ts'],
-  ['schema', 'evidence', 'bundle'],
+  ['schema', 'evidence', 'bundle', 'cache'],
   ['verify'],
   ['config', 'pipeline', 'import'],
   ['analysis', 'author'],
