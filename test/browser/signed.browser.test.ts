@@ -160,6 +160,47 @@ describe('a signed site with withheld files', () => {
     }
   });
 
+  it('on a phone (390 px) the signature, the key id box and the withheld table never widen the page', async () => {
+    const bundle = withheld[0]!.bundle;
+    const manifest = JSON.parse(await readFile(join(work, 'signed', 'bundles', bundle, 'manifest.json'), 'utf8')) as { plan_id: string };
+    const page = await jsOn.context.newPage();
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of ['/', '/verify/', `/reports/${reportHex}/`, `/plans/${manifest.plan_id.slice(7)}/`]) {
+        await page.goto(server('signed').origin + path);
+        await page.$$eval('details', (ds) => ds.forEach((d) => d.setAttribute('open', '')));
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('axe-core finds no violation on the signed pages (the leaderboard, /verify/ after a run, the retained report, a plan page with withheld files)', async () => {
+    const bundle = withheld[0]!.bundle;
+    const manifest = JSON.parse(await readFile(join(work, 'signed', 'bundles', bundle, 'manifest.json'), 'utf8')) as { plan_id: string };
+    const page = await jsOn.context.newPage();
+    const problems: string[] = [];
+    try {
+      for (const path of ['/', '/verify/', `/reports/${reportHex}/`, `/plans/${manifest.plan_id.slice(7)}/`]) {
+        await page.goto(server('signed').origin + path);
+        if (path === '/verify/') {
+          await page.fill('#verify-all input[data-verify-pin]', keyid);
+          await verifyAll(page);
+        }
+        await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+        const violations = await page.evaluate(async () => {
+          const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe;
+          return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
+        });
+        problems.push(...violations.map((v) => `${path}: ${v}`));
+      }
+    } finally {
+      await page.close();
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('/verify/: over a report.json with one byte changed, the pinned key\'s signature is invalid', async () => {
     const page = await jsOn.context.newPage();
     try {
@@ -212,6 +253,10 @@ describe('a signed site with withheld files', () => {
       await page.waitForFunction(() => ['match', 'mismatch', 'error'].includes(document.querySelector('[data-verify-root]')?.getAttribute('data-verify-status') ?? ''), undefined, { timeout: 60_000 });
       expect(await page.getAttribute('[data-verify-root]', 'data-verify-status')).toBe('match');
       expect(await page.textContent('[data-verify-root] [data-verify-live]')).toContain(`${withheld.filter((f) => f.bundle === bundle).length} withheld (committed digest, not published)`);
+      // No verifier (this one, or /verify/'s before it) ever asked for a withheld file's bytes.
+      const asked = new Set(server('signed').requests);
+      expect(withheld.filter((f) => asked.has(`/blobs/${f.sha256.slice(7)}`))).toEqual([]);
+      expect(server('signed').requests.filter((r) => r.startsWith('/blobs/')).length).toBeGreaterThan(0);
     } finally {
       await page.close();
     }
