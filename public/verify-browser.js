@@ -33,6 +33,12 @@
  * (every check matches), "mismatch" (any check disagrees) or "error" (no
  * mismatch, but a fetch or parse failed so something could not be checked).
  * One list item per check, in order; text only (textContent, never HTML).
+ * Withheld files are counted in the live status ("…, 9 withheld (committed
+ * digest, not published)"). A root may hold <input data-verify-pin> and
+ * <output data-verify-pin-result>: the key id typed there (one the reader got
+ * elsewhere) is compared with the signature checks of the last run, and the
+ * output says match, no signature by that key, or invalid
+ * (data-verify-pin-status: match | unsigned | invalid | not-a-key-id | not-run | empty).
  */
 (function () {
   'use strict';
@@ -151,6 +157,7 @@
     if (manifest.bundle_id !== check.expected) problems.push('bundle_id: the manifest states ' + String(manifest.bundle_id) + ', expected ' + check.expected);
     // The manifest itself is one file checked; the files it lists are the rest.
     progress.add(files.length);
+    progress.held(withheld);
     progress.done(problems.length === 0);
     var next = 0;
     var matching = 0;
@@ -224,8 +231,8 @@
       var sig = base64Bytes(signature.sig);
       if (sig.length !== 64 || !(await crypto.subtle.verify({ name: 'Ed25519' }, key, sig, pae))) problems.push('BAD_SIGNATURE: the Ed25519 signature does not verify over the payload');
     }
-    if (problems.length > 0) return { result: 'mismatch', text: label + ': ' + problems.join('; '), first: label + ': ' + problems[0] };
-    return { result: 'match', text: 'signed by key ' + check.keyid + ' (the key this site serves: compare its id with one you got elsewhere before you trust it)' };
+    if (problems.length > 0) return { result: 'mismatch', keyid: check.keyid, text: label + ': ' + problems.join('; '), first: label + ': ' + problems[0] };
+    return { result: 'match', keyid: check.keyid, text: 'signed by key ' + check.keyid + ' (the key this site serves: compare its id with one you got elsewhere before you trust it)' };
   }
 
   /** Runs one check: { result: 'match' | 'mismatch' | 'error', text, first? } (first: the first problem alone). */
@@ -240,7 +247,7 @@
     } catch (error) {
       // A check that failed before its files were counted counts as one file that could not be checked.
       if (counted || check.kind === 'manifest') progress.done(false);
-      return { result: 'error', text: label + ': ' + (error && error.message ? error.message : String(error)) };
+      return { result: 'error', keyid: check && check.kind === 'signature' ? check.keyid : undefined, text: label + ': ' + (error && error.message ? error.message : String(error)) };
     }
   }
 
@@ -291,6 +298,46 @@
     return n === 1 ? ' file' : ' files';
   }
 
+  // The signature outcomes of each root's last run, by key id: what a pinned key id is compared against.
+  var signed = new WeakMap();
+
+  /**
+   * The pinned key (issue 16): a key id the reader pasted into [data-verify-pin] (got from the publisher elsewhere)
+   * against the signatures the last run checked over the bytes it fetched. [data-verify-pin-result] says match,
+   * no signature by that key, or invalid; its data-verify-pin-status is match | unsigned | invalid | not-a-key-id |
+   * not-run | empty. Text only.
+   */
+  function showPin(root) {
+    var input = root.querySelector('input[data-verify-pin]');
+    var out = root.querySelector('[data-verify-pin-result]');
+    if (!input || !out) return;
+    var keyid = String(input.value || '').trim().toLowerCase();
+    var outcomes = signed.get(root);
+    var status;
+    var text;
+    if (keyid === '') {
+      status = 'empty';
+      text = 'Paste a key id, then verify: this says whether a valid signature by that key covers the report bytes just fetched.';
+    } else if (!/^[0-9a-f]{64}$/.test(keyid)) {
+      status = 'not-a-key-id';
+      text = 'Not a key id: 64 hex digits (the SHA-256 of the public key\u2019s DER form).';
+    } else if (!outcomes) {
+      status = 'not-run';
+      text = 'Press the button to fetch the report and check the signatures against key ' + keyid.slice(0, 12) + '\u2026';
+    } else if (!outcomes.has(keyid)) {
+      status = 'unsigned';
+      text = 'No signature by key ' + keyid.slice(0, 12) + '\u2026 covers this report: this site publishes none by that key. Signed by: ' + (outcomes.size > 0 ? Array.from(outcomes.keys()).join(', ') : 'nobody') + '.';
+    } else if (outcomes.get(keyid).result === 'match') {
+      status = 'match';
+      text = 'Match: a valid signature by your pinned key ' + keyid + ' covers the report.json and the counted manifests just fetched.';
+    } else {
+      status = 'invalid';
+      text = 'Invalid: the attestation by key ' + keyid.slice(0, 12) + '\u2026 does not hold over the bytes just fetched (' + outcomes.get(keyid).text + ').';
+    }
+    out.setAttribute('data-verify-pin-status', status);
+    out.textContent = text;
+  }
+
   async function run(root, button) {
     var results = root.querySelector('[data-verify-results]');
     var live = liveOf(root, button);
@@ -300,6 +347,7 @@
     var total = 0;
     var checked = 0;
     var matched = 0;
+    var withheld = 0;
     var shownAt = 0;
     function say(text) {
       if (live) live.textContent = text;
@@ -307,6 +355,9 @@
     var progress = {
       add: function (n) {
         total += n;
+      },
+      held: function (n) {
+        withheld += n;
       },
       done: function (match) {
         checked++;
@@ -346,6 +397,8 @@
       });
       var outcomes = new Array(checks.length);
       var firsts = new Array(checks.length);
+      var signatures = new Map();
+      signed.delete(root);
       var next = 0;
       async function worker() {
         while (next < checks.length) {
@@ -353,6 +406,7 @@
           var outcome = await runCheck(checks[index], progress);
           outcomes[index] = outcome.result;
           firsts[index] = outcome.first || outcome.text;
+          if (typeof outcome.keyid === 'string') signatures.set(outcome.keyid, outcome);
           if (items[index]) {
             items[index].textContent = outcome.result + ': ' + outcome.text;
             items[index].setAttribute('data-verify-result', outcome.result);
@@ -368,9 +422,13 @@
         list.appendChild(document.createElement('li')).textContent =
           checks.length + ' checks: ' + count('match') + ' match, ' + count('mismatch') + ' mismatch, ' + count('error') + ' error';
       }
+      signed.set(root, signatures);
+      showPin(root);
       root.setAttribute('data-verify-status', status);
-      if (status === 'match') say(matched + ' of ' + total + files(total) + (matched === 1 ? ' matches' : ' match'));
-      else say(status + ': ' + firsts[outcomes.indexOf(status)] + ' (' + matched + ' of ' + total + files(total) + ' match)');
+      // Withheld files are neither a match nor a mismatch: counted beside the files checked.
+      var held = withheld > 0 ? ', ' + withheld + ' withheld (committed digest, not published)' : '';
+      if (status === 'match') say(matched + ' of ' + total + files(total) + (matched === 1 ? ' matches' : ' match') + held);
+      else say(status + ': ' + firsts[outcomes.indexOf(status)] + ' (' + matched + ' of ' + total + files(total) + ' match' + held + ')');
     } finally {
       button.disabled = false;
     }
@@ -384,6 +442,12 @@
     run(root, button).catch(function () {
       root.setAttribute('data-verify-status', 'error');
     });
+  });
+
+  document.addEventListener('input', function (event) {
+    var target = event.target;
+    var root = target && typeof target.closest === 'function' && target.matches('input[data-verify-pin]') ? target.closest('[data-verify-root]') : null;
+    if (root) showPin(root);
   });
 
   // The status element exists before the first click, so a screen reader already knows the region when it changes.

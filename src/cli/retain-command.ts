@@ -10,6 +10,9 @@ import type { BundleResult } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
 import type { Manifest } from '../schema/index.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
+import { exists } from '../author/create-only.ts';
+import { writeRetainedWithheld } from '../history/retained-withheld.ts';
+import { publishedOf } from '../site/publish.ts';
 
 /** The manifests of the bundles a report counted, by bundle id. */
 function countedManifests(report: Report, results: readonly BundleResult[]): Manifest[] {
@@ -46,6 +49,12 @@ It also keeps the manifest of every bundle the report counted, as
 retained plan later reappears with another bundle, each file is classified
 as unchanged, appended, added, removed or rewritten, and removed or
 rewritten files are REWRITTEN_EVIDENCE (the bundle is not counted).
+
+A report retained for the first time also gets a record of the files the
+site withholds now (the config's withhold), as
+<retained_reports_dir>/withheld/<report-hex>.json (create-only; beside the
+report, never part of it: the report id is the same), so that its page can
+later say which of them have since been revealed.
 
 All or nothing: the manifests are written first, each fsynced with its
 directory, and the report last; the report is the commit point. A retain
@@ -93,6 +102,14 @@ bytes, or an incomplete retention that cannot be finished), 2 usage.`,
       // Manifests first (each durable), then the report: the commit point.
       const manifests = await retainManifests(retainedDir, manifestsToWrite(incomplete, countedManifests(report, results)));
       if (incomplete.length > 0) io.stdout.write(`finished an interrupted retention: the manifests of ${incomplete.length} counted bundles retained\n`);
+      // What the site withholds now, recorded beside a report retained for the first time (never part of it: its id is the
+      // same), so that a later build can say which of those files have since been revealed (history/retained-withheld.ts).
+      if (!(await exists(join(retainedDir, `${report.report_id.slice(7)}.json`)))) {
+        const files = publishedOf(report, results, config.withhold).bundles.flatMap((b) => b.withheld.map((w) => ({ bundle: b.dirHex, ...w })));
+        const kept = await writeRetainedWithheld(retainedDir, { report_id: report.report_id, files });
+        if (kept === 'kept') io.stderr.write(`ledgerboard: warning: a record of the files withheld for ${report.report_id} was already there with other content (an earlier, interrupted retain); it is kept as it is\n`);
+        else if (files.length > 0) io.stdout.write(`withheld when retained: ${files.length} files (recorded, so later builds can say which are revealed)\n`);
+      }
       const { path, outcome } = await retainReport(retainedDir, report);
       io.stdout.write(outcome === 'created' ? `retained ${report.report_id} as ${path}\n` : `already retained: ${path} (same bytes)\n`);
       io.stdout.write(`manifests of the counted bundles: ${manifests.created} retained, ${manifests.existing} already retained\n`);

@@ -18,6 +18,8 @@ import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
 import { keepRender, readKeptRender, renderedFiles, renderKey, writeRender } from './render-cache.ts';
 import { keysJson, readAttestations } from '../attest/published.ts';
+import { checkSignatures, currentReport } from './signatures.ts';
+import { readRetainedWithheld } from '../history/retained-withheld.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
@@ -60,8 +62,13 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   for (const rule of published.unmatchedRules) options.log(`warning: the withhold rule "${rule}" matches no file: nothing is held back by it`);
   for (const n of published.notWithheld) options.log(`warning: ${n.path} is withheld by a rule but published anyway: ${n.because} has the same bytes, and is always published`);
   const withheldCount = published.bundles.reduce((n, b) => n + b.withheld.length, 0);
+  // Each published envelope checked against the bytes this site publishes (the pages say signed, or why not).
+  const signatures = attestations === null ? {} : await checkSignatures([currentReport(report), ...retained.reports], published, attestations);
+  const retainedWithheld = Object.fromEntries(await Promise.all(retained.reports.map(async (r) => [r.hex, await readRetainedWithheld(options.retainedDir, r.hex)] as const)));
   const model = await buildSiteModel(report, published, config, {
     retained,
+    signatures,
+    retainedWithheld,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
   });

@@ -7,9 +7,12 @@ import type { Plan } from '../schema/index.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
-import type { SiteFile } from './publish.ts';
+import type { SiteFile, WithheldFile } from './publish.ts';
+import type { SiteSignature } from './signatures.ts';
+import type { RetainedWithheld } from '../history/retained-withheld.ts';
 
-export type { SiteFile } from './publish.ts';
+export type { SiteFile, WithheldFile } from './publish.ts';
+export type { SiteSignature } from './signatures.ts';
 
 /** The money arithmetic of a plan, shown on its page: the report's numbers (its bundle's plan.budget and cost). */
 export interface SiteMoney {
@@ -56,6 +59,10 @@ export interface SiteBundle {
   unpublished: string[];
   /** How many entries are not published in all. */
   unpublishedCount: number;
+  /** The first MAX_ROWS files whose bytes are withheld (config withhold): path, digest, size, reason, until. */
+  withheld: WithheldFile[];
+  /** How many files of the bundle are withheld in all. */
+  withheldCount: number;
   /**
    * Whether this bundle may have /plans/<plan-hex>/: it verified on its own
    * (status verified, or invalid only by REWRITTEN_EVIDENCE from the history
@@ -98,6 +105,25 @@ export interface SiteRetained {
   hex: string;
   report: Report | null;
   problems: string[];
+  /**
+   * The files withheld when it was retained (retain's record beside it,
+   * history/retained-withheld.ts), each with what this site does with its
+   * bytes now; null: not recorded (retained before the record existed).
+   */
+  withheld: SiteRetainedWithheld | null;
+}
+
+/** A retained report's withheld files then, and now. */
+export interface SiteRetainedWithheld {
+  /** The record does not check (it is shown, never trusted). */
+  problem: string | null;
+  /** The first MAX_ROWS files of the record. */
+  files: (RetainedWithheld['files'][number] & { now: 'revealed' | 'withheld' | 'absent' })[];
+  count: number;
+  /** How many of them are published now (revealed), still withheld, or in no bundle this site publishes. */
+  revealed: number;
+  still: number;
+  absent: number;
 }
 
 /** Everything the pages need, as plain data. */
@@ -137,6 +163,14 @@ export interface SiteModel {
   date: string | null;
   /** The append-only check against the retained manifests (empty without history). */
   history: SiteHistory;
+  /**
+   * The published envelopes (signed reports, FORMAT.md 10) by report hex, the
+   * current and retained reports', each checked at build time against the
+   * published bytes (signatures.ts). A report with none is not signed.
+   */
+  signatures: Record<string, SiteSignature[]>;
+  /** How many files of all bundles are withheld (their bytes not published: /withheld.json). */
+  withheldCount: number;
 }
 
 /** The history check as the pages show it. */
@@ -160,4 +194,8 @@ export interface SiteModelOptions {
   sourceDate?: string | null;
   /** The append-only check (compare.ts), when the build read retained manifests. */
   history?: Pick<HistoryCheck, 'changes' | 'absent' | 'problems'>;
+  /** The published envelopes, checked (signatures.ts checkSignatures); absent: none. */
+  signatures?: Record<string, SiteSignature[]>;
+  /** Retain's record of the files withheld, by retained report hex (history/retained-withheld.ts); a report without one: not recorded. */
+  retainedWithheld?: Record<string, { record: RetainedWithheld | null; problem: string | null }>;
 }

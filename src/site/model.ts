@@ -12,7 +12,8 @@
 import { canonicalJson } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import type { Report } from '../report/schema.ts';
-import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SiteMoney, SitePlanPage, SiteHistory } from './model-types.ts';
+import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SiteMoney, SitePlanPage, SiteHistory, SiteRetainedWithheld } from './model-types.ts';
+import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import { Plan } from '../schema/index.ts';
 import { basePathOf, type Config } from '../config/config.ts';
@@ -51,11 +52,27 @@ export async function buildSiteModel(report: Report, published: Published, confi
     plans,
     otherClaims,
     charts: chartsOf(report, cohorts, retained.reports),
-    retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems })),
+    retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published) })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
     history: siteHistory(options.history),
+    signatures: options.signatures ?? {},
+    withheldCount: published.bundles.reduce((n, b) => n + b.withheld.length, 0),
   };
+}
+
+/**
+ * What became of the files a retained report withheld (retain's record): a
+ * digest this site publishes now is revealed; one it still withholds is
+ * withheld; one in no bundle it publishes is absent. Null: not recorded.
+ */
+function retainedWithheld(entry: { record: RetainedWithheld | null; problem: string | null } | undefined, published: Published): SiteRetainedWithheld | null {
+  if (entry === undefined || (entry.record === null && entry.problem === null)) return null;
+  const open = new Set(published.bundles.flatMap((b) => b.files.map((f) => f.sha256)));
+  const held = new Set(published.bundles.flatMap((b) => b.withheld.map((f) => f.sha256)));
+  const files = (entry.record?.files ?? []).map((f) => ({ ...f, now: open.has(f.sha256) ? ('revealed' as const) : held.has(f.sha256) ? ('withheld' as const) : ('absent' as const) }));
+  const count = (now: string) => files.filter((f) => f.now === now).length;
+  return { problem: entry.problem, files: files.slice(0, MAX_ROWS), count: files.length, revealed: count('revealed'), still: count('withheld'), absent: count('absent') };
 }
 
 /** Each board's charts; the over-time chart reads the retained reports whose id re-derives (oldest evidence first), then this one. */
@@ -131,6 +148,8 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
     fileCount: published.files.length,
     unpublished: published.unpublished.slice(0, MAX_ROWS),
     unpublishedCount: published.unpublished.length,
+    withheld: published.withheld.slice(0, MAX_ROWS),
+    withheldCount: published.withheld.length,
     ownsPlan: entry.status === 'verified' || rewrittenOnly,
     page: null,
   };

@@ -303,8 +303,8 @@ describe('RFC 8785 inside verify-browser.js (loaded with node:vm, a fake documen
   const canonicalizeInBrowser = context.ledgerboardCanonicalize as (value: unknown) => string;
   const parseInBrowser = context.ledgerboardParseJson as (text: string) => unknown;
 
-  it('registers one click listener and exposes its canonicalization', () => {
-    expect(listeners).toEqual(['click']);
+  it('registers one click listener (and one input listener, for a pinned key id) and exposes its canonicalization', () => {
+    expect(listeners).toEqual(['click', 'input']);
     expect(typeof canonicalizeInBrowser).toBe('function');
   });
   for (const name of vectorNames) {
