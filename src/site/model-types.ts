@@ -8,6 +8,7 @@ import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
 import type { SiteFile } from './publish.ts';
+import type { SiteCompareBoard } from './compare.ts';
 
 export type { SiteFile } from './publish.ts';
 
@@ -126,6 +127,11 @@ export interface SiteModel {
    * rate over time (null when the board has one evidence date).
    */
   charts: Record<string, { rate: Chart; cost: Chart; time: Chart | null }>;
+  /**
+   * Pairs per board id (compare.ts, FORMAT.md 7.6): the pair matrix, the board's resolution, each cohort's
+   * per-task sides and the compare pages (/boards/<hex>/compare/<a-hex>/<b-hex>/) with their figures.
+   */
+  compare: Record<string, SiteCompareBoard>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
