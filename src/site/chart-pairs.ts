@@ -48,10 +48,18 @@ export function pairChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   const label = (id: string): string => `${place.get(id)}. ${labelOf(cohorts.get(id)!)}`;
   const cells: Cell[] = [];
   const lines = [`Pairs of board ${hexOf(board.board_id).slice(0, 12)}: ${pairs.length} pairs of ${n} cohorts, numbered as in the table; the sign test over headline tasks complete on both sides, Holm-adjusted over the board's pairs.`];
+  // The text alternative reads in table order: each pair once, the better-placed cohort first.
+  const ordered = [...pairs].sort((x, y) => order(x) - order(y));
+  function order(p: { a: string; b: string }): number {
+    const [i, j] = [place.get(p.a)!, place.get(p.b)!].sort((u, v) => u - v);
+    return i! * (n + 1) + j!;
+  }
+  for (const pair of ordered) {
+    const [first, second] = place.get(pair.a)! < place.get(pair.b)! ? [pair.a, pair.b] : [pair.b, pair.a];
+    const [firstBetter, secondBetter] = first === pair.a ? [pair.a_better, pair.b_better] : [pair.b_better, pair.a_better];
+    lines.push(`${label(first)} against ${label(second)}: ${firstBetter}-${secondBetter} of ${pair.tasks} tasks, p ${pText(pair.p)}, Holm p ${pText(pair.p_holm)}: ${pair.winner === null ? 'no difference' : `${label(pair.winner)} wins`}.`);
+  }
   for (const pair of pairs) {
-    const words = `${pair.a_better}-${pair.b_better} of ${pair.tasks} tasks, p ${pText(pair.p)}, Holm p ${pText(pair.p_holm)}`;
-    const result = pair.winner === null ? 'no difference' : `${label(pair.winner)} beats ${label(pair.winner === pair.a ? pair.b : pair.a)}`;
-    lines.push(`${label(pair.a)} against ${label(pair.b)}: ${words}: ${result}.`);
     for (const [row, col] of [[pair.a, pair.b], [pair.b, pair.a]] as const) {
       const mark = pair.winner === null ? '–' : pair.winner === row ? 'W' : 'L';
       const [rowBetter, colBetter] = row === pair.a ? [pair.a_better, pair.b_better] : [pair.b_better, pair.a_better];
