@@ -71,9 +71,9 @@ export function pairChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   const notes = [
     'Read each row against each column: W the row\'s cohort beats the column\'s (Holm-adjusted p < 0.05), L it is beaten, – no difference at this board\'s resolution. Blue: beats; orange: beaten; grey: no difference.',
     `Numbered as in the table: ${board.cohorts.map((id) => label(id)).join('; ')}.`,
-    wins === 0 ? 'No pair has a winner on this board.' : `${wins} of ${pairs.length} pairs have a winner.`,
+    wins === 0 ? 'No pair has a winner on this board.' : `${wins} of ${pairs.length} pairs ${wins === 1 ? 'has' : 'have'} a winner.`,
   ];
-  const aria = `Pair matrix of ${n} cohorts of board ${hexOf(board.board_id).slice(0, 12)}: ${wins} of ${pairs.length} pairs have a winner`;
+  const aria = `Pair matrix of ${n} cohorts of board ${hexOf(board.board_id).slice(0, 12)}: ${wins} of ${pairs.length} pairs ${wins === 1 ? 'has' : 'have'} a winner`;
   return { svg: matrixSvg(board, cells, n, WIDE, aria), compact: matrixSvg(board, cells, n, COMPACT, aria), alt: lines.join('\n'), notes };
 }
 

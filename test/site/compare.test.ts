@@ -122,3 +122,26 @@ describe('the cap', () => {
     expect(Object.values(capped.sides).every((s) => s === null)).toBe(true);
   });
 });
+
+describe('the pair matrix with a winner', () => {
+  it('W on sky blue for the row that beats, L on orange for the row beaten, with the counts in each cell title', async () => {
+    const { pairChart, PAIR_FILL, pText } = await import('../../src/site/chart-pairs.ts');
+    const board = boardOf('a7bdcfaf');
+    const [x, y] = [board.cohorts[0]!, board.cohorts[1]!];
+    const [a, b] = x < y ? [x, y] : [y, x];
+    // One pair of the board given a winner: a beats b 9-0 (p = 2 / 512), the rest left as they are.
+    const pairs = board.pairs!.map((p) => (p.a === a && p.b === b ? { ...p, a_better: 9, b_better: 0, p: 2 / 512, p_holm: 6 * (2 / 512), winner: a } : p));
+    const chart = pairChart({ ...board, pairs }, cohorts)!;
+    const cells = [...chart.compact.matchAll(/<rect fill="([^"]+)"[^>]*><title>([^<]*)<\/title>/g)].map((m) => ({ fill: m[1]!, title: m[2]! }));
+    expect(cells).toHaveLength(12);
+    expect(cells.filter((c) => c.fill === PAIR_FILL.W)).toHaveLength(1);
+    expect(cells.filter((c) => c.fill === PAIR_FILL.L)).toHaveLength(1);
+    expect(cells.find((c) => c.fill === PAIR_FILL.W)!.title).toMatch(/ beats .*: 9-0 of 17 tasks, Holm p 0\.0234$/);
+    expect(cells.find((c) => c.fill === PAIR_FILL.L)!.title).toMatch(/ is beaten by .*: 0-9 of 17 tasks, Holm p 0\.0234$/);
+    expect(chart.compact.match(/>W</g)).toHaveLength(1);
+    expect(chart.compact.match(/>L</g)).toHaveLength(1);
+    expect(chart.notes.at(-1)).toBe('1 of 6 pairs has a winner.');
+    expect(chart.alt).toContain(': 9-0 of 17 tasks, p 0.00391, Holm p 0.0234: ');
+    expect([pText(1), pText(0.015625), pText(0.09375), pText(2 ** -20)]).toEqual(['1', '0.0156', '0.0938', '9.5e-7']);
+  });
+});
