@@ -82,7 +82,7 @@ function matrixSvg(board: ReportBoard, cells: readonly Cell[], n: number, size: 
   const font = size.font;
   const places = Array.from({ length: n }, (_, i) => String(i + 1));
   const marginLeft = Math.round(font * (String(n).length * 0.7 + 1.6));
-  const marginTop = Math.round(font * 2.2);
+  const marginTop = Math.round(font * (wide ? 2.2 : 1.6));
   // Square cells, at most 3.4 em wide; the matrix keeps to the left of a wide chart.
   const cell = Math.min(font * 3.4, (size.width - marginLeft - 8) / n);
   const marginRight = Math.max(8, size.width - marginLeft - cell * n);
@@ -92,7 +92,8 @@ function matrixSvg(board: ReportBoard, cells: readonly Cell[], n: number, size: 
   const marks: Plot.Markish[] = [
     Plot.cell(cells, { x: 'col', y: 'row', fill, stroke: 'white', strokeWidth: 1, inset: 0.5, title: (c: Cell) => c.title }),
     Plot.cell(places.map((p) => ({ p })), { x: 'p', y: 'p', fill: 'currentColor', fillOpacity: 0.08 }),
-    Plot.axisX({ anchor: 'top', label: wide ? 'against column (numbered as in the table)' : 'against', labelAnchor: 'left', labelArrow: 'none', tickSize: 0 }),
+    // The compact chart has no room for an axis label beside its first column: the caption says how to read it.
+    Plot.axisX({ anchor: 'top', label: wide ? 'against column (numbered as in the table)' : null, labelAnchor: 'left', labelArrow: 'none', tickSize: 0 }),
     Plot.axisY({ label: null, tickSize: 0 }),
   ];
   if (letters) marks.push(Plot.text(cells, { x: 'col', y: 'row', text: 'mark', fill: 'black' }));
