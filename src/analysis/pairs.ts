@@ -151,3 +151,59 @@ export function holm(ps: readonly number[]): number[] {
   });
   return out;
 }
+
+/** A board's resolution under the sign test (signTestResolution). */
+export interface SignTestResolution {
+  /** Headline tasks. */
+  tasks: number;
+  /** How many comparisons the p value is multiplied by (1: before adjustment; m: Holm's first step over m pairs). */
+  factor: number;
+  /**
+   * The smallest lead that can reach factor * p < alpha: [lead, 0], where
+   * only `lead` tasks differ, all one way (a lead of d tasks is strongest
+   * with no task the other way). Null when even all n tasks one way cannot.
+   */
+  smallest: [number, number] | null;
+  /** When all n tasks differ: the least lopsided split [n_a, n_b] (n_a > n_b) that reaches factor * p < alpha; null when none does. */
+  allDiffer: [number, number] | null;
+}
+
+/**
+ * The resolution of a board of `tasks` headline tasks: the smallest
+ * sign-test difference that could reach `factor * p < alpha` (factor 1:
+ * before adjustment; m: Holm's first step, the smallest of m p values), with
+ * the same signTestP the pairs use. For a fixed lead d = n_a - n_b, p is
+ * smallest with n_b = 0 (each task the other way adds one to both sides and
+ * raises p), so the smallest lead is the least d <= tasks with
+ * factor * signTestP(d, 0) < alpha; with every task differing, p falls as the
+ * split grows more lopsided, so the least n_a is found by bisection.
+ */
+export function signTestResolution(tasks: number, alpha: number = PAIR_ALPHA, factor = 1): SignTestResolution {
+  if (!Number.isSafeInteger(tasks) || tasks < 0) throw new RangeError(`tasks must be a non-negative integer, got ${tasks}`);
+  const reaches = (na: number, nb: number): boolean => factor * signTestP(na, nb) < alpha;
+  let smallest: [number, number] | null = null;
+  if (tasks > 0 && reaches(tasks, 0)) {
+    // signTestP(d, 0) = 2 / 2^d falls with d: bisect for the least d that reaches.
+    let lo = 1;
+    let hi = tasks;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (reaches(mid, 0)) hi = mid;
+      else lo = mid + 1;
+    }
+    smallest = [lo, 0];
+  }
+  let allDiffer: [number, number] | null = null;
+  if (smallest !== null) {
+    // n_a from ceil((n + 1) / 2) (a strict majority) to n; p falls as n_a grows.
+    let lo = Math.floor(tasks / 2) + 1;
+    let hi = tasks;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (reaches(mid, tasks - mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    allDiffer = [lo, tasks - lo];
+  }
+  return { tasks, factor, smallest, allDiffer };
+}

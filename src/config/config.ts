@@ -74,6 +74,11 @@ export const Config = z.strictObject({
     .array(WithholdRule)
     .default([])
     .describe('Files of the bundles whose bytes the site never publishes (verified and counted as usual; their digests stay public): a holdout kept secret until revealed by removing the rule. Never changes a report id, a figure or a URL.'),
+  compare_max_cohorts: z
+    .int()
+    .min(2)
+    .default(50)
+    .describe('Site only: a board of at most this many cohorts gets a compare page (/boards/<hex>/compare/<a>/<b>/) for every pair of cohorts (50: up to 1,225 pages); a larger board links only each cohort\'s 5 nearest neighbours by rank, its pair matrix still showing every pair. Never changes a report id or a figure.'),
   acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
   grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
   limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),

@@ -359,7 +359,7 @@ function rowsOf(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>):
 }
 
 /** "model · agent version", each shortened with invisible characters shown (format.ts shortIdentity); any control or bidi character left made a space. */
-function labelOf(cohort: ReportCohort): string {
+export function labelOf(cohort: ReportCohort): string {
   const { model, agent } = cohort.subject;
   // eslint-disable-next-line no-control-regex
   return `${shortIdentity(model)} · ${shortIdentity(agent.name)} ${shortIdentity(agent.version)}`.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, ' ');

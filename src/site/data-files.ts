@@ -93,6 +93,7 @@ export function sitePaths(model: SiteModel): string[] {
   return [
     '/',
     ...boardsOf(model).map((b) => `/boards/${hexOf(b.board_id)}/`),
+    ...boardsOf(model).flatMap((b) => Object.keys(model.compare[b.board_id]?.pages ?? {}).map((key) => `/boards/${hexOf(b.board_id)}/compare/${key}/`)),
     ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
     ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
     '/incompatibilities/',

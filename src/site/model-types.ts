@@ -10,6 +10,7 @@ import type { HistoryCheck, PlanChange } from '../history/compare.ts';
 import type { SiteFile, WithheldFile } from './publish.ts';
 import type { SiteSignature } from './signatures.ts';
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
+import type { SiteCompareBoard } from './compare.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -152,6 +153,11 @@ export interface SiteModel {
    * rate over time (null when the board has one evidence date).
    */
   charts: Record<string, { rate: Chart; cost: Chart; time: Chart | null }>;
+  /**
+   * Pairs per board id (compare.ts, FORMAT.md 7.6): the pair matrix, the board's resolution, each cohort's
+   * per-task sides and the compare pages (/boards/<hex>/compare/<a-hex>/<b-hex>/) with their figures.
+   */
+  compare: Record<string, SiteCompareBoard>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */

@@ -25,11 +25,13 @@ import { costChart, rateChart, timeChart, type DatedReport } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { absolute, cohortMap } from './view.ts';
+import { compareBoards } from './compare.ts';
+import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
 
 export type * from './model-types.ts';
 
 /** Builds the site model from the report and what the build publishes (publish.ts publishedOf). */
-export async function buildSiteModel(report: Report, published: Published, config: Pick<Config, 'title' | 'site_url'>, options: SiteModelOptions = {}): Promise<SiteModel> {
+export async function buildSiteModel(report: Report, published: Published, config: Pick<Config, 'title' | 'site_url'> & Partial<Pick<Config, 'compare_max_cohorts'>>, options: SiteModelOptions = {}): Promise<SiteModel> {
   const retained = options.retained ?? { reports: [], ignored: [] };
   // With a base path the URL names a directory: "https://user.github.io/board" is "https://user.github.io/board/".
   const siteUrl = new URL(basePathOf(config), config.site_url).href;
@@ -52,6 +54,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
     plans,
     otherClaims,
     charts: chartsOf(report, cohorts, retained.reports),
+    compare: compareBoards(report, cohorts, config.compare_max_cohorts ?? COMPARE_MAX_COHORTS),
     retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published) })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,

@@ -5,7 +5,7 @@
  * all ties, a winner, no winner, incomplete sides left out.
  */
 import { describe, expect, it } from 'vitest';
-import { boardPairs, dyadicToDouble, holm, signTestP, type PairCohort } from '../../src/analysis/pairs.ts';
+import { boardPairs, dyadicToDouble, holm, signTestP, signTestResolution, type PairCohort } from '../../src/analysis/pairs.ts';
 import type { ContributingPlan } from '../../src/analysis/pool.ts';
 import type { TaskTally } from '../../src/analysis/score.ts';
 
@@ -134,5 +134,44 @@ describe('boardPairs', () => {
     expect(boardPairs(Object.keys(six), [cohort('a', none), cohort('b', six)]).pairs[0]).toMatchObject({ b_better: 6, p: 0.03125, p_holm: 0.03125, winner: id('b') });
     const five = Object.keys(six).slice(0, 5);
     expect(boardPairs(five, [cohort('a', none), cohort('b', six)]).pairs[0]).toMatchObject({ b_better: 5, p: 0.0625, winner: null });
+  });
+});
+
+describe('signTestResolution (the board resolution, hand-computed by the exact binomial)', () => {
+  it('before adjustment: impossible with 5 tasks or fewer, 6-0 from 6 tasks; the split needed when every task differs', () => {
+    // n = 5: all five one way gives p = 2 / 2^5 = 0.0625 >= 0.05.
+    for (const n of [0, 1, 5]) expect(signTestResolution(n)).toEqual({ tasks: n, factor: 1, smallest: null, allDiffer: null });
+    // n = 6: 6-0 gives 2 / 64 = 0.03125.
+    expect(signTestResolution(6)).toEqual({ tasks: 6, factor: 1, smallest: [6, 0], allDiffer: [6, 0] });
+    // n = 7: 6-1 gives 2 (1 + 7) / 128 = 0.125, 7-0 gives 2 / 128.
+    expect(signTestResolution(7)).toEqual({ tasks: 7, factor: 1, smallest: [6, 0], allDiffer: [7, 0] });
+    // n = 9: 8-1 gives 2 (1 + 9) / 512 = 0.0391; 7-2 gives 2 (1 + 9 + 36) / 512 = 0.1797.
+    expect(signTestResolution(9).allDiffer).toEqual([8, 1]);
+    // n = 12: 10-2 gives 2 (1 + 12 + 66) / 4096 = 0.0386; 9-3 gives 2 (79 + 220) / 4096 = 0.146.
+    expect(signTestResolution(12).allDiffer).toEqual([10, 2]);
+    // n = 17 (the demo): 13-4 gives 2 (1 + 17 + 136 + 680 + 2380) / 2^17 = 6428 / 131072 = 0.0490; 12-5 adds 6188: 0.1435.
+    expect(signTestResolution(17)).toEqual({ tasks: 17, factor: 1, smallest: [6, 0], allDiffer: [13, 4] });
+  });
+
+  it("at Holm's first step over m pairs (m p < 0.05)", () => {
+    // m = 6: 7-0 gives 6 * 2 / 128 = 0.094, 8-0 gives 6 * 2 / 256 = 0.047; all 17 differ: 14-3 gives 6 * 1668 / 131072 = 0.076, 15-2 gives 6 * 308 / 131072 = 0.014.
+    expect(signTestResolution(17, 0.05, 6)).toEqual({ tasks: 17, factor: 6, smallest: [8, 0], allDiffer: [15, 2] });
+    // m = 15: 9-0 gives 15 * 2 / 512 = 0.059, 10-0 gives 15 * 2 / 1024 = 0.029; 15-2 gives 15 * 308 / 131072 = 0.035.
+    expect(signTestResolution(17, 0.05, 15)).toEqual({ tasks: 17, factor: 15, smallest: [10, 0], allDiffer: [15, 2] });
+    expect(signTestResolution(9, 0.05, 15).smallest).toBeNull();
+  });
+
+  it('agrees with an exhaustive search over every split of up to n tasks', () => {
+    for (const factor of [1, 3, 10]) {
+      for (let n = 0; n <= 40; n++) {
+        let best: number | null = null;
+        for (let na = 0; na <= n; na++) for (let nb = 0; na + nb <= n; nb++) if (factor * signTestP(na, nb) < 0.05 && (best === null || Math.abs(na - nb) < best)) best = Math.abs(na - nb);
+        let split: number | null = null;
+        for (let na = n; na > n / 2; na--) if (factor * signTestP(na, n - na) < 0.05) split = na;
+        const r = signTestResolution(n, 0.05, factor);
+        expect(r.smallest?.[0] ?? null).toBe(best);
+        expect(r.allDiffer?.[0] ?? null).toBe(split);
+      }
+    }
   });
 });

@@ -481,9 +481,11 @@ describe('the report id', () => {
     expect(report.schema).toBe('ledgerboard.report.v1');
     expect(report.generator.name).toBe('ledgerboard');
     // The config without where the files sit: the same evidence elsewhere keeps the report id.
-    const { bundles_dir: _b, retained_reports_dir: _r, attestations_dir: _a, withhold: _w, ...withoutPaths } = DEFAULTS;
+    const { bundles_dir: _b, retained_reports_dir: _r, attestations_dir: _a, withhold: _w, compare_max_cohorts: _c, ...withoutPaths } = DEFAULTS;
     expect(report.config).toEqual(withoutPaths);
     expect(build([], Config.parse({ bundles_dir: ['x', 'y'], retained_reports_dir: 'z' })).report_id).toBe(build([]).report_id);
+    // A site-only key (compare pages) never changes the report id.
+    expect(build([], Config.parse({ compare_max_cohorts: 3 })).report_id).toBe(build([]).report_id);
     // An empty report is valid too.
     expect(Report.safeParse(build([])).success).toBe(true);
   });
