@@ -15,6 +15,7 @@ import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
+import { siteTasks } from './tasks.ts';
 import { keysJson, readAttestations } from '../attest/published.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -56,15 +57,18 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   for (const rule of published.unmatchedRules) options.log(`warning: the withhold rule "${rule}" matches no file: nothing is held back by it`);
   for (const n of published.notWithheld) options.log(`warning: ${n.path} is withheld by a rule but published anyway: ${n.because} has the same bytes, and is always published`);
   const withheldCount = published.bundles.reduce((n, b) => n + b.withheld.length, 0);
+  // The task pages' index goes in the model; their attempt rows are written one page at a time for the render.
+  const tasks = await siteTasks(report, published);
   const model = await buildSiteModel(report, published, config, {
     retained,
+    tasks: tasks.boards,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
   });
   await mkdir(dirname(resolve(options.outDir)), { recursive: true });
   return await replaceDirectory(options.outDir, async (staging) => {
     options.log('rendering pages');
-    await renderPages(model, staging, options.outDir);
+    await renderPages(model, staging, options.outDir, tasks.details);
     // Under a base path (site_url with a path), every root-relative link moves under it.
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');

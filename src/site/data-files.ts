@@ -13,6 +13,7 @@ import type { SiteModel } from './model.ts';
 import { writeEvidence, type Published } from './publish.ts';
 import { absolute, boardsOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
+import { taskPath } from './task-key.ts';
 
 export async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
@@ -93,6 +94,7 @@ export function sitePaths(model: SiteModel): string[] {
   return [
     '/',
     ...boardsOf(model).map((b) => `/boards/${hexOf(b.board_id)}/`),
+    ...boardsOf(model).flatMap((b) => (model.tasks[b.board_id]?.tasks ?? []).map((t) => taskPath(hexOf(b.board_id), t.key))),
     ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
     ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
     '/incompatibilities/',

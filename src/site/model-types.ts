@@ -8,6 +8,8 @@ import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
 import type { SiteFile } from './publish.ts';
+import type { SiteBoardTasks } from './tasks.ts';
+import type { TaskMatrix } from './chart-tasks.ts';
 
 export type { SiteFile } from './publish.ts';
 
@@ -126,6 +128,13 @@ export interface SiteModel {
    * rate over time (null when the board has one evidence date).
    */
   charts: Record<string, { rate: Chart; cost: Chart; time: Chart | null }>;
+  /**
+   * Per board id: its headline, watch-list and public tasks (each with its
+   * task page /boards/<board-hex>/tasks/<key>/: key, ledger record, resolved /
+   * graded per cohort) and the task x cohort matrix (chart-tasks.ts). The
+   * attempt rows of a task page are not in the model (tasks.ts TaskDetails).
+   */
+  tasks: Record<string, SiteBoardTasks & { matrix: TaskMatrix }>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
@@ -160,4 +169,6 @@ export interface SiteModelOptions {
   sourceDate?: string | null;
   /** The append-only check (compare.ts), when the build read retained manifests. */
   history?: Pick<HistoryCheck, 'changes' | 'absent' | 'problems'>;
+  /** The boards' tasks (tasks.ts siteTasks), when the build computed them already; else buildSiteModel does. */
+  tasks?: Record<string, SiteBoardTasks>;
 }

@@ -24,6 +24,8 @@ import { costChart, rateChart, timeChart, type DatedReport } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { absolute, cohortMap } from './view.ts';
+import { siteTasks } from './tasks.ts';
+import { taskMatrix } from './chart-tasks.ts';
 
 export type * from './model-types.ts';
 
@@ -41,6 +43,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
   for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
+  const boardTasks = options.tasks ?? (await siteTasks(report, published)).boards;
   return {
     title: config.title,
     siteUrl,
@@ -51,6 +54,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
     plans,
     otherClaims,
     charts: chartsOf(report, cohorts, retained.reports),
+    tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
     retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
