@@ -90,7 +90,7 @@ export function taskMatrix(board: ReportBoard, tasks: readonly SiteTask[]): Task
     ];
     if (withText) {
       const text = (d: Cell): string => `${d.resolved}/${d.graded}`;
-      marks.push(Plot.text(cells.filter((d) => d.rate >= 0.5), { x: 'col', y: 'row', text, fill: 'black' }), Plot.text(cells.filter((d) => d.rate < 0.5), { x: 'col', y: 'row', text, fill: 'white' }));
+      marks.push(Plot.text(cells.filter((d) => d.rate >= 0.5), { x: 'col', y: 'row', text, fill: 'black', pointerEvents: 'none' }), Plot.text(cells.filter((d) => d.rate < 0.5), { x: 'col', y: 'row', text, fill: 'white', pointerEvents: 'none' }));
     }
     return render(`lb-${hexOf(board.board_id).slice(0, 12)}-tasks`, size, {
       height: Math.round(marginTop + 8 + shown.length * rowHeight),
