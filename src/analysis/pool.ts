@@ -19,7 +19,7 @@ import type { GradingPin } from '../config/config.ts';
 import type { BundleEvidence } from '../bundle/evidence.ts';
 import { subjectKey } from '../bundle/subject.ts';
 import type { Grader, LedgerRecord, Plan } from '../schema/index.ts';
-import { bundleColumns } from './columns.ts';
+import { bundleColumns, type BundleColumns } from './columns.ts';
 import { ledgerPositions, summarizeRows, type CohortPart, type LedgerPositions } from './cohort-part.ts';
 import { splitLedger } from './headline.ts';
 import { classCodes, firstLayerColumns, layerColumns, TERMINAL_CLASSES } from './grading.ts';
@@ -205,6 +205,43 @@ const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
 
 /** A bundle's pooling (see {@link BundlePooling}), its tasks placed on its ledger. */
 export function poolBundle(input: AnalysisInput, pin: GradingPin, layerKind: 'latest' | 'first', ledger: LedgerPositions): BundlePooling {
+  const { pooling, segments, regrades } = assignRows(input, pin, layerKind);
+  for (const [p, segment] of segments.entries()) {
+    const part = summarizeRows(input, segment.columns, segment.rows, segment.terminal, segment.reason, ledger);
+    pooling.parts.push({ cohort_id: segment.cohort_id, part, regrades: regrades[p]! });
+  }
+  return pooling;
+}
+
+/** A bundle's rows in one cohort, in row (attempt line) order, with their terminal class and reason codes. */
+export interface Segment {
+  cohort_id: string;
+  bundle_id: string;
+  plan_id: string;
+  columns: BundleColumns;
+  rows: Int32Array;
+  /** Index into TERMINAL_CLASSES. */
+  terminal: Uint8Array;
+  /** Index into REASON_CODES. */
+  reason: Uint8Array;
+}
+
+/**
+ * A bundle's rows by cohort (in the layer in use, under the pin), as pooling
+ * assigns them: what a page that lists attempts one by one reads (the task
+ * pages, src/site/tasks.ts), so each attempt's cohort and terminal class are
+ * the ones the report counted.
+ */
+export function bundleSegments(input: AnalysisInput, pin: GradingPin): Segment[] {
+  return assignRows(input, pin, 'latest').segments;
+}
+
+/**
+ * Every row's cohort, terminal class and reason, as segments in order of
+ * their first row, with the cohorts joined (the pooling without its parts)
+ * and each segment's regrade tallies.
+ */
+function assignRows(input: AnalysisInput, pin: GradingPin, layerKind: 'latest' | 'first'): { pooling: BundlePooling; segments: Segment[]; regrades: RegradeTally[][] } {
   const plan = input.evidence.plan as Plan;
   const pooling: BundlePooling = { bundle_id: input.bundle_id, plan_id: input.plan_id, ledger_digest: plan.ledger.digest, joins: [], parts: [], excluded: 0 };
   const columns = bundleColumns(input.evidence);
@@ -304,15 +341,12 @@ export function poolBundle(input: AnalysisInput, pin: GradingPin, layerKind: 'la
     if (!before && now) tally.fail_to_pass++;
     if (before && !now) tally.pass_to_fail++;
   }
-  found.forEach((cohort_id, p) => {
-    const part = summarizeRows(input, columns, rows[p]!, terminals[p]!, reasons[p]!, ledger);
-    pooling.parts.push({ cohort_id, part, regrades: [...regrades[p]!.values()].sort((a, b) => a.generation - b.generation) });
-  });
+  const segments = found.map((cohort_id, p): Segment => ({ cohort_id, bundle_id: input.bundle_id, plan_id: input.plan_id, columns, rows: rows[p]!, terminal: terminals[p]!, reason: reasons[p]! }));
   // Every subject of the plan contributes the plan to each board the plan puts attempts on.
   for (const [board_id, boardKey] of touched) {
     for (const subject of plan.subjects) join(boardKey, board_id, subject);
   }
-  return pooling;
+  return { pooling, segments, regrades: regrades.map((r) => [...r.values()].sort((a, b) => a.generation - b.generation)) };
 }
 
 /**

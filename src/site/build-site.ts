@@ -17,6 +17,7 @@ import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
 import { keepRender, readKeptRender, renderedFiles, renderKey, writeRender } from './render-cache.ts';
+import { siteTasks } from './tasks.ts';
 import { keysJson, readAttestations } from '../attest/published.ts';
 import { checkSignatures, currentReport } from './signatures.ts';
 import { readRetainedWithheld } from '../history/retained-withheld.ts';
@@ -65,15 +66,19 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   // Each published envelope checked against the bytes this site publishes (the pages say signed, or why not).
   const signatures = attestations === null ? {} : await checkSignatures([currentReport(report), ...retained.reports], published, attestations);
   const retainedWithheld = Object.fromEntries(await Promise.all(retained.reports.map(async (r) => [r.hex, await readRetainedWithheld(options.retainedDir, r.hex)] as const)));
+  // The task pages' index goes in the model; their attempt rows are written one page at a time for the render.
+  const tasks = await siteTasks(report, published);
   const model = await buildSiteModel(report, published, config, {
     retained,
     signatures,
     retainedWithheld,
+    tasks: tasks.boards,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
   });
   await mkdir(dirname(resolve(options.outDir)), { recursive: true });
   return await replaceDirectory(options.outDir, async (staging) => {
+    // The task pages' rows are not in the model, but follow from the same published bundles, which the model names.
     const key = options.renderCache === undefined ? null : await renderKey(model);
     const kept = key === null ? null : await readKeptRender(options.renderCache!, key);
     if (kept !== null) {
@@ -82,7 +87,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
       await writeRender(staging, kept);
     } else {
       options.log('rendering pages');
-      await renderPages(model, staging, options.outDir);
+      await renderPages(model, staging, options.outDir, tasks.details);
       if (key !== null) await keepRender(options.renderCache!, key, await renderedFiles(staging));
     }
     // Under a base path (site_url with a path), every root-relative link moves under it.

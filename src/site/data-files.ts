@@ -13,6 +13,7 @@ import type { SiteModel } from './model.ts';
 import { writeEvidence, type Published } from './publish.ts';
 import { absolute, boardsOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
+import { taskPath } from './task-key.ts';
 
 export async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
@@ -94,6 +95,7 @@ export function sitePaths(model: SiteModel): string[] {
     '/',
     ...boardsOf(model).map((b) => `/boards/${hexOf(b.board_id)}/`),
     ...boardsOf(model).flatMap((b) => Object.keys(model.compare[b.board_id]?.pages ?? {}).map((key) => `/boards/${hexOf(b.board_id)}/compare/${key}/`)),
+    ...boardsOf(model).flatMap((b) => (model.tasks[b.board_id]?.tasks ?? []).map((t) => taskPath(hexOf(b.board_id), t.key))),
     ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
     ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
     '/incompatibilities/',

@@ -11,6 +11,8 @@ import type { SiteFile, WithheldFile } from './publish.ts';
 import type { SiteSignature } from './signatures.ts';
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import type { SiteCompareBoard } from './compare.ts';
+import type { SiteBoardTasks } from './tasks.ts';
+import type { TaskMatrix } from './chart-tasks.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -158,6 +160,13 @@ export interface SiteModel {
    * per-task sides and the compare pages (/boards/<hex>/compare/<a-hex>/<b-hex>/) with their figures.
    */
   compare: Record<string, SiteCompareBoard>;
+  /**
+   * Per board id: its headline, watch-list and public tasks (each with its
+   * task page /boards/<board-hex>/tasks/<key>/: key, ledger record, resolved /
+   * graded per cohort) and the task x cohort matrix (chart-tasks.ts). The
+   * attempt rows of a task page are not in the model (tasks.ts TaskDetails).
+   */
+  tasks: Record<string, SiteBoardTasks & { matrix: TaskMatrix }>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
@@ -204,4 +213,6 @@ export interface SiteModelOptions {
   signatures?: Record<string, SiteSignature[]>;
   /** Retain's record of the files withheld, by retained report hex (history/retained-withheld.ts); a report without one: not recorded. */
   retainedWithheld?: Record<string, { record: RetainedWithheld | null; problem: string | null }>;
+  /** The boards' tasks (tasks.ts siteTasks), when the build computed them already; else buildSiteModel does. */
+  tasks?: Record<string, SiteBoardTasks>;
 }

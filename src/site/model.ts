@@ -27,6 +27,8 @@ import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { absolute, cohortMap } from './view.ts';
 import { compareBoards } from './compare.ts';
 import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
+import { siteTasks } from './tasks.ts';
+import { taskMatrix } from './chart-tasks.ts';
 
 export type * from './model-types.ts';
 
@@ -44,6 +46,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
   for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
+  const boardTasks = options.tasks ?? (await siteTasks(report, published)).boards;
   return {
     title: config.title,
     siteUrl,
@@ -55,6 +58,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
     otherClaims,
     charts: chartsOf(report, cohorts, retained.reports),
     compare: compareBoards(report, cohorts, config.compare_max_cohorts ?? COMPARE_MAX_COHORTS),
+    tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
     retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published) })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,

@@ -9,6 +9,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, 
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SiteModel } from './model.ts';
+import type { TaskDetails } from './tasks.ts';
 import { processAlive } from './build-lock.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
@@ -32,6 +33,39 @@ export function siteModelPlugin(model: SiteModel): VitePlugin {
   };
 }
 
+/** The module id under which the task page reads its rows (taskDetailsPlugin). */
+export const TASK_DETAILS_MODULE = 'virtual:ledgerboard/task-details';
+
+/**
+ * A Vite plugin serving {@link TASK_DETAILS_MODULE}: `taskDetail(n)`, the
+ * rows of task page n (tasks.ts TaskDetails.pages order), read from
+ * `<dir>/<n>.json`, which renderPages writes before Astro runs. The rows of
+ * every task page are too many for the site model (10^6 attempts); each page
+ * reads only its own, so a render holds one page's rows at a time.
+ */
+export function taskDetailsPlugin(dir: string): VitePlugin {
+  const resolved = `\0${TASK_DETAILS_MODULE}`;
+  const code = [
+    "import { readFileSync } from 'node:fs';",
+    "import { join } from 'node:path';",
+    `const dir = ${JSON.stringify(dir)};`,
+    "export function taskDetail(n) { return JSON.parse(readFileSync(join(dir, `${Number(n)}.json`), 'utf8')); }",
+    '',
+  ].join('\n');
+  return {
+    name: 'ledgerboard:task-details',
+    resolveId: (id: string) => (id === TASK_DETAILS_MODULE ? resolved : undefined),
+    load: (id: string) => (id === resolved ? code : undefined),
+  };
+}
+
+/** Writes every task page's rows, one JSON file per page (`<n>.json`), one page at a time. */
+export async function writeTaskDetails(details: TaskDetails | null, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (details === null) return;
+  for (let n = 0; n < details.pages.length; n++) await writeFile(join(dir, `${n}.json`), JSON.stringify(await details.detail(n)));
+}
+
 type VitePlugin = { name: string; resolveId: (id: string) => string | undefined; load: (id: string) => string | undefined };
 
 /**
@@ -53,7 +87,7 @@ type VitePlugin = { name: string; resolveId: (id: string) => string | undefined;
  * render ends; one left by a killed build is removed by the next build into
  * the same output (removeStaleRenders, under the build lock).
  */
-export async function renderPages(model: SiteModel, staging: string, target: string): Promise<void> {
+export async function renderPages(model: SiteModel, staging: string, target: string, details: TaskDetails | null = null): Promise<void> {
   const { build } = await import('astro');
   const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
   const work = await realpath(await mkdtemp(renderPrefix(target)));
@@ -62,6 +96,8 @@ export async function renderPages(model: SiteModel, staging: string, target: str
     await writeFile(join(work, RENDER_MARKER), `${process.pid}\n`);
     await linkPackages(join(work, 'node_modules'));
     const out = join(work, 'out');
+    const detailsDir = join(work, 'task-details');
+    await writeTaskDetails(details, detailsDir);
     process.chdir(work);
     await build({
       ...projectConfig,
@@ -71,7 +107,7 @@ export async function renderPages(model: SiteModel, staging: string, target: str
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(model)] },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(model), taskDetailsPlugin(detailsDir)] },
       logLevel: 'error',
       mode: 'production',
     });

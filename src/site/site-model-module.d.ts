@@ -6,3 +6,8 @@ declare module 'virtual:ledgerboard/site-model' {
   const model: import('./model-types.ts').SiteModel;
   export default model;
 }
+
+/** The rows of each task page: served by render.ts (taskDetailsPlugin) for one render. */
+declare module 'virtual:ledgerboard/task-details' {
+  export function taskDetail(n: number): import('./tasks.ts').TaskDetail;
+}

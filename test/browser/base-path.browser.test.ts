@@ -69,7 +69,8 @@ describe('a site under /board/', () => {
       if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) continue;
       await page.goto(origin + path);
       const links = await page.$$eval('a[href], link[href], script[src]', (elements) =>
-        elements.map((e) => (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src),
+        // An SVG <a> (the task matrix's cells) has an SVGAnimatedString href: its attribute, resolved against the page.
+        elements.map((e) => (e instanceof SVGAElement ? new URL(e.getAttribute('href') ?? '', document.baseURI).href : (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src)),
       );
       for (const link of links) {
         const url = new URL(link);

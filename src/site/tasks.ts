@@ -1,0 +1,333 @@
+/**
+ * Task pages (/boards/<board-hex>/tasks/<task-key>/, docs/site.md): for every
+ * headline, watch-list and public task of a board, its ledger record and, per
+ * cohort, its attempts with their terminal class, grade, cost, tokens, wall
+ * time, artifacts and attempts.jsonl line.
+ *
+ * Per-attempt facts are not in the report. The site reads them from the bytes
+ * it publishes (docs/architecture.md, "Task pages"): for each counted bundle,
+ * its plan.json, ledger.jsonl, attempts.jsonl and grades/*.json blobs
+ * (published.blob: re-hashed against the digest verification saw), parsed
+ * strictly (src/json) against the evidence schemas (src/schema) into the
+ * column tables (src/bundle), and pooled by the analysis itself
+ * (src/analysis/pool.ts bundleSegments, with the report's grading pin), so each
+ * attempt's cohort and terminal class are the ones the report counted, never
+ * a second implementation. One pass over the attempts, grouped by board, task
+ * and cohort; a page's rows are materialised only when it is written
+ * ({@link TaskDetails.detail}), so the site model holds only the small index
+ * (tasks, ledger records, resolved / graded per cohort).
+ */
+import { forEachStrictJsonlLine } from '../json/jsonl.ts';
+import { parseStrictJson } from '../json/strict-json.ts';
+import { Attempt, Grades, LedgerRecord, Plan } from '../schema/index.ts';
+import { evidenceFromObjects } from '../bundle/evidence.ts';
+import type { AttemptLine, GradesFile } from '../bundle/lines.ts';
+import type { GradesTable } from '../bundle/tables.ts';
+import { bundleSegments, splitConflicts, type AnalysisInput, type Segment } from '../analysis/pool.ts';
+import { REASON_CODES, TERMINAL_CLASSES, type GraderReason, type TerminalClass } from '../analysis/grading.ts';
+import type { Report } from '../report/schema.ts';
+import { hexOf } from './format.ts';
+import type { Published, SiteFile } from './publish.ts';
+import { taskKey } from './task-key.ts';
+
+/** Which lists of the board's ledger a task is on. */
+export type TaskSplit = 'headline' | 'watch_list' | 'public';
+
+/** A task of a board as the board page and its task page show it (site model: plain data). */
+export interface SiteTask {
+  /** taskKey(task_id): the page is /boards/<board-hex>/tasks/<key>/. */
+  key: string;
+  /** The number of its page among the build's task pages (TaskDetails.pages, the rows' file). */
+  page: number;
+  task_id: string;
+  splits: TaskSplit[];
+  /** The ledger record (ledger.jsonl of a counted bundle on this ledger), or null when none holds the task. */
+  record: LedgerRecord | null;
+  /** Per cohort of the board (board.cohorts order): [resolved, graded] attempts on this task. */
+  cells: [number, number][];
+}
+
+/** A board's tasks: headline first, then watch list, then public, each in ledger-list order, each task once. */
+export interface SiteBoardTasks {
+  tasks: SiteTask[];
+}
+
+/** An artifact of an attempt: its digest, where its bytes are published and, for small UTF-8 text, the text. */
+export interface TaskArtifact {
+  role: 'patch' | 'grader input' | 'grader output' | 'grader receipt';
+  sha256: string;
+  /** The bundle path listing these bytes (display text only), or null. */
+  path: string | null;
+  /** /blobs/<hex>, or null when the bytes are not published (withheld). */
+  url: string | null;
+  bytes: number | null;
+  /** The bytes as text when UTF-8 and within the budgets; else null and `textNote` says why. */
+  text: string | null;
+  textNote: string | null;
+}
+
+/** One attempt on a task page. */
+export interface TaskAttemptRow {
+  attempt_id: string;
+  index: number;
+  outcome: string;
+  terminal: TerminalClass;
+  reason: GraderReason | null;
+  /** The grade in use (FORMAT.md 7.1): the latest generation (under the pin) holding a result for it, else null (missing). */
+  verdict: 'pass' | 'fail' | 'error' | null;
+  generation: number | null;
+  cost: { state: string; micros: number | null };
+  tokens: { input: number; output: number } | null;
+  wall_seconds: number;
+  retries: number;
+  plan_hex: string;
+  /** The published attempts.jsonl (its blob) and the 1-based line of this attempt. */
+  line: { url: string | null; number: number };
+  artifacts: TaskArtifact[];
+}
+
+/** One task page's rows: per cohort of the board (board.cohorts order), its attempts in bundle id then line order. */
+export interface TaskDetail {
+  board_id: string;
+  key: string;
+  cohorts: { cohort_id: string; attempts: TaskAttemptRow[] }[];
+}
+
+/** A text view is shown for an artifact of at most this many bytes ... */
+export const TEXT_VIEW_BYTES = 16 * 1024;
+/** ... while a page's text views total at most this many bytes (the rest are links only). */
+export const PAGE_TEXT_BYTES = 256 * 1024;
+
+/** The task pages of a build: every page's board and key, and each page's rows on demand. */
+export interface TaskDetails {
+  pages: { board_id: string; key: string }[];
+  detail(n: number): Promise<TaskDetail>;
+}
+
+/** A counted bundle as read back from its published bytes. */
+interface ReadBack {
+  report: number;
+  bundle_id: string;
+  plan_hex: string;
+  files: SiteFile[];
+  bySha: Map<string, SiteFile>;
+  attemptsUrl: string | null;
+  grades: readonly GradesTable[];
+  /** For each row, the generation table and result index in use (-1: none), as layerColumns picks it. */
+  gradeTable: Int32Array;
+  gradeIndex: Int32Array;
+}
+
+/**
+ * The board index (site model) and the task pages' rows, from the report and
+ * what the build publishes. Reads each counted bundle's evidence once.
+ */
+export async function siteTasks(report: Report, published: Published): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails }> {
+  const inputs: AnalysisInput[] = [];
+  const read = new Map<string, ReadBack>();
+  const ledgers = new Map<string, Map<string, LedgerRecord>>();
+  for (let i = 0; i < report.bundles.length; i++) {
+    const entry = report.bundles[i]!;
+    if (!entry.counted || entry.status !== 'verified' || entry.bundle_id === null || entry.plan_id === null) continue;
+    const files = published.bundles[i]!.files;
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const planFile = byPath.get('plan.json');
+    const attemptsFile = byPath.get('attempts.jsonl');
+    if (!planFile) throw new Error(`counted bundle ${entry.bundle_id} has no published plan.json`);
+    const plan = Plan.parse(jsonOf(await published.blob(planFile.sha256)));
+    const ledgerFile = byPath.get('ledger.jsonl');
+    const ledger: LedgerRecord[] = [];
+    if (ledgerFile) forEachStrictJsonlLine(await published.blob(ledgerFile.sha256), (l) => ledger.push(LedgerRecord.parse(lineValue(l))));
+    if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(ledger.map((r) => [r.task_id, r])));
+    const attempts: AttemptLine[] = [];
+    if (attemptsFile) forEachStrictJsonlLine(await published.blob(attemptsFile.sha256), (l) => attempts.push({ line: l.line, attempt: Attempt.parse(lineValue(l)) }));
+    const gradesFiles: GradesFile[] = [];
+    for (const f of files.filter((f) => /^grades\/[^/]+\.json$/.test(f.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+      gradesFiles.push({ path: f.path, grades: Grades.parse(jsonOf(await published.blob(f.sha256))) });
+    }
+    const evidence = evidenceFromObjects({ plan, ledger, attempts, grades: gradesFiles });
+    inputs.push({ bundle_id: entry.bundle_id, plan_id: entry.plan_id, evidence });
+    const { gradeTable, gradeIndex } = gradesInUse(evidence.grades, evidence.attempts.count, report.config.grading_pin, evidence.attempts);
+    read.set(entry.bundle_id, {
+      report: i,
+      bundle_id: entry.bundle_id,
+      plan_hex: hexOf(entry.plan_id),
+      files,
+      bySha: new Map(files.map((f) => [f.sha256, f])),
+      attemptsUrl: attemptsFile?.url ?? null,
+      grades: evidence.grades,
+      gradeTable,
+      gradeIndex,
+    });
+  }
+  // Each cohort's rows, bundle by bundle in bundle id order (as the report pooled them).
+  const byCohort = new Map<string, Segment[]>();
+  for (const input of splitConflicts(inputs).counted) {
+    for (const segment of bundleSegments(input, report.config.grading_pin)) {
+      const list = byCohort.get(segment.cohort_id) ?? [];
+      list.push(segment);
+      byCohort.set(segment.cohort_id, list);
+    }
+  }
+  const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
+
+  const boards: Record<string, SiteBoardTasks> = {};
+  const pages: { board_id: string; key: string }[] = [];
+  /** Per page, per cohort position: flat pairs (segment number, position in segment). */
+  const refs: number[][][] = [];
+  const segments: Segment[] = [];
+  for (const board of report.boards) {
+    const records = ledgers.get(board.ledger.digest);
+    const byId = new Map<string, SiteTask>();
+    const order: SiteTask[] = [];
+    const lists: [TaskSplit, readonly string[]][] = [['headline', board.ledger.headline_tasks], ['watch_list', board.ledger.watch_list_tasks], ['public', board.ledger.public_tasks]];
+    for (const [split, ids] of lists) {
+      for (const id of ids) {
+        let task = byId.get(id);
+        if (!task) {
+          task = { key: taskKey(id), page: -1, task_id: id, splits: [], record: records?.get(id) ?? null, cells: board.cohorts.map(() => [0, 0]) };
+          byId.set(id, task);
+          order.push(task);
+        }
+        if (!task.splits.includes(split)) task.splits.push(split);
+      }
+    }
+    const pageOf = new Map<SiteTask, number>();
+    for (const task of order) {
+      task.page = pages.length;
+      pageOf.set(task, pages.length);
+      pages.push({ board_id: board.board_id, key: task.key });
+      refs.push(board.cohorts.map(() => []));
+    }
+    // One pass over each cohort's attempts, grouped by task.
+    board.cohorts.forEach((cohortId, position) => {
+      for (const segment of byCohort.get(cohortId) ?? []) {
+        const s = segments.length;
+        segments.push(segment);
+        const table = segment.columns.attempts;
+        const taskOfIndex = table.tasks.values.map((id) => byId.get(id));
+        for (let p = 0; p < segment.rows.length; p++) {
+          const task = taskOfIndex[table.task[segment.rows[p]!]!];
+          if (!task) continue;
+          const cell = task.cells[position]!;
+          cell[1]++;
+          if (segment.terminal[p] === RESOLVED) cell[0]++;
+          refs[pageOf.get(task)!]![position]!.push(s, p);
+        }
+      }
+    });
+    boards[board.board_id] = { tasks: order };
+  }
+
+  const detail = async (n: number): Promise<TaskDetail> => {
+    const page = pages[n]!;
+    const board = report.boards.find((b) => b.board_id === page.board_id)!;
+    let budget = PAGE_TEXT_BYTES;
+    const texts = new Map<string, string | null>();
+    const artifact = async (back: ReadBack, role: TaskArtifact['role'], sha256: string): Promise<TaskArtifact> => {
+      const file = back.bySha.get(sha256) ?? null;
+      const base = { role, sha256, path: file?.path ?? null, url: file?.url ?? null, bytes: file?.bytes ?? null };
+      if (file === null) return { ...base, text: null, textNote: 'not published' };
+      if (file.bytes > TEXT_VIEW_BYTES) return { ...base, text: null, textNote: `no text view: over ${TEXT_VIEW_BYTES / 1024} KiB` };
+      if (!texts.has(sha256)) {
+        if (budget < file.bytes) return { ...base, text: null, textNote: 'no text view: this page shows its limit of text already' };
+        budget -= file.bytes;
+        texts.set(sha256, utf8Text(await published.blob(sha256)));
+      }
+      const text = texts.get(sha256)!;
+      return { ...base, text, textNote: text === null ? 'no text view: not UTF-8 text' : null };
+    };
+    const cohorts = [];
+    for (let position = 0; position < board.cohorts.length; position++) {
+      const flat = refs[n]![position]!;
+      const rows: TaskAttemptRow[] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        const segment = segments[flat[i]!]!;
+        const p = flat[i + 1]!;
+        const row = segment.rows[p]!;
+        const back = read.get(segment.bundle_id)!;
+        const table = segment.columns.attempts;
+        const a = table.attempt(row);
+        const g = back.gradeTable[row]!;
+        const result = g === -1 ? null : back.grades[g]!.result(back.gradeIndex[row]!);
+        const artifacts: TaskArtifact[] = [];
+        if (a.patch !== null) artifacts.push(await artifact(back, 'patch', a.patch));
+        if (result !== null) {
+          artifacts.push(await artifact(back, 'grader input', result.input), await artifact(back, 'grader output', result.output), await artifact(back, 'grader receipt', result.receipt));
+        }
+        rows.push({
+          attempt_id: a.attempt_id,
+          index: a.index,
+          outcome: a.outcome,
+          terminal: TERMINAL_CLASSES[segment.terminal[p]!]!,
+          reason: REASON_CODES[segment.reason[p]!] ?? null,
+          verdict: result?.verdict ?? null,
+          generation: g === -1 ? null : back.grades[g]!.generation,
+          cost: { state: a.cost.state, micros: a.cost.micros },
+          tokens: a.tokens,
+          wall_seconds: a.wall_seconds,
+          retries: a.retries,
+          plan_hex: back.plan_hex,
+          line: { url: back.attemptsUrl, number: table.line[row]! },
+          artifacts,
+        });
+      }
+      cohorts.push({ cohort_id: board.cohorts[position]!, attempts: rows });
+    }
+    return { board_id: page.board_id, key: page.key, cohorts };
+  };
+  return { boards, details: { pages, detail } };
+}
+
+/**
+ * For each attempt row, the generation and result in use, as the grading
+ * layer picks it (src/analysis/grading.ts layerColumns): generations in
+ * number order, a later result wins, a pin keeps only its grader's; every row
+ * of a repeated attempt id takes its id's result.
+ */
+function gradesInUse(grades: readonly GradesTable[], count: number, pin: Report['config']['grading_pin'], attempts: { attemptId(row: number): string; duplicateIds: boolean }): { gradeTable: Int32Array; gradeIndex: Int32Array } {
+  const gradeTable = new Int32Array(count).fill(-1);
+  const gradeIndex = new Int32Array(count).fill(-1);
+  const sameId = new Map<string, number[]>();
+  if (attempts.duplicateIds) {
+    for (let row = 0; row < count; row++) {
+      const id = attempts.attemptId(row);
+      const list = sameId.get(id);
+      if (list) list.push(row);
+      else sameId.set(id, [row]);
+    }
+  }
+  const ordered = grades.map((g, t) => ({ g, t })).sort((a, b) => a.g.generation - b.g.generation);
+  for (const { g, t } of ordered) {
+    if (pin && (g.grader.id !== pin.id || g.grader.version !== pin.version)) continue;
+    for (let i = 0; i < g.count; i++) {
+      const first = g.row[i]!;
+      if (first === -1) continue;
+      for (const row of attempts.duplicateIds ? sameId.get(attempts.attemptId(first))! : [first]) {
+        gradeTable[row] = t;
+        gradeIndex[row] = i;
+      }
+    }
+  }
+  return { gradeTable, gradeIndex };
+}
+
+/** Bytes as text when they are valid UTF-8, else null. */
+function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function jsonOf(bytes: Uint8Array): unknown {
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) throw new Error(`a counted bundle's file is not JSON: ${parsed.error.message}`);
+  return parsed.value;
+}
+
+function lineValue(line: { ok: true; value: unknown } | { ok: false; error: { message: string; line: number } }): unknown {
+  if (!line.ok) throw new Error(`a counted bundle's JSONL line ${line.error.line} does not parse: ${line.error.message}`);
+  return line.value;
+}

@@ -1,0 +1,182 @@
+/**
+ * Issue 14, item 3, in Chromium with JavaScript off:
+ *
+ * - on the demo (`npm run build`): from the leaderboard to a board page, a
+ *   cell of the task x cohort matrix to a task page, whose resolved / graded
+ *   per cohort add up, over the board's headline tasks, to the report's
+ *   headline figures (report.json), and whose artifacts link to their blobs;
+ * - on a site whose task ids come from the XSS and naughty-strings corpora:
+ *   each task page's URL is the SHA-256 of the id, and the id reads as text
+ *   (no dialog, no element from it).
+ *
+ * Chromium must be at /usr/bin/chromium: the suite fails (never skips) without it.
+ */
+import { createHash } from 'node:crypto';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/schema.ts';
+import { boardsInOrder } from '../../src/report/board-order.ts';
+import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
+import { buildSite, launchBrowser, requireChromium, sitemapPaths, type BrowserSession } from './browser.ts';
+import { hostileModel, hostileSpecs, readCorpora, type HostileSpec } from './hostile.ts';
+import { serveStatic, type StaticServer } from './static-server.ts';
+
+const hex = (digest: string): string => digest.replace(/^sha256:/, '');
+const sha = (text: string): string => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+
+let demo: { out: string; server: StaticServer; report: Report };
+let hostile: { out: string; server: StaticServer; report: Report; specs: HostileSpec[] };
+let jsOff: BrowserSession;
+
+beforeAll(async () => {
+  requireChromium();
+  const work = await makeTempDir('ledgerboard-tasks-');
+  await buildSite({ out: join(work, 'demo') });
+  const corpora = await readCorpora();
+  const specs = hostileSpecs(corpora, 2);
+  const bundles = join(work, 'hostile-bundles');
+  for (const spec of specs) {
+    const dir = await writeModel(hostileModel(spec));
+    const status = (await verifyDir(dir)).status;
+    if (status !== 'verified') throw new Error(`hostile bundle ${spec.tag} is ${status}`);
+    await cp(dir, join(bundles, spec.tag), { recursive: true });
+  }
+  const config = join(work, 'hostile.config.json');
+  await writeFile(config, JSON.stringify({ title: 'tasks', site_url: 'https://hostile.example/' }));
+  await buildSite({ bundles, out: join(work, 'hostile'), config });
+  const read = async (out: string) => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+  const [demoServer, hostileServer, session] = await Promise.all([serveStatic(join(work, 'demo')), serveStatic(join(work, 'hostile')), launchBrowser({ javaScriptEnabled: false })]);
+  demo = { out: join(work, 'demo'), server: demoServer, report: await read(join(work, 'demo')) };
+  hostile = { out: join(work, 'hostile'), server: hostileServer, report: await read(join(work, 'hostile')), specs };
+  jsOff = session;
+}, 360_000);
+
+afterAll(async () => {
+  await Promise.allSettled([jsOff?.close(), demo?.server.close(), hostile?.server.close()]);
+  await removeTempDirs();
+}, 60_000);
+
+async function withPage<T>(run: (page: Page) => Promise<T>): Promise<T> {
+  const page = await jsOff.context.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  try {
+    const result = await run(page);
+    expect(dialogs).toEqual([]);
+    return result;
+  } finally {
+    await page.close();
+  }
+}
+
+/** Resolved and graded per cohort (by cohort hex) as a task page's table shows them. */
+async function cellsOf(page: Page): Promise<Map<string, [number, number]>> {
+  const rows = await page.$$eval('table.task-cohorts tbody tr', (trs) =>
+    trs.map((tr) => {
+      const td = tr.querySelector('td[data-resolved]')!;
+      return [tr.getAttribute('data-cohort')!, Number(td.getAttribute('data-resolved')), Number(td.getAttribute('data-graded')), td.textContent!.trim()] as const;
+    }),
+  );
+  for (const [, r, g, text] of rows) expect(text).toBe(`${r} / ${g}`);
+  return new Map(rows.map(([c, r, g]) => [c, [r, g]]));
+}
+
+describe('task pages on the demo, JavaScript off', () => {
+  it('are reached from the leaderboard through a board page and a matrix cell, and add up to report.json', async () => {
+    const { report, server } = demo;
+    const board = boardsInOrder(report).find((b) => b.cohorts.length >= 3)!;
+    const boardPath = `/boards/${hex(board.board_id)}/`;
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/`);
+      const boardLink = page.locator(`a[href="${boardPath}"]`).first();
+      await Promise.all([page.waitForURL(`${server.origin}${boardPath}`), boardLink.click()]);
+      // The matrix at 1280 px: the wide SVG; each cell is a link to a task page of this board.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const cells = page.locator('svg.chart-wide a');
+      const headline = board.ledger.headline_tasks;
+      expect(await cells.count()).toBeGreaterThanOrEqual(headline.length);
+      const href = (await cells.first().getAttribute('href'))!;
+      expect(href).toBe(`${boardPath}tasks/${sha(headline[0]!)}/`);
+      await Promise.all([page.waitForURL(`${server.origin}${href}`), cells.first().click()]);
+      expect(await page.textContent('main > h1')).toBe(`Task ${headline[0]}`);
+    });
+    // Every headline task page of the board: per cohort, the pages' figures add up to the report's headline.
+    const sums = new Map(board.cohorts.map((id) => [hex(id), [0, 0]]));
+    await withPage(async (page) => {
+      for (const task of headline(board)) {
+        await page.goto(`${server.origin}/boards/${hex(board.board_id)}/tasks/${sha(task)}/`);
+        for (const [cohort, [r, g]] of await cellsOf(page)) {
+          const sum = sums.get(cohort)!;
+          sum[0]! += r;
+          sum[1]! += g;
+        }
+      }
+    });
+    for (const id of board.cohorts) {
+      const cohort = report.cohorts.find((c) => c.cohort_id === id)!;
+      expect(sums.get(hex(id)), id).toEqual([cohort.headline.resolved, cohort.headline.graded]);
+    }
+  }, 180_000);
+
+  it('link each attempt to its attempts.jsonl line and its artifacts at their blobs, whose bytes hash to their names', async () => {
+    const { report, server } = demo;
+    const board = boardsInOrder(report).find((b) => b.cohorts.length >= 3)!;
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/boards/${hex(board.board_id)}/tasks/${sha(board.ledger.headline_tasks[0]!)}/`);
+      const lines = await page.$$eval('section.task-attempts a[title^="the published attempts.jsonl"]', (as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const [url, text] of lines) {
+        expect(url).toMatch(/^\/blobs\/[0-9a-f]{64}$/);
+        expect(text).toMatch(/^line [1-9][0-9]*$/);
+      }
+      const artifacts = await page.$$eval('ul.artifacts a', (as) => as.map((a) => a.getAttribute('href')!));
+      expect(artifacts.length).toBeGreaterThan(0);
+      for (const url of [...new Set([...artifacts, ...lines.map(([u]) => u!)])].slice(0, 20)) {
+        const bytes = Buffer.from(await (await fetch(`${server.origin}${url}`)).arrayBuffer());
+        expect(createHash('sha256').update(bytes).digest('hex')).toBe(url.slice('/blobs/'.length));
+      }
+      // The line an attempt links to holds that attempt.
+      const [url, text] = lines[0]!;
+      const jsonl = await (await fetch(`${server.origin}${url}`)).text();
+      const attempt = JSON.parse(jsonl.split('\n')[Number(text!.slice('line '.length)) - 1]!) as { task_id: string };
+      expect(attempt.task_id).toBe(board.ledger.headline_tasks[0]);
+    });
+  }, 120_000);
+});
+
+describe('task pages with hostile task ids', () => {
+  it('are at the hex key of each id, which reads as text', async () => {
+    const { report, server, out, specs } = hostile;
+    const paths = await sitemapPaths(out);
+    const ids = [...new Set(specs.flatMap((s) => s.tasks))];
+    let checked = 0;
+    await withPage(async (page) => {
+      for (const board of report.boards) {
+        for (const id of [...board.ledger.headline_tasks, ...board.ledger.watch_list_tasks, ...board.ledger.public_tasks]) {
+          expect(ids).toContain(id);
+          const path = `/boards/${hex(board.board_id)}/tasks/${sha(id)}/`;
+          expect(paths).toContain(path);
+          await page.goto(`${server.origin}${path}`);
+          const shown = await page.textContent('main > h1');
+          // shortIdentity marks invisible characters and cuts past 80: the heading starts with the id's visible prefix.
+          expect(shown!.startsWith('Task ')).toBe(true);
+          if (/^[\x20-\x7e]{1,80}$/.test(id)) expect(shown).toBe(`Task ${id}`);
+          expect(await page.locator('main img, main iframe, main script, main object, main embed').count()).toBe(0);
+          checked++;
+        }
+      }
+    });
+    expect(checked).toBeGreaterThanOrEqual(3);
+    // The task with the <img onerror> id, as written.
+    expect(ids.some((id) => id.startsWith('<img src=x onerror='))).toBe(true);
+  }, 180_000);
+});
+
+function headline(board: Report['boards'][number]): string[] {
+  return board.ledger.headline_tasks;
+}
