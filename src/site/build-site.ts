@@ -67,7 +67,8 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   const signatures = attestations === null ? {} : await checkSignatures([currentReport(report), ...retained.reports], published, attestations);
   const retainedWithheld = Object.fromEntries(await Promise.all(retained.reports.map(async (r) => [r.hex, await readRetainedWithheld(options.retainedDir, r.hex)] as const)));
   // The task pages' index goes in the model; their attempt rows are written one page at a time for the render.
-  const tasks = await siteTasks(report, published);
+  const verified = new Map(bundles.flatMap((b) => (b.verification?.status === 'verified' ? [[b.content_digest, b.verification.evidence] as const] : [])));
+  const tasks = await siteTasks(report, published, verified);
   const model = await buildSiteModel(report, published, config, {
     retained,
     signatures,

@@ -24,6 +24,7 @@ import { copyFile, mkdir, open, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { canonicalJson } from '../json/canonical.ts';
+import type { BundleEvidence } from '../bundle/evidence.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import { EvidenceChangedError } from './build-errors.ts';
@@ -59,6 +60,8 @@ export interface ReadBundle {
   path: string;
   content_digest: string;
   entries: readonly ReadEntry[];
+  /** The verification the build holds for these bytes, when it has one: a verified bundle's evidence is read from it, not parsed again. */
+  verification?: { status: string; evidence: BundleEvidence };
 }
 
 /** One entry of files.json. */

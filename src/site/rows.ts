@@ -24,3 +24,11 @@ export function firstOf<T>(items: readonly T[], total: number, max: number = MAX
 
 /** On /rejected/, which lists every rejected bundle: the most files and findings shown per bundle. */
 export const REJECTED_ROWS = 100;
+
+/**
+ * The most attempts of one cohort a task page lists (the rest are counted
+ * and are in the plans' attempts.jsonl): at 10^6 attempts a task has
+ * hundreds per cohort, and listing them all made the task pages the larger
+ * part of a build.
+ */
+export const TASK_ROWS = 50;

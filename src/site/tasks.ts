@@ -20,7 +20,7 @@
 import { forEachStrictJsonlLine } from '../json/jsonl.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { Attempt, Grades, LedgerRecord, Plan } from '../schema/index.ts';
-import { evidenceFromObjects } from '../bundle/evidence.ts';
+import { evidenceFromObjects, type BundleEvidence } from '../bundle/evidence.ts';
 import type { AttemptLine, GradesFile } from '../bundle/lines.ts';
 import type { GradesTable } from '../bundle/tables.ts';
 import { bundleSegments, splitConflicts, type AnalysisInput, type Segment } from '../analysis/pool.ts';
@@ -29,6 +29,7 @@ import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import type { Published, SiteFile } from './publish.ts';
 import { taskKey } from './task-key.ts';
+import { TASK_ROWS } from './rows.ts';
 
 /** Which lists of the board's ledger a task is on. */
 export type TaskSplit = 'headline' | 'watch_list' | 'public';
@@ -90,8 +91,10 @@ export interface TaskAttemptRow {
 export interface TaskDetail {
   board_id: string;
   key: string;
-  cohorts: { cohort_id: string; attempts: TaskAttemptRow[] }[];
+  /** Per cohort of the board: its first {@link TASK_ROWS} attempts on the task (row order, bundle id order), and how many it has. */
+  cohorts: { cohort_id: string; attempts: TaskAttemptRow[]; total: number }[];
 }
+
 
 /** A text view is shown for an artifact of at most this many bytes ... */
 export const TEXT_VIEW_BYTES = 16 * 1024;
@@ -120,9 +123,16 @@ interface ReadBack {
 
 /**
  * The board index (site model) and the task pages' rows, from the report and
- * what the build publishes. Reads each counted bundle's evidence once.
+ * what the build publishes. Reads each counted bundle's evidence once: the
+ * verified evidence the build already holds for that content digest
+ * (`verified`, the pipeline's tables: no second parse), else its published
+ * bytes, parsed strictly.
  */
-export async function siteTasks(report: Report, published: Published): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails }> {
+export async function siteTasks(
+  report: Report,
+  published: Published,
+  verified?: ReadonlyMap<string, BundleEvidence>,
+): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails }> {
   const inputs: AnalysisInput[] = [];
   const read = new Map<string, ReadBack>();
   const ledgers = new Map<string, Map<string, LedgerRecord>>();
@@ -131,21 +141,10 @@ export async function siteTasks(report: Report, published: Published): Promise<{
     if (!entry.counted || entry.status !== 'verified' || entry.bundle_id === null || entry.plan_id === null) continue;
     const files = published.bundles[i]!.files;
     const byPath = new Map(files.map((f) => [f.path, f]));
-    const planFile = byPath.get('plan.json');
     const attemptsFile = byPath.get('attempts.jsonl');
-    if (!planFile) throw new Error(`counted bundle ${entry.bundle_id} has no published plan.json`);
-    const plan = Plan.parse(jsonOf(await published.blob(planFile.sha256)));
-    const ledgerFile = byPath.get('ledger.jsonl');
-    const ledger: LedgerRecord[] = [];
-    if (ledgerFile) forEachStrictJsonlLine(await published.blob(ledgerFile.sha256), (l) => ledger.push(LedgerRecord.parse(lineValue(l))));
-    if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(ledger.map((r) => [r.task_id, r])));
-    const attempts: AttemptLine[] = [];
-    if (attemptsFile) forEachStrictJsonlLine(await published.blob(attemptsFile.sha256), (l) => attempts.push({ line: l.line, attempt: Attempt.parse(lineValue(l)) }));
-    const gradesFiles: GradesFile[] = [];
-    for (const f of files.filter((f) => /^grades\/[^/]+\.json$/.test(f.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-      gradesFiles.push({ path: f.path, grades: Grades.parse(jsonOf(await published.blob(f.sha256))) });
-    }
-    const evidence = evidenceFromObjects({ plan, ledger, attempts, grades: gradesFiles });
+    const evidence = verified?.get(entry.content_digest) ?? (await evidenceFromBlobs(entry.bundle_id, byPath, published));
+    const plan = evidence.plan as Plan;
+    if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(evidence.ledger.map((r) => [r.task_id, r])));
     inputs.push({ bundle_id: entry.bundle_id, plan_id: entry.plan_id, evidence });
     const { gradeTable, gradeIndex } = gradesInUse(evidence.grades, evidence.attempts.count, report.config.grading_pin, evidence.attempts);
     read.set(entry.bundle_id, {
@@ -241,7 +240,7 @@ export async function siteTasks(report: Report, published: Published): Promise<{
     for (let position = 0; position < board.cohorts.length; position++) {
       const flat = refs[n]![position]!;
       const rows: TaskAttemptRow[] = [];
-      for (let i = 0; i < flat.length; i += 2) {
+      for (let i = 0; i < Math.min(flat.length, 2 * TASK_ROWS); i += 2) {
         const segment = segments[flat[i]!]!;
         const p = flat[i + 1]!;
         const row = segment.rows[p]!;
@@ -272,7 +271,7 @@ export async function siteTasks(report: Report, published: Published): Promise<{
           artifacts,
         });
       }
-      cohorts.push({ cohort_id: board.cohorts[position]!, attempts: rows });
+      cohorts.push({ cohort_id: board.cohorts[position]!, attempts: rows, total: flat.length / 2 });
     }
     return { board_id: page.board_id, key: page.key, cohorts };
   };
@@ -285,6 +284,23 @@ export async function siteTasks(report: Report, published: Published): Promise<{
  * number order, a later result wins, a pin keeps only its grader's; every row
  * of a repeated attempt id takes its id's result.
  */
+/** A counted bundle's evidence from its published bytes (plan, ledger, attempts, grades), parsed strictly. */
+async function evidenceFromBlobs(bundle_id: string, byPath: ReadonlyMap<string, SiteFile>, published: Published): Promise<BundleEvidence> {
+  const planFile = byPath.get('plan.json');
+  if (!planFile) throw new Error(`counted bundle ${bundle_id} has no published plan.json`);
+  const plan = Plan.parse(jsonOf(await published.blob(planFile.sha256)));
+  const ledgerFile = byPath.get('ledger.jsonl');
+  const ledger: LedgerRecord[] = [];
+  if (ledgerFile) forEachStrictJsonlLine(await published.blob(ledgerFile.sha256), (l) => ledger.push(LedgerRecord.parse(lineValue(l))));
+  const attemptsFile = byPath.get('attempts.jsonl');
+  const attempts: AttemptLine[] = [];
+  if (attemptsFile) forEachStrictJsonlLine(await published.blob(attemptsFile.sha256), (l) => attempts.push({ line: l.line, attempt: Attempt.parse(lineValue(l)) }));
+  const gradesFiles: GradesFile[] = [];
+  const gradePaths = [...byPath.keys()].filter((p) => /^grades\/[^/]+\.json$/.test(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const path of gradePaths) gradesFiles.push({ path, grades: Grades.parse(jsonOf(await published.blob(byPath.get(path)!.sha256))) });
+  return evidenceFromObjects({ plan, ledger, attempts, grades: gradesFiles });
+}
+
 function gradesInUse(grades: readonly GradesTable[], count: number, pin: Report['config']['grading_pin'], attempts: { attemptId(row: number): string; duplicateIds: boolean }): { gradeTable: Int32Array; gradeIndex: Int32Array } {
   const gradeTable = new Int32Array(count).fill(-1);
   const gradeIndex = new Int32Array(count).fill(-1);
