@@ -14,7 +14,7 @@ import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { taskKey, taskPath } from '../../src/site/task-key.ts';
-import { siteTasks, type SiteBoardTasks, type TaskDetails } from '../../src/site/tasks.ts';
+import { PAGE_TEXT_BYTES, siteTasks, type SiteBoardTasks, type TaskDetails } from '../../src/site/tasks.ts';
 import { taskMatrix } from '../../src/site/chart-tasks.ts';
 import { TASK_ROWS } from '../../src/site/rows.ts';
 import { ROOT } from '../browser/browser.ts';
@@ -47,6 +47,13 @@ describe('task pages on the demo', () => {
     );
   }, 120_000);
   let fromTables: Awaited<ReturnType<typeof siteTasks>>;
+
+  it('shows at most PAGE_TEXT_BYTES of artifact text on a page, a repeated text counted each time', async () => {
+    for (let n = 0; n < details.pages.length; n++) {
+      const shown = (await details.detail(n)).cohorts.flatMap((c) => c.attempts.flatMap((a) => a.artifacts.filter((f) => f.text !== null)));
+      expect(shown.reduce((sum, f) => sum + f.bytes!, 0)).toBeLessThanOrEqual(PAGE_TEXT_BYTES);
+    }
+  });
 
   it('gives the same index and rows from the verified tables the build holds as from the published bytes parsed again', async () => {
     expect(fromTables.boards).toEqual(boards);
