@@ -272,10 +272,13 @@ function notePlannedSamples(m: Mapping, configured: number | null, epochs: numbe
   const { header, samples, tasks, missing } = m;
   const plannedIds = m.spec.dataset?.sample_ids;
   if (plannedIds) {
-    const planned = plannedIds.length * (configured ?? epochs);
-    const present = samples.filter((s) => plannedIds.some((id) => id === s.id)).length;
+    // Ids compare as task ids, i.e. as strings: Inspect may list "0" in dataset.sample_ids for a sample whose id is 0
+    // (two ids that are one string are refused above, so this identifies nothing that is not one task).
+    const plannedTasks = new Set(plannedIds.map((id) => String(id)));
+    const planned = plannedTasks.size * (configured ?? epochs);
+    const present = samples.filter((s) => plannedTasks.has(String(s.id))).length;
     if (present < planned) missing.push(`${planned - present} of ${planned} planned sample runs (dataset sample_ids x epochs) are not in the log`);
-    const unplanned = tasks.filter((t) => !plannedIds.some((id) => String(id) === t)).length;
+    const unplanned = tasks.filter((t) => !plannedTasks.has(t)).length;
     if (unplanned > 0) missing.push(`${plural(unplanned, 'task')} in the log not among dataset.sample_ids`);
   } else if (typeof header.results?.total_samples === 'number' && header.results.total_samples > samples.length) {
     missing.push(`${header.results.total_samples - samples.length} of ${header.results.total_samples} sample runs counted by results.total_samples are not in the log`);
@@ -285,25 +288,51 @@ function notePlannedSamples(m: Mapping, configured: number | null, epochs: numbe
 }
 
 /**
- * The scorer that grades, by name: the one asked for (an ImportError when the
- * log has none of that name), else the first in the order eval.scorers,
- * results.scores, then the samples' own score names; null when there is none.
+ * The score key that grades: the name asked for, else the first declared
+ * scorer (eval.scorers, then results.scores), else the first key the samples
+ * carry; null when there is none. A declared name that no sample carries
+ * (R vitals declares `model_graded_qa()` and keys the samples' scores
+ * `model_graded_qa() (<grader model>)`) is resolved to the key the samples
+ * carry: the only key no eval.scorers name claims, else the only one that begins
+ * with the name; when neither is unique, the import is refused with the keys
+ * listed (choose one with --scorer).
  */
 function chooseScorer(m: Mapping): string | null {
   const { header, options, missing } = m;
-  const scorerNames: string[] = [];
-  const addName = (name: string) => {
-    if (!scorerNames.includes(name)) scorerNames.push(name);
+  const declared: string[] = [];
+  const sampleKeys: string[] = [];
+  const add = (list: string[], name: string) => {
+    if (!list.includes(name)) list.push(name);
   };
-  for (const s of m.spec.scorers ?? []) addName(s.name);
-  for (const s of header.results?.scores ?? []) addName(s.name);
-  for (const s of m.samples) for (const name of Object.keys(s.scores ?? {}).sort(compareUtf8)) addName(name);
-  if (options.scorer !== null && !scorerNames.includes(options.scorer)) {
-    throw new ImportError(`the log has no scorer named ${JSON.stringify(options.scorer)} (it has ${scorerNames.length === 0 ? 'none' : scorerNames.map((n) => JSON.stringify(n)).join(', ')})`);
+  for (const s of m.spec.scorers ?? []) add(declared, s.name);
+  for (const s of header.results?.scores ?? []) add(declared, s.name);
+  for (const s of m.samples) for (const name of Object.keys(s.scores ?? {}).sort(compareUtf8)) add(sampleKeys, name);
+  const names = [...declared];
+  for (const k of sampleKeys) add(names, k);
+  const quoted = (list: readonly string[]) => (list.length === 0 ? 'none' : list.map((n) => JSON.stringify(n)).join(', '));
+  if (options.scorer !== null && !names.includes(options.scorer)) {
+    throw new ImportError(`the log has no scorer named ${JSON.stringify(options.scorer)} (it has ${quoted(names)})`);
   }
-  const scorer = options.scorer ?? scorerNames[0] ?? null;
+  const wanted = options.scorer ?? names[0] ?? null;
+  let scorer = wanted;
+  if (wanted !== null && sampleKeys.length > 0 && !sampleKeys.includes(wanted)) {
+    // A key is claimed when eval.scorers declares a scorer of that very name (results.scores names the keys as carried).
+    const unclaimed = sampleKeys.filter((k) => !(m.spec.scorers ?? []).some((s) => s.name === k));
+    const prefixed = unclaimed.filter((k) => k.startsWith(wanted));
+    const resolved = unclaimed.length === 1 ? unclaimed[0]! : prefixed.length === 1 ? prefixed[0]! : null;
+    if (resolved === null) {
+      throw new ImportError(
+        `no sample carries a score under the scorer name ${JSON.stringify(wanted)}, and which of the keys the samples carry is its score is ambiguous (${quoted(unclaimed.length > 0 ? unclaimed : sampleKeys)}): choose one with --scorer`,
+      );
+    }
+    scorer = resolved;
+  }
+  // Said whatever the path to the key (a re-run with --scorer <key> gives the same NOTES.md, so the same bundle id).
+  if (scorer !== null && (m.spec.scorers ?? []).length > 0 && !(m.spec.scorers ?? []).some((s) => s.name === scorer)) {
+    missing.push('the samples key their scores under a name that eval.scorers does not declare: graded by the key the samples carry (the grader id)');
+  }
   if (scorer === null) missing.push('the log records no scorer: no attempt has a grade (each fails closed as grader_failure)');
-  const others = scorerNames.filter((n) => n !== scorer);
+  const others = names.filter((n) => n !== scorer && (sampleKeys.length === 0 || sampleKeys.includes(n) || !declared.includes(n)));
   if (others.length > 0) missing.push(`${plural(others.length, 'other scorer')} not imported (one grading generation grades with one scorer; see --scorer)`);
   return scorer;
 }
