@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../src/import/errors.ts';
-import { mapInspectLog, type ImportOptions } from '../../src/import/inspect/map.ts';
+import { mapInspectLog, NO_USABLE_GRADES, type ImportOptions } from '../../src/import/inspect/map.ts';
 import { isChunkedSampleEntry, isFlatSampleEntry, readInspectLog } from '../../src/import/inspect/read-log.ts';
 import type { Plan } from '../../src/schema/index.ts';
-import { evalLog, header, jsonLog, sample, zip } from './helpers.ts';
+import { evalLog, header, jsonLog, REAL_LOGS, sample, zip } from './helpers.ts';
 
 const OPTIONS: ImportOptions = { license: 'MIT', passThreshold: 1, scorer: null };
 const VITALS = new URL('../fixtures/inspect-vitals/simple-addition.trimmed.json', import.meta.url);
@@ -107,6 +107,26 @@ describe('4. dataset.sample_ids as strings, sample ids as integers', () => {
     expect(notes).not.toContain('not among dataset.sample_ids');
     const all = await mapBytes(jsonLog([sample(0, 1), sample(1, 1), sample(2, 1)], h));
     expect(all.notes).not.toMatch(/planned sample runs|not among/);
+  });
+});
+
+describe('3. a log with no usable grades does not read as a measured 0%', () => {
+  it('no scorer (real logs: log_tool_call_error.json, retry-2-then-success, the 2025-02-11 popularity run)', async () => {
+    for (const name of ['log_tool_call_error.json', 'retry-2-then-success.postfix.zstd.eval', '2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval']) {
+      const { notes, mapped } = await mapBytes(await readFile(`${REAL_LOGS}${name}`));
+      expect(mapped.summary.missing[0], name).toBe(NO_USABLE_GRADES);
+      expect(notes).toContain(`- ${NO_USABLE_GRADES}`);
+    }
+  });
+
+  it('dict-valued scores (verdict error) and every sample errored; one completed fail is a measured 0%', async () => {
+    const h = header();
+    const dicts = [sample(1, 1, { scores: { match: { value: { a: 1 } } } }), sample(2, 1, { scores: { match: { value: { a: 0 } } } })];
+    expect((await mapBytes(jsonLog(dicts, h))).mapped.summary.missing[0]).toBe(NO_USABLE_GRADES);
+    const errored = [sample(1, 1, { error: { message: 'boom' } }), sample(2, 1, { error: { message: 'boom' }, scores: { match: { value: 'I' } } })];
+    expect((await mapBytes(jsonLog(errored, h))).mapped.summary.missing[0]).toBe(NO_USABLE_GRADES);
+    const measured = [sample(1, 1, { scores: { match: { value: 'I' } } }), sample(2, 1, { error: { message: 'boom' } })];
+    expect((await mapBytes(jsonLog(measured, h))).mapped.summary.missing).not.toContain(NO_USABLE_GRADES);
   });
 });
 

@@ -29,6 +29,14 @@ export const DEFAULT_IMPORT_OPTIONS: ImportOptions = { license: '', passThreshol
 /** The `origin.format` of Inspect imports. */
 export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
 
+/**
+ * The NOTES.md line of a log without one usable grade (no scorer, every value
+ * uninterpretable, every sample halted): no completed sample was graded pass
+ * or fail, so nothing measured a pass rate (docs/importing.md).
+ */
+export const NO_USABLE_GRADES =
+  'no usable grades: no completed sample has a pass or fail verdict from the scorer, so this run measures no pass rate (its 0 resolved is not 0%)';
+
 /** The grader profile recorded for an Inspect scorer. */
 export const INSPECT_GRADER_PROFILE = 'inspect-scorer';
 
@@ -60,10 +68,19 @@ export function sourcePath(format: InspectLog['format']): string {
 
 type Verdict = 'pass' | 'fail' | 'error';
 
-/** The verdict of one Inspect score value (docs/importing.md, "Scores"). */
+/** What Inspect's value_to_float makes of P (partial credit): the threshold applies to it as to a number. */
+export const PARTIAL_CREDIT = 0.5;
+
+/**
+ * The verdict of one Inspect score value (docs/importing.md, "Scores"): C
+ * passes and I and N fail whatever the threshold; P is partial credit, 0.5 as
+ * Inspect's own accuracy counts it, and passes only when the threshold is at
+ * most 0.5; a number passes at or above the threshold.
+ */
 export function scoreVerdict(value: unknown, passThreshold: number): Verdict {
   if (value === 'C') return 'pass';
-  if (value === 'I' || value === 'P' || value === 'N') return 'fail';
+  if (value === 'I' || value === 'N') return 'fail';
+  if (value === 'P') return PARTIAL_CREDIT >= passThreshold ? 'pass' : 'fail';
   if (typeof value === 'boolean') return value ? 'pass' : 'fail';
   if (typeof value === 'number' && Number.isFinite(value)) return value >= passThreshold ? 'pass' : 'fail';
   return 'error';
@@ -146,6 +163,8 @@ interface SampleCounts {
   limits: number;
   invalidated: number;
   otherUsage: number;
+  /** Completed samples graded pass or fail: the grades a pass rate is measured on. */
+  usable: number;
 }
 
 /** Maps a log to bundle files. Throws ImportError when the log holds nothing a bundle can carry. */
@@ -469,7 +488,7 @@ function attemptsAndGrades(
   };
   const attempts: Attempt[] = [];
   const results: GradeResult[] = [];
-  const counts: SampleCounts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0 };
+  const counts: SampleCounts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0, usable: 0 };
   m.samples.forEach((s, i) => {
     const attemptId = `a-${String(i + 1).padStart(6, '0')}`;
     attempts.push(attemptOf(m, s, attemptId, run, counts));
@@ -480,6 +499,7 @@ function attemptsAndGrades(
     }
     const verdict = scoreVerdict(score.value, m.options.passThreshold);
     if (verdict === 'error') counts.uninterpretable++;
+    else if (sampleOutcome(s) === 'completed') counts.usable++;
     results.push({
       attempt_id: attemptId,
       verdict,
@@ -489,6 +509,8 @@ function attemptsAndGrades(
     });
   });
   noteSampleCounts(m.missing, counts, scorer);
+  // First in NOTES.md: without one usable grade the bundle measures no pass rate, and its 0 resolved is not a 0%.
+  if (counts.usable === 0) m.missing.unshift(NO_USABLE_GRADES);
   return { attempts, results };
 }
 

@@ -53,6 +53,36 @@ export async function readInspectLog(bytes: Uint8Array, limits: ZipLimits = DEFA
   return format === 'json' ? readJsonLog(bytes) : readEvalLog(bytes, limits);
 }
 
+/**
+ * The log's own metrics of one score (results.scores[] of that name: accuracy,
+ * stderr, ... as Inspect computed them), for the plan page to show beside the
+ * imported rate; null when the log records none. For a .eval archive only
+ * header.json is read. Metric values that are not finite numbers are null.
+ */
+export async function readInspectMetrics(
+  bytes: Uint8Array,
+  scorer: string,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<{ name: string; value: number | null }[] | null> {
+  const format = detectFormat(bytes);
+  let header: JsonValue;
+  if (format === 'json') header = parseInspectJson(bytes, 'the log').value;
+  else if (format === 'eval') {
+    const { contents } = await readZipEntries(bytes, (name) => name === HEADER, limits);
+    const data = contents.get(HEADER);
+    if (!data) return null;
+    header = parseInspectJson(data, HEADER).value;
+  } else return null;
+  const results = isObject(header) ? header.results : null;
+  const scores = results && isObject(results) && Array.isArray(results.scores) ? results.scores : [];
+  const score = scores.find((s) => isObject(s) && s.name === scorer);
+  if (!score || !isObject(score) || !score.metrics || !isObject(score.metrics)) return null;
+  return Object.entries(score.metrics).map(([key, metric]) => {
+    const value = isObject(metric) ? metric.value : null;
+    return { name: isObject(metric) && typeof metric.name === 'string' ? metric.name : key, value: typeof value === 'number' && Number.isFinite(value) ? value : null };
+  });
+}
+
 function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) throw new ImportError(`not an Inspect log: ${what}: ${describeIssue(result.error)}`);
