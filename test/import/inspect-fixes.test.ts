@@ -115,7 +115,8 @@ describe('3. a log with no usable grades does not read as a measured 0%', () => 
     for (const name of ['log_tool_call_error.json', 'retry-2-then-success.postfix.zstd.eval', '2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval']) {
       const { notes, mapped } = await mapBytes(await readFile(`${REAL_LOGS}${name}`));
       expect(mapped.summary.missing[0], name).toBe(NO_USABLE_GRADES);
-      expect(notes).toContain(`- ${NO_USABLE_GRADES}`);
+      expect(notes).toContain(`\n## No usable grades\n\nNo usable grades: no completed sample`);
+      expect(notes.endsWith('(its 0 resolved is not 0%).\n')).toBe(true);
     }
   });
 

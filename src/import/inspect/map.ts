@@ -31,8 +31,9 @@ export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
 
 /**
  * The NOTES.md line of a log without one usable grade (no scorer, every value
- * uninterpretable, every sample halted): no completed sample was graded pass
- * or fail, so nothing measured a pass rate (docs/importing.md).
+ * uninterpretable, every sample halted by an error): no completed sample was
+ * graded pass or fail and none ran into a model or time limit, so nothing
+ * measured a pass rate (docs/importing.md).
  */
 export const NO_USABLE_GRADES =
   'no usable grades: no completed sample has a pass or fail verdict from the scorer, so this run measures no pass rate (its 0 resolved is not 0%)';
@@ -163,7 +164,7 @@ interface SampleCounts {
   limits: number;
   invalidated: number;
   otherUsage: number;
-  /** Completed samples graded pass or fail: the grades a pass rate is measured on. */
+  /** Completed samples graded pass or fail, and samples halted by a model or time limit: what a pass rate measures. */
   usable: number;
 }
 
@@ -186,7 +187,7 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   const plan = planOf(m, { started: times.started, ledgerBytes, tasks: ledgerRecords.length, version, grader, subject, epochs, source });
 
   const files = new Map<string, Uint8Array>();
-  const { attempts, results } = attemptsAndGrades(m, { times, exactModel, agent: subject.agent, scorer, files });
+  const { attempts, results, usable } = attemptsAndGrades(m, { times, exactModel, agent: subject.agent, scorer, files });
 
   files.set('plan.json', prettyJson(plan));
   files.set('ledger.jsonl', ledgerBytes);
@@ -196,11 +197,12 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
     prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: times.completed ?? times.started, grader, results }),
   );
   files.set(sourcePath(log.format), source);
-  files.set('NOTES.md', Buffer.from(notes(log, missing), 'utf8'));
+  files.set('NOTES.md', Buffer.from(notes(log, missing, usable), 'utf8'));
   return {
     files,
     planId: plan.plan_id,
-    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing },
+    // The command prints "no usable grades" first among what the log lacked.
+    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing },
   };
 }
 
@@ -478,7 +480,7 @@ function planOf(
 function attemptsAndGrades(
   m: Mapping,
   run: { times: RunTimes; exactModel: string; agent: Subject['agent']; scorer: string | null; files: Map<string, Uint8Array> },
-): { attempts: Attempt[]; results: GradeResult[] } {
+): { attempts: Attempt[]; results: GradeResult[]; usable: number } {
   const { scorer, files } = run;
   const artifact = (value: unknown): string => {
     const bytes = canonicalBytes(value ?? null);
@@ -492,6 +494,9 @@ function attemptsAndGrades(
   m.samples.forEach((s, i) => {
     const attemptId = `a-${String(i + 1).padStart(6, '0')}`;
     attempts.push(attemptOf(m, s, attemptId, run, counts));
+    // A limit the model ran into is a measured failure of the model, graded or not.
+    const outcome = sampleOutcome(s);
+    if (outcome === 'model_failure' || outcome === 'timeout') counts.usable++;
     const score: InspectScore | undefined = scorer === null ? undefined : (s.scores ?? {})[scorer];
     if (score === undefined) {
       counts.ungraded++;
@@ -499,7 +504,7 @@ function attemptsAndGrades(
     }
     const verdict = scoreVerdict(score.value, m.options.passThreshold);
     if (verdict === 'error') counts.uninterpretable++;
-    else if (sampleOutcome(s) === 'completed') counts.usable++;
+    else if (outcome === 'completed') counts.usable++;
     results.push({
       attempt_id: attemptId,
       verdict,
@@ -509,9 +514,7 @@ function attemptsAndGrades(
     });
   });
   noteSampleCounts(m.missing, counts, scorer);
-  // First in NOTES.md: without one usable grade the bundle measures no pass rate, and its 0 resolved is not a 0%.
-  if (counts.usable === 0) m.missing.unshift(NO_USABLE_GRADES);
-  return { attempts, results };
+  return { attempts, results, usable: counts.usable };
 }
 
 /** The attempt of one sample: outcome, times, tokens, retries and cost; what it lacks is tallied in `counts`. */
@@ -583,8 +586,14 @@ function noteSampleCounts(missing: string[], counts: SampleCounts, scorer: strin
   if (counts.noTime > 0) missing.push(`${plural(counts.noTime, 'sample')} without total_time or start and end: wall_seconds 0`);
 }
 
-/** NOTES.md: provenance and what is missing, in fixed words and counts (no log text: it is rendered on the site). */
-function notes(log: InspectLog, missing: string[]): string {
+/**
+ * NOTES.md: provenance and what is missing, in fixed words and counts (no log
+ * text: it is rendered on the site). A log without one usable grade gets a
+ * last section saying so; it comes last so that a bundle imported before it
+ * existed is a byte prefix of the one imported now (the append-only history
+ * sees appended bytes, not rewritten evidence).
+ */
+function notes(log: InspectLog, missing: string[], usable: number): string {
   const lines = [
     '# Imported Inspect AI eval log',
     '',
@@ -598,6 +607,7 @@ function notes(log: InspectLog, missing: string[]): string {
     '',
     ...(missing.length === 0 ? ['Nothing the mapping uses was missing.'] : missing.map((m) => `- ${m}`)),
     '',
+    ...(usable === 0 ? ['## No usable grades', '', `${NO_USABLE_GRADES[0]!.toUpperCase()}${NO_USABLE_GRADES.slice(1)}.`, ''] : []),
   ];
   return lines.join('\n');
 }
