@@ -20,7 +20,9 @@ bundle id on any machine.
 Options:
   -o, --out DIR          parent directory of the bundles (required)
   --license TEXT         license of the tasks (ledger "license"; default empty: MISSING_LICENSE warning)
-  --pass-threshold N     a numeric score >= N passes (default 1.0); C passes, I, P, N fail
+  --pass-threshold N     a numeric score >= N passes (default 1.0); C passes, I and N
+                         fail, P (partial credit, 0.5) passes only when N <= 0.5,
+                         true passes, false fails
   --scorer NAME          the score that grades the attempts (default: the log's first scorer)
   --debug                print the stack of an unexpected error
 

@@ -23,6 +23,7 @@ import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import { amount, hexOf, interval, percent, shortIdentity } from './format.ts';
 import { paretoFrontier } from './chart-pareto.ts';
 import { COMPACT, emWidth, render, WIDE, type ChartSize } from './chart-render.ts';
+import { hasUsableGrades, NO_USABLE_GRADES } from './usable-grades.ts';
 
 /**
  * A chart: the SVG text at each size (empty strings when nothing can be
@@ -78,7 +79,7 @@ export function rateChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   const lines = [
     `Headline pass rate of ${count(rows.length, 'cohort')} of board ${shortId(board)}, in rank order, with Wilson 95% intervals (percent):`,
     ...rows.map((r) => {
-      if (r.rate === null) return `${r.rank}. ${r.label}${roleOf(r)}: no graded tasks`;
+      if (r.rate === null) return `${r.rank}. ${r.label}${roleOf(r)}: ${unratedWhy(r)}`;
       const h = r.cohort.headline;
       return `${r.rank}. ${r.label}${roleOf(r)}: ${percent(h.rate)}, interval ${interval(h.wilson)}, ${h.resolved} of ${h.graded} graded resolved`;
     }),
@@ -119,7 +120,7 @@ function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria
     Plot.ruleY(bars, { y: 'key', x1: 'lo', x2: 'hi', strokeWidth: wide ? 2.5 : 2, strokeOpacity: 0.6 }),
     Plot.dot(rated.filter((r) => !r.baseline), { x: 'rate', y: 'key', r: wide ? 5 : 4.5, fill: 'currentColor', stroke: 'none', symbol: 'circle', title: rateTitle }),
     Plot.dot(rated.filter((r) => r.baseline), { x: 'rate', y: 'key', r: wide ? 6.5 : 6, fill: 'currentColor', stroke: 'none', symbol: 'diamond2', title: rateTitle }),
-    Plot.text(unrated, { x: () => 0, y: 'key', text: () => 'no graded tasks', textAnchor: 'start', dx: 4, fillOpacity: 0.75 }),
+    Plot.text(unrated, { x: () => 0, y: 'key', text: (r: Row) => unratedWhy(r), textAnchor: 'start', dx: 4, fillOpacity: 0.75 }),
   );
 
   return render(classNameOf(board, 'rate'), size, {
@@ -345,14 +346,16 @@ function rowsOf(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>):
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
     const h = cohort.headline;
+    // A cohort without one usable grade has no rate to draw (src/site/usable-grades.ts): not a 0%.
+    const usable = hasUsableGrades(cohort);
     return {
       key: String(i),
       rank: i + 1,
       label: n === 1 ? base : `${base} [${n}]`,
       baseline: cohort.subject.role === 'baseline',
-      rate: h.rate === null ? null : h.rate * 100,
-      lo: h.wilson === null ? null : h.wilson[0] * 100,
-      hi: h.wilson === null ? null : h.wilson[1] * 100,
+      rate: h.rate === null || !usable ? null : h.rate * 100,
+      lo: h.wilson === null || !usable ? null : h.wilson[0] * 100,
+      hi: h.wilson === null || !usable ? null : h.wilson[1] * 100,
       cohort,
     };
   });
@@ -410,7 +413,12 @@ function notPlottedWhy(r: Row, currency: string | null): string {
     return parts.length > 0 ? `cost ${parts.join(', ')}` : 'no attempts';
   }
   if (!sameCurrency(cost.currency, currency)) return `${costWords(r.cohort)}, in another currency than ${currency ?? 'the chart'}`;
-  return `${costWords(r.cohort)}, no graded tasks`;
+  return `${costWords(r.cohort)}, ${unratedWhy(r)}`;
+}
+
+/** Why a row has no rate to draw: no graded task, or no usable grade (issue 15: never drawn as a measured 0%). */
+function unratedWhy(r: Row): string {
+  return hasUsableGrades(r.cohort) ? 'no graded tasks' : NO_USABLE_GRADES;
 }
 
 /**

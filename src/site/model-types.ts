@@ -101,6 +101,11 @@ export interface SiteImport {
   source: SiteFile | null;
   /** Shell lines that fetch the original and import it again; the bundle id to compare with. */
   rerun: string[];
+  /**
+   * The log's own metrics (results.scores[].metrics) of the graded score, as the log records them (at most
+   * MAX_LOG_METRICS), to show beside the imported rate; null when the log records none or cannot be read.
+   */
+  logMetrics: { name: string; value: number | null }[] | null;
 }
 
 /** A retained report as the pages show it (its bytes are published as they are, by the build, not through the model). */

@@ -29,6 +29,7 @@ import { compareBoards } from './compare.ts';
 import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
 import { siteTasks } from './tasks.ts';
 import { taskMatrix } from './chart-tasks.ts';
+import { readInspectMetrics } from '../import/inspect/read-log.ts';
 
 export type * from './model-types.ts';
 
@@ -178,7 +179,10 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
   const notesFile = files.find((f) => f.path === 'NOTES.md');
   const notes = notesFile ? await published.blob(notesFile.sha256) : null;
   const planHtml = await rendered(() => highlightJson(JSON.stringify(plan, null, 2)), 'the highlighted plan', renderProblems);
-  const imported = plan.origin?.kind === 'imported' ? importOf(plan, files, await licensesOf(files, published), entry.bundle_id, siteUrl) : null;
+  const imported =
+    plan.origin?.kind === 'imported'
+      ? { ...importOf(plan, files, await licensesOf(files, published), entry.bundle_id, siteUrl), logMetrics: await logMetricsOf(plan, files, published) }
+      : null;
   return {
     plan,
     planUrl: planFile.url,
@@ -246,7 +250,29 @@ function moneyOf(entry: Report['bundles'][number], problems: string[]): SiteMone
  * is .eval or .json), never text from the bundle beyond those checked values;
  * the URL is the original's blob (/blobs/<sha256-hex>).
  */
-function importOf(plan: Plan, files: readonly SiteFile[], licenses: readonly string[], bundleId: string | null, siteUrl: string): SiteImport {
+/** The most metrics of an imported log a plan page shows. */
+const MAX_LOG_METRICS = 20;
+
+/**
+ * An imported Inspect log's own metrics of the graded score (issue 15: the
+ * reader sees any gap between the log's figure and the imported rate). Read
+ * from the original file's published bytes; null for another format, no
+ * scorer, or a log that records none or cannot be read.
+ */
+async function logMetricsOf(plan: Plan, files: readonly SiteFile[], published: Published): Promise<SiteImport['logMetrics']> {
+  const origin = plan.origin as { format: string; source: string };
+  if (origin.format !== 'inspect-eval-log' || plan.grader.id === 'none') return null;
+  const source = files.find((f) => f.sha256 === origin.source);
+  if (!source) return null;
+  try {
+    const metrics = await readInspectMetrics(await published.blob(source.sha256), plan.grader.id);
+    return metrics === null ? null : metrics.slice(0, MAX_LOG_METRICS);
+  } catch {
+    return null;
+  }
+}
+
+function importOf(plan: Plan, files: readonly SiteFile[], licenses: readonly string[], bundleId: string | null, siteUrl: string): Omit<SiteImport, 'logMetrics'> {
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
   const source = files.find((f) => f.sha256 === origin.source) ?? null;
   const ext = source?.path.endsWith('.eval') ? 'eval' : 'json';

@@ -53,6 +53,8 @@ describe('scores', () => {
     expect([true, false].map((v) => scoreVerdict(v, 1))).toEqual(['pass', 'fail']);
     expect([1, 1.0, 0.999, 0, 2].map((v) => scoreVerdict(v, 1))).toEqual(['pass', 'pass', 'fail', 'fail', 'pass']);
     expect([0.5, 0.49].map((v) => scoreVerdict(v, 0.5))).toEqual(['pass', 'fail']);
+    expect(['C', 'I', 'P', 'N'].map((v) => scoreVerdict(v, 0.5))).toEqual(['pass', 'fail', 'pass', 'fail']);
+    expect(['C', 'I', 'P', 'N', true, false].map((v) => scoreVerdict(v, 0))).toEqual(['pass', 'fail', 'pass', 'fail', 'pass', 'fail']);
     expect(['c', 'yes', '1', null, [1], { a: 1 }].map((v) => scoreVerdict(v, 1))).toEqual(['error', 'error', 'error', 'error', 'error', 'error']);
   });
 
@@ -66,7 +68,8 @@ describe('scores', () => {
     expect(JSON.parse(Buffer.from(mapped.files.get(`artifacts/${receipt}.json`)!).toString('utf8'))).toEqual({ value: 'N', answer: 'a' });
     expect(mapped.summary.missing).toContain('1 score with a value that is not C, I, P, N, a boolean or a number: verdict error');
     const lower = await mapBytes(jsonLog(samples, h), { ...OPTIONS, passThreshold: 0.5 });
-    expect(lower.results.map((r) => r.verdict)).toEqual(['pass', 'fail', 'fail', 'fail', 'pass', 'pass', 'error']);
+    // At 0.5, P (partial credit, 0.5 as Inspect's accuracy counts it) passes too; I and N never do.
+    expect(lower.results.map((r) => r.verdict)).toEqual(['pass', 'fail', 'pass', 'fail', 'pass', 'pass', 'error']);
     // The threshold is part of the grader's identity: two thresholds never share a grading layer.
     expect(lower.plan.grader.executable).not.toBe((await mapBytes(jsonLog(samples, h))).plan.grader.executable);
   });

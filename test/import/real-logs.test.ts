@@ -17,7 +17,7 @@ const temp = tempDirs();
 
 /** Bundle id (first 12 hex), attempts, tasks and epochs of every real log, imported with --license MIT. */
 const PINNED: Record<string, { bundle: string; attempts: number; tasks: number; epochs: number; passes: number }> = {
-  '2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval': { bundle: 'b0d4a7146cda', attempts: 10, tasks: 10, epochs: 1, passes: 0 },
+  '2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval': { bundle: 'd0f116df729c', attempts: 10, tasks: 10, epochs: 1, passes: 0 },
   '2025-05-12T20-27-36-04-00_browser.json': { bundle: '251f40240f00', attempts: 1, tasks: 1, epochs: 1, passes: 1 },
   '2025-05-12T20-28-13-04-00_popularity.json': { bundle: '75c56220b23e', attempts: 3, tasks: 3, epochs: 1, passes: 2 },
   '2025-05-12T20-28-26-04-00_security-guide.json': { bundle: 'e56fc80770a3', attempts: 3, tasks: 3, epochs: 1, passes: 3 },
@@ -26,9 +26,9 @@ const PINNED: Record<string, { bundle: string; attempts: number; tasks: number; 
   'log_formats.eval': { bundle: 'bb59fe1079f1', attempts: 1, tasks: 1, epochs: 1, passes: 0 },
   'log_formats.json': { bundle: '87143e7d37d3', attempts: 1, tasks: 1, epochs: 1, passes: 0 },
   'log_streaming.eval': { bundle: '507dee822140', attempts: 4, tasks: 2, epochs: 2, passes: 3 },
-  'log_tool_call_error.json': { bundle: 'fa09d96e96cd', attempts: 1, tasks: 1, epochs: 4, passes: 0 },
+  'log_tool_call_error.json': { bundle: 'f75ebfa0ad78', attempts: 1, tasks: 1, epochs: 4, passes: 0 },
   'mmlu-summary-choices.eval': { bundle: 'c8aa57f26b42', attempts: 1, tasks: 1, epochs: 1, passes: 0 },
-  'retry-2-then-success.postfix.zstd.eval': { bundle: 'dfbc2c6e138c', attempts: 1, tasks: 1, epochs: 1, passes: 0 },
+  'retry-2-then-success.postfix.zstd.eval': { bundle: 'a59941ef6e41', attempts: 1, tasks: 1, epochs: 1, passes: 0 },
 };
 
 describe('every real log', () => {

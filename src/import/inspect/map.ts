@@ -29,6 +29,15 @@ export const DEFAULT_IMPORT_OPTIONS: ImportOptions = { license: '', passThreshol
 /** The `origin.format` of Inspect imports. */
 export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
 
+/**
+ * The NOTES.md line of a log without one usable grade (no scorer, every value
+ * uninterpretable, every sample halted by an error): no completed sample was
+ * graded pass or fail and none ran into a model or time limit, so nothing
+ * measured a pass rate (docs/importing.md).
+ */
+export const NO_USABLE_GRADES =
+  'no usable grades: no completed sample has a pass or fail verdict from the scorer, so this run measures no pass rate (its 0 resolved is not 0%)';
+
 /** The grader profile recorded for an Inspect scorer. */
 export const INSPECT_GRADER_PROFILE = 'inspect-scorer';
 
@@ -60,10 +69,19 @@ export function sourcePath(format: InspectLog['format']): string {
 
 type Verdict = 'pass' | 'fail' | 'error';
 
-/** The verdict of one Inspect score value (docs/importing.md, "Scores"). */
+/** What Inspect's value_to_float makes of P (partial credit): the threshold applies to it as to a number. */
+export const PARTIAL_CREDIT = 0.5;
+
+/**
+ * The verdict of one Inspect score value (docs/importing.md, "Scores"): C
+ * passes and I and N fail whatever the threshold; P is partial credit, 0.5 as
+ * Inspect's own accuracy counts it, and passes only when the threshold is at
+ * most 0.5; a number passes at or above the threshold.
+ */
 export function scoreVerdict(value: unknown, passThreshold: number): Verdict {
   if (value === 'C') return 'pass';
-  if (value === 'I' || value === 'P' || value === 'N') return 'fail';
+  if (value === 'I' || value === 'N') return 'fail';
+  if (value === 'P') return PARTIAL_CREDIT >= passThreshold ? 'pass' : 'fail';
   if (typeof value === 'boolean') return value ? 'pass' : 'fail';
   if (typeof value === 'number' && Number.isFinite(value)) return value >= passThreshold ? 'pass' : 'fail';
   return 'error';
@@ -146,6 +164,8 @@ interface SampleCounts {
   limits: number;
   invalidated: number;
   otherUsage: number;
+  /** Completed samples graded pass or fail, and samples halted by a model or time limit: what a pass rate measures. */
+  usable: number;
 }
 
 /** Maps a log to bundle files. Throws ImportError when the log holds nothing a bundle can carry. */
@@ -167,7 +187,7 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   const plan = planOf(m, { started: times.started, ledgerBytes, tasks: ledgerRecords.length, version, grader, subject, epochs, source });
 
   const files = new Map<string, Uint8Array>();
-  const { attempts, results } = attemptsAndGrades(m, { times, exactModel, agent: subject.agent, scorer, files });
+  const { attempts, results, usable } = attemptsAndGrades(m, { times, exactModel, agent: subject.agent, scorer, files });
 
   files.set('plan.json', prettyJson(plan));
   files.set('ledger.jsonl', ledgerBytes);
@@ -177,11 +197,12 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
     prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: times.completed ?? times.started, grader, results }),
   );
   files.set(sourcePath(log.format), source);
-  files.set('NOTES.md', Buffer.from(notes(log, missing), 'utf8'));
+  files.set('NOTES.md', Buffer.from(notes(log, missing, usable), 'utf8'));
   return {
     files,
     planId: plan.plan_id,
-    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing },
+    // The command prints "no usable grades" first among what the log lacked.
+    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing },
   };
 }
 
@@ -272,10 +293,13 @@ function notePlannedSamples(m: Mapping, configured: number | null, epochs: numbe
   const { header, samples, tasks, missing } = m;
   const plannedIds = m.spec.dataset?.sample_ids;
   if (plannedIds) {
-    const planned = plannedIds.length * (configured ?? epochs);
-    const present = samples.filter((s) => plannedIds.some((id) => id === s.id)).length;
+    // Ids compare as task ids, i.e. as strings: Inspect may list "0" in dataset.sample_ids for a sample whose id is 0
+    // (two ids that are one string are refused above, so this identifies nothing that is not one task).
+    const plannedTasks = new Set(plannedIds.map((id) => String(id)));
+    const planned = plannedTasks.size * (configured ?? epochs);
+    const present = samples.filter((s) => plannedTasks.has(String(s.id))).length;
     if (present < planned) missing.push(`${planned - present} of ${planned} planned sample runs (dataset sample_ids x epochs) are not in the log`);
-    const unplanned = tasks.filter((t) => !plannedIds.some((id) => String(id) === t)).length;
+    const unplanned = tasks.filter((t) => !plannedTasks.has(t)).length;
     if (unplanned > 0) missing.push(`${plural(unplanned, 'task')} in the log not among dataset.sample_ids`);
   } else if (typeof header.results?.total_samples === 'number' && header.results.total_samples > samples.length) {
     missing.push(`${header.results.total_samples - samples.length} of ${header.results.total_samples} sample runs counted by results.total_samples are not in the log`);
@@ -285,25 +309,51 @@ function notePlannedSamples(m: Mapping, configured: number | null, epochs: numbe
 }
 
 /**
- * The scorer that grades, by name: the one asked for (an ImportError when the
- * log has none of that name), else the first in the order eval.scorers,
- * results.scores, then the samples' own score names; null when there is none.
+ * The score key that grades: the name asked for, else the first declared
+ * scorer (eval.scorers, then results.scores), else the first key the samples
+ * carry; null when there is none. A declared name that no sample carries
+ * (R vitals declares `model_graded_qa()` and keys the samples' scores
+ * `model_graded_qa() (<grader model>)`) is resolved to the key the samples
+ * carry: the only key no eval.scorers name claims, else the only one that begins
+ * with the name; when neither is unique, the import is refused with the keys
+ * listed (choose one with --scorer).
  */
 function chooseScorer(m: Mapping): string | null {
   const { header, options, missing } = m;
-  const scorerNames: string[] = [];
-  const addName = (name: string) => {
-    if (!scorerNames.includes(name)) scorerNames.push(name);
+  const declared: string[] = [];
+  const sampleKeys: string[] = [];
+  const add = (list: string[], name: string) => {
+    if (!list.includes(name)) list.push(name);
   };
-  for (const s of m.spec.scorers ?? []) addName(s.name);
-  for (const s of header.results?.scores ?? []) addName(s.name);
-  for (const s of m.samples) for (const name of Object.keys(s.scores ?? {}).sort(compareUtf8)) addName(name);
-  if (options.scorer !== null && !scorerNames.includes(options.scorer)) {
-    throw new ImportError(`the log has no scorer named ${JSON.stringify(options.scorer)} (it has ${scorerNames.length === 0 ? 'none' : scorerNames.map((n) => JSON.stringify(n)).join(', ')})`);
+  for (const s of m.spec.scorers ?? []) add(declared, s.name);
+  for (const s of header.results?.scores ?? []) add(declared, s.name);
+  for (const s of m.samples) for (const name of Object.keys(s.scores ?? {}).sort(compareUtf8)) add(sampleKeys, name);
+  const names = [...declared];
+  for (const k of sampleKeys) add(names, k);
+  const quoted = (list: readonly string[]) => (list.length === 0 ? 'none' : list.map((n) => JSON.stringify(n)).join(', '));
+  if (options.scorer !== null && !names.includes(options.scorer)) {
+    throw new ImportError(`the log has no scorer named ${JSON.stringify(options.scorer)} (it has ${quoted(names)})`);
   }
-  const scorer = options.scorer ?? scorerNames[0] ?? null;
+  const wanted = options.scorer ?? names[0] ?? null;
+  let scorer = wanted;
+  if (wanted !== null && sampleKeys.length > 0 && !sampleKeys.includes(wanted)) {
+    // A key is claimed when eval.scorers declares a scorer of that very name (results.scores names the keys as carried).
+    const unclaimed = sampleKeys.filter((k) => !(m.spec.scorers ?? []).some((s) => s.name === k));
+    const prefixed = unclaimed.filter((k) => k.startsWith(wanted));
+    const resolved = unclaimed.length === 1 ? unclaimed[0]! : prefixed.length === 1 ? prefixed[0]! : null;
+    if (resolved === null) {
+      throw new ImportError(
+        `no sample carries a score under the scorer name ${JSON.stringify(wanted)}, and which of the keys the samples carry is its score is ambiguous (${quoted(unclaimed.length > 0 ? unclaimed : sampleKeys)}): choose one with --scorer`,
+      );
+    }
+    scorer = resolved;
+  }
+  // Said whatever the path to the key (a re-run with --scorer <key> gives the same NOTES.md, so the same bundle id).
+  if (scorer !== null && (m.spec.scorers ?? []).length > 0 && !(m.spec.scorers ?? []).some((s) => s.name === scorer)) {
+    missing.push('the samples key their scores under a name that eval.scorers does not declare: graded by the key the samples carry (the grader id)');
+  }
   if (scorer === null) missing.push('the log records no scorer: no attempt has a grade (each fails closed as grader_failure)');
-  const others = scorerNames.filter((n) => n !== scorer);
+  const others = names.filter((n) => n !== scorer && (sampleKeys.length === 0 || sampleKeys.includes(n) || !declared.includes(n)));
   if (others.length > 0) missing.push(`${plural(others.length, 'other scorer')} not imported (one grading generation grades with one scorer; see --scorer)`);
   return scorer;
 }
@@ -430,7 +480,7 @@ function planOf(
 function attemptsAndGrades(
   m: Mapping,
   run: { times: RunTimes; exactModel: string; agent: Subject['agent']; scorer: string | null; files: Map<string, Uint8Array> },
-): { attempts: Attempt[]; results: GradeResult[] } {
+): { attempts: Attempt[]; results: GradeResult[]; usable: number } {
   const { scorer, files } = run;
   const artifact = (value: unknown): string => {
     const bytes = canonicalBytes(value ?? null);
@@ -440,10 +490,13 @@ function attemptsAndGrades(
   };
   const attempts: Attempt[] = [];
   const results: GradeResult[] = [];
-  const counts: SampleCounts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0 };
+  const counts: SampleCounts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0, usable: 0 };
   m.samples.forEach((s, i) => {
     const attemptId = `a-${String(i + 1).padStart(6, '0')}`;
     attempts.push(attemptOf(m, s, attemptId, run, counts));
+    // A limit the model ran into is a measured failure of the model, graded or not.
+    const outcome = sampleOutcome(s);
+    if (outcome === 'model_failure' || outcome === 'timeout') counts.usable++;
     const score: InspectScore | undefined = scorer === null ? undefined : (s.scores ?? {})[scorer];
     if (score === undefined) {
       counts.ungraded++;
@@ -451,6 +504,7 @@ function attemptsAndGrades(
     }
     const verdict = scoreVerdict(score.value, m.options.passThreshold);
     if (verdict === 'error') counts.uninterpretable++;
+    else if (outcome === 'completed') counts.usable++;
     results.push({
       attempt_id: attemptId,
       verdict,
@@ -460,7 +514,7 @@ function attemptsAndGrades(
     });
   });
   noteSampleCounts(m.missing, counts, scorer);
-  return { attempts, results };
+  return { attempts, results, usable: counts.usable };
 }
 
 /** The attempt of one sample: outcome, times, tokens, retries and cost; what it lacks is tallied in `counts`. */
@@ -532,8 +586,14 @@ function noteSampleCounts(missing: string[], counts: SampleCounts, scorer: strin
   if (counts.noTime > 0) missing.push(`${plural(counts.noTime, 'sample')} without total_time or start and end: wall_seconds 0`);
 }
 
-/** NOTES.md: provenance and what is missing, in fixed words and counts (no log text: it is rendered on the site). */
-function notes(log: InspectLog, missing: string[]): string {
+/**
+ * NOTES.md: provenance and what is missing, in fixed words and counts (no log
+ * text: it is rendered on the site). A log without one usable grade gets a
+ * last section saying so; it comes last so that a bundle imported before it
+ * existed is a byte prefix of the one imported now (the append-only history
+ * sees appended bytes, not rewritten evidence).
+ */
+function notes(log: InspectLog, missing: string[], usable: number): string {
   const lines = [
     '# Imported Inspect AI eval log',
     '',
@@ -547,6 +607,7 @@ function notes(log: InspectLog, missing: string[]): string {
     '',
     ...(missing.length === 0 ? ['Nothing the mapping uses was missing.'] : missing.map((m) => `- ${m}`)),
     '',
+    ...(usable === 0 ? ['## No usable grades', '', `${NO_USABLE_GRADES[0]!.toUpperCase()}${NO_USABLE_GRADES.slice(1)}.`, ''] : []),
   ];
   return lines.join('\n');
 }

@@ -53,6 +53,36 @@ export async function readInspectLog(bytes: Uint8Array, limits: ZipLimits = DEFA
   return format === 'json' ? readJsonLog(bytes) : readEvalLog(bytes, limits);
 }
 
+/**
+ * The log's own metrics of one score (results.scores[] of that name: accuracy,
+ * stderr, ... as Inspect computed them), for the plan page to show beside the
+ * imported rate; null when the log records none. For a .eval archive only
+ * header.json is read. Metric values that are not finite numbers are null.
+ */
+export async function readInspectMetrics(
+  bytes: Uint8Array,
+  scorer: string,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<{ name: string; value: number | null }[] | null> {
+  const format = detectFormat(bytes);
+  let header: JsonValue;
+  if (format === 'json') header = parseInspectJson(bytes, 'the log').value;
+  else if (format === 'eval') {
+    const { contents } = await readZipEntries(bytes, (name) => name === HEADER, limits);
+    const data = contents.get(HEADER);
+    if (!data) return null;
+    header = parseInspectJson(data, HEADER).value;
+  } else return null;
+  const results = isObject(header) ? header.results : null;
+  const scores = results && isObject(results) && Array.isArray(results.scores) ? results.scores : [];
+  const score = scores.find((s) => isObject(s) && s.name === scorer);
+  if (!score || !isObject(score) || !score.metrics || !isObject(score.metrics)) return null;
+  return Object.entries(score.metrics).map(([key, metric]) => {
+    const value = isObject(metric) ? metric.value : null;
+    return { name: isObject(metric) && typeof metric.name === 'string' ? metric.name : key, value: typeof value === 'number' && Number.isFinite(value) ? value : null };
+  });
+}
+
 function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) throw new ImportError(`not an Inspect log: ${what}: ${describeIssue(result.error)}`);
@@ -74,12 +104,33 @@ function readJsonLog(bytes: Uint8Array): InspectLog {
   return { format: 'json', header, headerFromJournal: false, samples, nonFinite };
 }
 
+/**
+ * A flat sample entry: `samples/<id>_epoch_<n>.json`. The id may itself hold
+ * `/` (Inspect writes the id as it is), so a flat entry can sit in nested
+ * folders: `samples/a/b_epoch_1.json` is sample `a/b`, epoch 1.
+ */
+export function isFlatSampleEntry(name: string): boolean {
+  return /^samples\/.+_epoch_[0-9]+\.json$/s.test(name) || (name.startsWith('samples/') && name.endsWith('.json') && name.indexOf('/', 8) === -1);
+}
+
+/**
+ * An entry of the chunked per-sample layout: inside a folder named after the
+ * sample, `samples/<id>_epoch_<n>/sample.json` and its siblings. A flat entry
+ * always ends in `_epoch_<n>.json`, so the two are told apart by the name.
+ */
+export function isChunkedSampleEntry(name: string): boolean {
+  return name.startsWith('samples/') && !isFlatSampleEntry(name) && /_epoch_[0-9]+\//.test(name.slice(8));
+}
+
 async function readEvalLog(bytes: Uint8Array, limits: ZipLimits): Promise<InspectLog> {
-  const isSample = (name: string) => name.startsWith('samples/') && name.endsWith('.json') && name.indexOf('/', 8) === -1;
+  const isSample = isFlatSampleEntry;
   const { entries, contents } = await readZipEntries(bytes, (name) => name === HEADER || name === JOURNAL_START || isSample(name), limits);
-  const nested = entries.find((e) => e.name.startsWith('samples/') && e.name.indexOf('/', 8) !== -1);
-  if (nested) {
-    throw new ImportError('the log uses the chunked per-sample layout (samples/<id>_epoch_<n>/...), which this importer does not read');
+  if (entries.some((e) => isChunkedSampleEntry(e.name))) {
+    throw new ImportError('the log uses the chunked per-sample layout (samples/<id>_epoch_<n>/sample.json), which this importer does not read');
+  }
+  const stray = entries.find((e) => e.name.startsWith('samples/') && !e.name.endsWith('/') && !isSample(e.name));
+  if (stray) {
+    throw new ImportError(`the archive holds an entry under samples/ that is neither a sample (samples/<id>_epoch_<n>.json) nor the chunked layout: ${JSON.stringify(stray.name)}`);
   }
   let nonFinite = 0;
   const parse = (name: string): JsonValue => {
