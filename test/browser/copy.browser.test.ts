@@ -17,15 +17,15 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.ts';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
-import { serveStatic, type StaticServer } from './static-server.ts';
+import { ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import type { StaticServer } from './static-server.ts';
+import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 
+let site: DemoSite;
 let out: string;
 let server: StaticServer;
 let report: Report;
@@ -33,28 +33,12 @@ let jsOn: BrowserSession;
 let jsOff: BrowserSession;
 
 beforeAll(async () => {
-  requireChromium();
-  const work = await makeTempDir('ledgerboard-copy-');
-  out = join(work, 'demo');
-  await buildSite({ out });
-  report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  [server, jsOn, jsOff] = await Promise.all([serveStatic(out), launchBrowser({ javaScriptEnabled: true }), launchBrowser({ javaScriptEnabled: false })]);
+  site = await openDemoSite('ledgerboard-copy-');
+  ({ out, server, report, jsOn, jsOff } = site);
   await jsOn.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.allSettled([jsOn?.close(), jsOff?.close(), server?.close()]);
-  await removeTempDirs();
-}, 60_000);
-
-async function withPage<T>(session: BrowserSession, run: (page: Page) => Promise<T>): Promise<T> {
-  const page = await session.context.newPage();
-  try {
-    return await run(page);
-  } finally {
-    await page.close();
-  }
-}
+afterAll(() => site?.close(), 60_000);
 
 const planPath = (): { path: string; planId: string; bundleId: string } => {
   const b = report.bundles.find((x) => x.counted && x.plan_id !== null && x.bundle_id !== null);

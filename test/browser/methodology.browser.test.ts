@@ -20,12 +20,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.ts';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, ROOT, type BrowserSession } from './browser.ts';
-import { serveStatic, type StaticServer } from './static-server.ts';
+import { ROOT, type BrowserSession } from './browser.ts';
+import type { StaticServer } from './static-server.ts';
+import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 
+let site: DemoSite;
 let out: string;
 let server: StaticServer;
 let report: Report;
@@ -33,27 +34,11 @@ let jsOn: BrowserSession;
 let jsOff: BrowserSession;
 
 beforeAll(async () => {
-  requireChromium();
-  const work = await makeTempDir('ledgerboard-methodology-');
-  out = join(work, 'demo');
-  await buildSite({ out });
-  report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  [server, jsOn, jsOff] = await Promise.all([serveStatic(out), launchBrowser({ javaScriptEnabled: true }), launchBrowser({ javaScriptEnabled: false })]);
+  site = await openDemoSite('ledgerboard-methodology-');
+  ({ out, server, report, jsOn, jsOff } = site);
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.allSettled([jsOn?.close(), jsOff?.close(), server?.close()]);
-  await removeTempDirs();
-}, 60_000);
-
-async function withPage<T>(session: BrowserSession, run: (page: Page) => Promise<T>): Promise<T> {
-  const page = await session.context.newPage();
-  try {
-    return await run(page);
-  } finally {
-    await page.close();
-  }
-}
+afterAll(() => site?.close(), 60_000);
 
 const firstCountedPlan = (): string => {
   const bundle = report.bundles.find((b) => b.counted && b.plan_id !== null);

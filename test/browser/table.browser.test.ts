@@ -14,7 +14,7 @@
  *
  * Chromium must be at /usr/bin/chromium: the suite fails (never skips) without it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,36 +22,29 @@ import { rankText } from '../../src/site/format.ts';
 import type { Report, ReportBoard, ReportCohort } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
 import { boardTitle, leaderboardLayout } from '../../src/site/board-names.ts';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, ROOT, type BrowserSession } from './browser.ts';
-import { serveStatic, type StaticServer } from './static-server.ts';
+import { ROOT, type BrowserSession } from './browser.ts';
+import type { StaticServer } from './static-server.ts';
+import { openDemoSite, type DemoSite } from './demo-site.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 
+let site: DemoSite;
 let out: string;
 let server: StaticServer;
 let report: Report;
-let cohorts: Map<string, ReportCohort>;
-let ordered: ReportBoard[];
 let jsOn: BrowserSession;
 let jsOff: BrowserSession;
+let cohorts: Map<string, ReportCohort>;
+let ordered: ReportBoard[];
 
 beforeAll(async () => {
-  requireChromium();
-  const work = await makeTempDir('ledgerboard-table-');
-  out = join(work, 'demo');
-  // The demo exactly as `npm run build` makes it: frozen and imported evidence.
-  await buildSite({ out });
-  report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+  site = await openDemoSite('ledgerboard-table-');
+  ({ out, server, report, jsOn, jsOff } = site);
   cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
   ordered = boardsInOrder(report);
-  [server, jsOn, jsOff] = await Promise.all([serveStatic(out), launchBrowser({ javaScriptEnabled: true }), launchBrowser({ javaScriptEnabled: false })]);
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.allSettled([jsOn?.close(), jsOff?.close(), server?.close()]);
-  await removeTempDirs();
-}, 60_000);
+afterAll(() => site?.close(), 60_000);
 
 const boardPath = (board: ReportBoard): string => `/boards/${hex(board.board_id)}/`;
 
