@@ -47,6 +47,12 @@ export interface CohortChange {
   /** For a moved cohort, which figures differ (in MovedField order); empty otherwise. */
   fields: MovedField[];
   causes: ChangeCause[];
+  /**
+   * True when the cohort's own plans, attempts and grading did not change and
+   * `causes` are those of the other changes on its board (a rank range or a
+   * rank moves when another cohort of the board does).
+   */
+  via_board: boolean;
 }
 
 export interface ReportDiff {
@@ -130,6 +136,7 @@ export function diffReports(older: Report, newer: Report): ReportDiff {
       after: b === null ? null : figures(b),
       fields,
       causes: causesOf(a, b),
+      via_board: false,
     };
   };
 
@@ -143,6 +150,16 @@ export function diffReports(older: Report, newer: Report): ReportDiff {
     }
   }
   for (const a of older.cohorts) if (!after.has(a.cohort_id)) changes.push(change('removed', a, null, []));
+  // A cohort that moved with nothing of its own changed moved with its board: the causes of the board's other changes.
+  const own = new Map<string, Set<ChangeCause>>();
+  for (const c of changes) for (const cause of c.causes) (own.get(c.board_id) ?? own.set(c.board_id, new Set()).get(c.board_id)!).add(cause);
+  for (const c of changes) {
+    const board = own.get(c.board_id);
+    if (c.kind === 'moved' && c.causes.length === 0 && board !== undefined) {
+      c.causes = CAUSES.filter((k) => board.has(k));
+      c.via_board = true;
+    }
+  }
   const order = { added: 0, removed: 1, moved: 2 } as const;
   changes.sort((x, y) => order[x.kind] - order[y.kind] || byString(x.board_id, y.board_id) || byString(x.cohort_id, y.cohort_id));
 

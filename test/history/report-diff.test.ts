@@ -142,6 +142,22 @@ describe('diffReports', () => {
     expect(diffReports(older, demo).changes).toEqual([]);
   });
 
+  it('a cohort that moved only because its board did takes the board\'s causes', () => {
+    const older = copy();
+    const c = older.cohorts[PLURAL]!;
+    lower(c, 200, 120, 150);
+    const neighbour = older.cohorts.find((x) => x.board_id === c.board_id && x !== c && x.plans.length === 1)!;
+    neighbour.rank_range = [2, 6];
+    const d = diffReports(older, demo);
+    expect(d.changes.map((x) => [x.cohort_id, x.causes, x.via_board])).toEqual(
+      [
+        [c.cohort_id, ['appended_attempts'], false],
+        [neighbour.cohort_id, ['appended_attempts'], true],
+      ].sort((x, y) => ((x[0] as string) < (y[0] as string) ? -1 : 1)),
+    );
+    expect(diffSummary(d)).toBe('2 cohorts moved (appended attempts)');
+  });
+
   it('a move the two reports do not explain says so', () => {
     const newer = copy();
     newer.cohorts[PLURAL]!.verdict = 'NO_GAIN';
