@@ -14,6 +14,7 @@ import { writeEvidence, type Published } from './publish.ts';
 import { absolute, boardsOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
 import { taskPath } from './task-key.ts';
+import { reportChanges } from './report-changes.ts';
 
 export async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
@@ -109,6 +110,7 @@ export function sitePaths(model: SiteModel): string[] {
 /** Atom feed: one entry per retained report, dated by its evidence, never by the build clock. */
 export function atomFeed(model: SiteModel): string {
   const dated = model.retained.filter((r) => r.report !== null);
+  const changes = reportChanges(model).retained;
   const updated = dated.at(-1)?.report?.evidence_date ?? model.date ?? '1970-01-01T00:00:00Z';
   const entries = [...dated].reverse().map((r) => {
     const report = r.report!;
@@ -119,7 +121,7 @@ export function atomFeed(model: SiteModel): string {
       `    <title>${xmlEscape(`${report.config.title}: report ${r.hex.slice(0, 12)}`)}</title>`,
       `    <updated>${xmlEscape(report.evidence_date ?? updated)}</updated>`,
       `    <link href="${xmlEscape(url)}"/>`,
-      `    <summary>${xmlEscape(`${report.boards.length} boards, ${report.cohorts.length} cohorts, evidence up to ${report.evidence_date ?? 'n/a'}${r.problems.length ? '; the retained file does not re-derive' : ''}`)}</summary>`,
+      `    <summary>${xmlEscape(`${report.boards.length} boards, ${report.cohorts.length} cohorts, evidence up to ${report.evidence_date ?? 'n/a'}${r.problems.length ? '; the retained file does not re-derive' : ''}; what changed: ${changes.get(r.hex)!.summary}`)}</summary>`,
       '  </entry>',
     ].join('\n');
   });
