@@ -8,7 +8,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import { ImportError } from '../../src/import/errors.ts';
 import { readBundle } from '../../src/evidence/read-bundle.ts';
 import { verifyBundle } from '../../src/verify/verify-bundle.ts';
 
@@ -184,4 +185,15 @@ export function evalLog(samples: Json[], headerObject: Json = header(), method: 
     { name: 'header.json', data: Buffer.from(JSON.stringify(headerObject)), method },
   ];
   return zip(entries);
+}
+
+/** The message of the ImportError a promise rejects with (fails the test when it resolves or rejects otherwise). */
+export async function rejection(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportError);
+    return (error as Error).message;
+  }
+  throw new Error('expected an ImportError');
 }

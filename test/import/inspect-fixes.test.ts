@@ -5,11 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../src/import/errors.ts';
 import { mapInspectLog, NO_USABLE_GRADES, type ImportOptions } from '../../src/import/inspect/map.ts';
 import { isChunkedSampleEntry, isFlatSampleEntry, readInspectLog } from '../../src/import/inspect/read-log.ts';
 import type { Plan } from '../../src/schema/index.ts';
-import { evalLog, header, jsonLog, REAL_LOGS, sample, zip } from './helpers.ts';
+import { evalLog, header, jsonLog, REAL_LOGS, rejection, sample, zip } from './helpers.ts';
 
 const OPTIONS: ImportOptions = { license: 'MIT', passThreshold: 1, scorer: null };
 const VITALS = new URL('../fixtures/inspect-vitals/simple-addition.trimmed.json', import.meta.url);
@@ -23,16 +22,6 @@ async function mapBytes(bytes: Buffer, options: ImportOptions = OPTIONS) {
     notes: text('NOTES.md'),
     results: (JSON.parse(text('grades/1.json')) as { results: { attempt_id: string; verdict: string }[] }).results,
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ImportError);
-    return (error as Error).message;
-  }
-  throw new Error('expected an ImportError');
 }
 
 describe('1. a flat .eval whose sample ids hold "/" is not the chunked layout', () => {

@@ -8,24 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../src/import/errors.ts';
 import { replaceNonFinite } from '../../src/import/inspect/json.ts';
 import { detectFormat, readInspectLog } from '../../src/import/inspect/read-log.ts';
 import { decodeZstd, MAX_LOG_FILE_BYTES, readZipEntries } from '../../src/import/inspect/zip.ts';
 import { importLogFile } from '../../src/import/import-log.ts';
-import { evalLog, header, jsonLog, REAL_LOGS, sample, zip, zstdRaw } from './helpers.ts';
+import { evalLog, header, jsonLog, REAL_LOGS, rejection, sample, zip, zstdRaw } from './helpers.ts';
 
 const SMALL = { maxEntries: 100, maxEntryBytes: 64 * 1024, maxTotalBytes: 256 * 1024 };
-
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ImportError);
-    return (error as Error).message;
-  }
-  throw new Error('expected an ImportError');
-}
 
 describe('formats and compression methods', () => {
   it('recognises the format from the bytes, not the name', () => {
