@@ -75,18 +75,9 @@ export function meanPassAtK(tasks: readonly { n: number; c: number }[]): { k: nu
   let kMax = Infinity;
   for (const { n } of counted) kMax = Math.min(kMax, n);
   // Tasks with the same n and c have the same pass@k: each distinct pair is computed once, for every k
-  // (the same arithmetic, so the same bits), and the mean still sums per task in task order.
-  const byPair = new Map<string, Float64Array>();
-  const values = counted.map(({ n, c }) => {
-    const pair = `${n}/${c}`;
-    let row = byPair.get(pair);
-    if (row === undefined) {
-      row = new Float64Array(kMax + 1);
-      for (let k = 1; k <= kMax; k++) row[k] = passAtK(n, c, k);
-      byPair.set(pair, row);
-    }
-    return row;
-  });
+  // (the same arithmetic, so the same bits; kept across calls, since a board's cohorts share most pairs),
+  // and the mean still sums per task in task order.
+  const values = counted.map(({ n, c }) => passAtKRow(n, c, kMax));
   const out: { k: number; value: number }[] = [];
   for (let k = 1; k <= kMax; k++) {
     let sum = 0;
@@ -94,6 +85,21 @@ export function meanPassAtK(tasks: readonly { n: number; c: number }[]): { k: nu
     out.push({ k, value: sum / counted.length });
   }
   return out;
+}
+
+/** pass@k of one (n, c) for k = 1..kMax (index k), computed once per process (a bounded memo: cleared when full). */
+const passRows = new Map<string, Float64Array>();
+const PASS_ROWS_MAX = 4096;
+function passAtKRow(n: number, c: number, kMax: number): Float64Array {
+  const key = `${n}/${c}/${kMax}`;
+  let row = passRows.get(key);
+  if (row === undefined) {
+    row = new Float64Array(kMax + 1);
+    for (let k = 1; k <= kMax; k++) row[k] = passAtK(n, c, k);
+    if (passRows.size >= PASS_ROWS_MAX) passRows.clear();
+    passRows.set(key, row);
+  }
+  return row;
 }
 
 /**
