@@ -132,6 +132,8 @@ export async function siteTasks(
   report: Report,
   published: Published,
   verified?: ReadonlyMap<string, BundleEvidence>,
+  /** The artifact text a page shows at most (tests set it lower). */
+  pageTextBytes: number = PAGE_TEXT_BYTES,
 ): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails }> {
   const inputs: AnalysisInput[] = [];
   const read = new Map<string, ReadBack>();
@@ -221,7 +223,7 @@ export async function siteTasks(
   const detail = async (n: number): Promise<TaskDetail> => {
     const page = pages[n]!;
     const board = report.boards.find((b) => b.board_id === page.board_id)!;
-    let budget = PAGE_TEXT_BYTES;
+    let budget = pageTextBytes;
     const texts = new Map<string, string | null>();
     const artifact = async (back: ReadBack, role: TaskArtifact['role'], sha256: string): Promise<TaskArtifact> => {
       const file = back.bySha.get(sha256) ?? null;
