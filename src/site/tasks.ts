@@ -132,8 +132,8 @@ export async function siteTasks(
   report: Report,
   published: Published,
   verified?: ReadonlyMap<string, BundleEvidence>,
-  /** The artifact text a page shows at most (tests set it lower). */
-  pageTextBytes: number = PAGE_TEXT_BYTES,
+  /** The artifact text a page shows at most, and the attempts per cohort it lists (tests set them lower). */
+  limits: { pageTextBytes?: number; taskRows?: number } = {},
 ): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails }> {
   const inputs: AnalysisInput[] = [];
   const read = new Map<string, ReadBack>();
@@ -223,7 +223,7 @@ export async function siteTasks(
   const detail = async (n: number): Promise<TaskDetail> => {
     const page = pages[n]!;
     const board = report.boards.find((b) => b.board_id === page.board_id)!;
-    let budget = pageTextBytes;
+    let budget = limits.pageTextBytes ?? PAGE_TEXT_BYTES;
     const texts = new Map<string, string | null>();
     const artifact = async (back: ReadBack, role: TaskArtifact['role'], sha256: string): Promise<TaskArtifact> => {
       const file = back.bySha.get(sha256) ?? null;
@@ -241,7 +241,7 @@ export async function siteTasks(
     for (let position = 0; position < board.cohorts.length; position++) {
       const flat = refs[n]![position]!;
       const rows: TaskAttemptRow[] = [];
-      for (let i = 0; i < Math.min(flat.length, 2 * TASK_ROWS); i += 2) {
+      for (let i = 0; i < Math.min(flat.length, 2 * (limits.taskRows ?? TASK_ROWS)); i += 2) {
         const segment = segments[flat[i]!]!;
         const p = flat[i + 1]!;
         const row = segment.rows[p]!;

@@ -53,7 +53,7 @@ describe('task pages on the demo', () => {
   it('shows at most its budget of artifact text on a page, a repeated text counted each time it is shown', async () => {
     // The demo's pages hold at most about 50 KB of text, under PAGE_TEXT_BYTES (64 KiB): a 4 KiB budget makes pages reach it.
     const budget = 4 * 1024;
-    const small = await siteTasks(report, publishedOf(report, results), undefined, budget);
+    const small = await siteTasks(report, publishedOf(report, results), undefined, { pageTextBytes: budget });
     let limited = 0;
     let repeated = 0;
     for (let n = 0; n < small.details.pages.length; n++) {
@@ -66,6 +66,22 @@ describe('task pages on the demo', () => {
     expect(limited).toBeGreaterThan(0);
     expect(repeated).toBeGreaterThan(0);
     expect(PAGE_TEXT_BYTES).toBe(64 * 1024);
+  });
+
+  it('lists at most its number of attempts per cohort on a page, first in row order, and counts them all', async () => {
+    // The demo has at most a dozen attempts of a cohort on a task, under TASK_ROWS (50): 2 makes pages reach it.
+    const few = await siteTasks(report, publishedOf(report, results), undefined, { taskRows: 2 });
+    let cut = 0;
+    for (let n = 0; n < details.pages.length; n++) {
+      const [all, short] = [await details.detail(n), await few.details.detail(n)];
+      short.cohorts.forEach((c, i) => {
+        expect(c.total).toBe(all.cohorts[i]!.total);
+        expect(c.attempts.map((a) => a.attempt_id)).toEqual(all.cohorts[i]!.attempts.slice(0, 2).map((a) => a.attempt_id));
+        if (c.total > 2) cut++;
+      });
+    }
+    expect(cut).toBeGreaterThan(0);
+    expect(TASK_ROWS).toBe(50);
   });
 
   it('gives the same index and rows from the verified tables the build holds as from the published bytes parsed again', async () => {
