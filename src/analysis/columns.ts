@@ -9,6 +9,8 @@ import type { BundleEvidence } from '../bundle/evidence.ts';
 
 /** One grading generation: for each result the row of the attempt it names (-1: none) and its verdict code. */
 export interface GenerationColumns {
+  /** Its position in the evidence's grades (the table its results are read from). */
+  table: number;
   generation: number;
   created_at: string;
   grader: Grader;
@@ -29,7 +31,7 @@ export interface BundleColumns {
 /** The columns of a bundle's evidence (its tables, with the rows of repeated attempt ids chained when there are any). */
 export function bundleColumns(evidence: BundleEvidence): BundleColumns {
   const { attempts } = evidence;
-  const generations = evidence.grades.map((g) => ({ generation: g.generation, created_at: g.created_at, grader: g.grader, rows: g.row.subarray(0, g.count), verdicts: g.verdict.subarray(0, g.count) }));
+  const generations = evidence.grades.map((g, table) => ({ table, generation: g.generation, created_at: g.created_at, grader: g.grader, rows: g.row.subarray(0, g.count), verdicts: g.verdict.subarray(0, g.count) }));
   return { attempts, nextSame: attempts.duplicateIds ? chainRepeatedIds(attempts) : null, generations, newestEnd: attempts.newestEnd };
 }
 

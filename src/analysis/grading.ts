@@ -38,6 +38,8 @@ export interface LayerColumns {
   generations: (GenerationColumns | null)[];
   grader: Int32Array;
   verdict: Uint8Array;
+  /** For each row, the index of the result in use within its generation (-1: none). */
+  result: Int32Array;
 }
 
 /**
@@ -51,6 +53,7 @@ export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin
   const n = columns.attempts.count;
   const grader = new Int32Array(n).fill(-1);
   const verdict = new Uint8Array(n).fill(NO_VERDICT);
+  const result = new Int32Array(n).fill(-1);
   const graders: Grader[] = [];
   const generations: (GenerationColumns | null)[] = [];
   // Generations in number order (a stable sort); a later result for an attempt wins.
@@ -66,6 +69,7 @@ export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin
       for (let row = rows[i]!; row !== -1; row = next === null ? -1 : next[row]!) {
         grader[row] = k;
         verdict[row] = verdicts[i]!;
+        result[row] = i;
       }
     }
   }
@@ -75,7 +79,7 @@ export function layerColumns(plan: Plan, columns: BundleColumns, pin: GradingPin
     generations.push(null);
     for (let row = 0; row < n; row++) if (grader[row] === -1) grader[row] = k;
   }
-  return { graders, generations, grader, verdict };
+  return { graders, generations, grader, verdict, result };
 }
 
 /**

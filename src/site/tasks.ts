@@ -24,7 +24,8 @@ import { evidenceFromObjects, type BundleEvidence } from '../bundle/evidence.ts'
 import type { AttemptLine, GradesFile } from '../bundle/lines.ts';
 import type { GradesTable } from '../bundle/tables.ts';
 import { bundleSegments, splitConflicts, type AnalysisInput, type Segment } from '../analysis/pool.ts';
-import { REASON_CODES, TERMINAL_CLASSES, type GraderReason, type TerminalClass } from '../analysis/grading.ts';
+import { layerColumns, REASON_CODES, TERMINAL_CLASSES, type GraderReason, type TerminalClass } from '../analysis/grading.ts';
+import { bundleColumns } from '../analysis/columns.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import type { Published, SiteFile } from './publish.ts';
@@ -148,7 +149,10 @@ export async function siteTasks(
     const plan = evidence.plan as Plan;
     if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(evidence.ledger.map((r) => [r.task_id, r])));
     inputs.push({ bundle_id: entry.bundle_id, plan_id: entry.plan_id, evidence });
-    const { gradeTable, gradeIndex } = gradesInUse(evidence.grades, evidence.attempts.count, report.config.grading_pin, evidence.attempts);
+    // The result each row is graded by, as the analysis picks it (grading.ts layerColumns: the latest generation, under the pin).
+    const layer = layerColumns(plan, bundleColumns(evidence), report.config.grading_pin);
+    const gradeTable = Int32Array.from(layer.grader, (k) => (k === -1 ? -1 : (layer.generations[k]?.table ?? -1)));
+    const gradeIndex = layer.result;
     read.set(entry.bundle_id, {
       report: i,
       bundle_id: entry.bundle_id,
@@ -300,33 +304,6 @@ async function evidenceFromBlobs(bundle_id: string, byPath: ReadonlyMap<string, 
   const gradePaths = [...byPath.keys()].filter((p) => /^grades\/[^/]+\.json$/.test(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const path of gradePaths) gradesFiles.push({ path, grades: Grades.parse(jsonOf(await published.blob(byPath.get(path)!.sha256))) });
   return evidenceFromObjects({ plan, ledger, attempts, grades: gradesFiles });
-}
-
-function gradesInUse(grades: readonly GradesTable[], count: number, pin: Report['config']['grading_pin'], attempts: { attemptId(row: number): string; duplicateIds: boolean }): { gradeTable: Int32Array; gradeIndex: Int32Array } {
-  const gradeTable = new Int32Array(count).fill(-1);
-  const gradeIndex = new Int32Array(count).fill(-1);
-  const sameId = new Map<string, number[]>();
-  if (attempts.duplicateIds) {
-    for (let row = 0; row < count; row++) {
-      const id = attempts.attemptId(row);
-      const list = sameId.get(id);
-      if (list) list.push(row);
-      else sameId.set(id, [row]);
-    }
-  }
-  const ordered = grades.map((g, t) => ({ g, t })).sort((a, b) => a.g.generation - b.g.generation);
-  for (const { g, t } of ordered) {
-    if (pin && (g.grader.id !== pin.id || g.grader.version !== pin.version)) continue;
-    for (let i = 0; i < g.count; i++) {
-      const first = g.row[i]!;
-      if (first === -1) continue;
-      for (const row of attempts.duplicateIds ? sameId.get(attempts.attemptId(first))! : [first]) {
-        gradeTable[row] = t;
-        gradeIndex[row] = i;
-      }
-    }
-  }
-  return { gradeTable, gradeIndex };
 }
 
 /** Bytes as text when they are valid UTF-8, else null. */

@@ -68,6 +68,20 @@ describe('task pages on the demo', () => {
     expect(PAGE_TEXT_BYTES).toBe(64 * 1024);
   });
 
+  it('shows the grade the report used: the regrade (generation 2) where there is one, and a verdict that agrees with the terminal class', async () => {
+    const generations = new Set<number | null>();
+    for (let n = 0; n < details.pages.length; n++) {
+      for (const a of (await details.detail(n)).cohorts.flatMap((c) => c.attempts)) {
+        generations.add(a.generation);
+        if (a.terminal === 'resolved') expect(a.verdict).toBe('pass');
+        if (a.terminal === 'grader_failure' && a.reason === 'failed') expect(a.verdict).toBe('fail');
+        if (a.terminal === 'grader_failure' && a.reason === 'missing') expect(a.verdict).toBeNull();
+      }
+    }
+    // null: attempts no generation graded (missing), shown as such.
+    expect([...generations].sort()).toEqual([1, 2, null]);
+  });
+
   it('lists at most its number of attempts per cohort on a page, first in row order, and counts them all', async () => {
     // The demo has at most a dozen attempts of a cohort on a task, under TASK_ROWS (50): 2 makes pages reach it.
     const few = await siteTasks(report, publishedOf(report, results), undefined, { taskRows: 2 });
