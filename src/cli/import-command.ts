@@ -1,77 +1,162 @@
-/** `ledgerboard import inspect <log>... -o <dir>`: import Inspect AI eval logs as evidence bundles (FORMAT.md section 9). */
+/**
+ * `ledgerboard import <format> <input>... -o <dir>` and `ledgerboard import
+ * auto <path>... -o <dir>`: import other harnesses' logs as evidence bundles
+ * marked imported (FORMAT.md section 9). The formats are src/import/registry.ts.
+ */
 import { ImportError } from '../import/errors.ts';
-import { importLogFile } from '../import/import-log.ts';
-import { DEFAULT_IMPORT_OPTIONS, type ImportOptions } from '../import/inspect/map.ts';
+import type { Importer, ImportRequest } from '../import/importer.ts';
+import { importInput, importPath, type ImportResult } from '../import/import-input.ts';
+import { resolveAuto } from '../import/auto.ts';
+import { IMPORTERS, importerNamed } from '../import/registry.ts';
+import { importLimitsOf, loadConfigFile } from '../config/config.ts';
+import { ConfigError } from '../config/errors.ts';
 import { shortDigest } from '../json/canonical.ts';
-import { EXIT, UsageError, type Command } from './command.ts';
+import { EXIT, UsageError, type CliIo, type Command } from './command.ts';
 import { painter, terminalSafe, useColour } from './terminal.ts';
 
-const USAGE = `Usage: ledgerboard import inspect <log>... -o <dir> [--license TEXT] [--pass-threshold N] [--scorer NAME]
+/** Every format flag of every importer, once (a flag shared by formats has one type). */
+function formatFlags(): Record<string, { type: 'string' | 'boolean' }> {
+  const flags: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const importer of IMPORTERS) {
+    for (const [name, flag] of Object.entries(importer.flags)) {
+      const known = flags[name];
+      if (known !== undefined && known.type !== flag.type) throw new Error(`import flag --${name} has two types`);
+      flags[name] = { type: flag.type };
+    }
+  }
+  return flags;
+}
 
-Imports Inspect AI eval logs (.eval archives, deflate or zstd entries, and
-.json logs) as evidence bundles marked origin.kind "imported" (FORMAT.md
-section 9). One bundle per log, written create-only and atomically to
-<dir>/<slug>-<hex12>: the slug is the log's file name reduced to [a-z0-9-],
-hex12 the first 12 hex digits of the log's SHA-256. The original log is kept
-in the bundle byte for byte. Every bundle is verified after it is written.
-Importing the same log with the same options and version gives the same
-bundle id on any machine.
+const formatLines = IMPORTERS.map((i) => `  ${i.name.padEnd(16)} ${i.summary}`).join('\n');
+const flagLines = IMPORTERS.flatMap((i) => Object.values(i.flags).map((f) => `  ${`(${i.name})`.padEnd(16)} ${f.help}`)).join('\n');
+
+const USAGE = `Usage: ledgerboard import <format> <input>... -o <dir> [--license TEXT] [--config FILE] [format options]
+       ledgerboard import auto <path>... -o <dir> [same options]
+
+Imports another harness's logs as evidence bundles marked origin.kind
+"imported" (FORMAT.md section 9): never frozen, never ranked against frozen
+evidence, every loss stated in the bundle's NOTES.md, unknown never written
+as zero. One bundle per input (a log file, or a run directory), written
+create-only and atomically to <dir>/<slug>-<hex12> (the slug from the input's
+name, hex12 from its bytes). The originals are kept in the bundle byte for
+byte; every bundle is verified after it is written. The same input with the
+same options and version gives the same bundle id on any machine.
+
+Formats:
+${formatLines}
+  ${'auto'.padEnd(16)} recognise each input's format from its content and say which;
+                   a directory no format claims is opened and each entry imported
+                   on its own (entries no format recognises are listed, not failed)
 
 Options:
   -o, --out DIR          parent directory of the bundles (required)
   --license TEXT         license of the tasks (ledger "license"; default empty: MISSING_LICENSE warning)
-  --pass-threshold N     a numeric score >= N passes (default 1.0); C passes, I and N
-                         fail, P (partial credit, 0.5) passes only when N <= 0.5,
-                         true passes, false fails
-  --scorer NAME          the score that grades the attempts (default: the log's first scorer)
+  --config FILE          read import_limits from this config (default: ledgerboard.config.json if present)
   --debug                print the stack of an unexpected error
 
-Exit: 0 when every log was imported and verified, 1 when any failed (nothing
-is written for it) or its bundle did not verify, 2 on a usage error.
-Field mapping, decisions and what is lost: docs/importing.md.`;
+Format options (each only for its format; with auto, used by the formats that take them):
+${flagLines}
 
-/** Parses --pass-threshold: a plain decimal number (no hex, no exponent games). */
-function parseThreshold(text: string): number {
-  if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) throw new UsageError(`--pass-threshold must be a decimal number, not ${JSON.stringify(text)}`);
-  return Number(text);
+Exit: 0 when every input was imported and verified, 1 when any was refused
+(nothing is written for it) or its bundle did not verify, 2 on a usage error.
+Field mapping, decisions and what is lost, per format: docs/importing.md.`;
+
+/** The format flags given that an importer takes. */
+function flagsFor(importer: Importer, values: Record<string, string | boolean | undefined>): Record<string, string | boolean> {
+  const flags: Record<string, string | boolean> = {};
+  for (const name of Object.keys(importer.flags)) {
+    const value = values[name];
+    if (value !== undefined) flags[name] = value;
+  }
+  return flags;
+}
+
+function printResult(r: ImportResult, io: CliIo, paint: ReturnType<typeof painter>, showFormat: boolean): boolean {
+  const ok = r.status === 'verified';
+  const s = r.summary;
+  io.stdout.write(
+    `${paint(ok ? 'green' : 'red', r.status.padEnd(10))} ${showFormat ? `${r.format.padEnd(15)} ` : ''}bundle ${shortDigest(r.bundleId)}  ${s.attempts} attempts (${s.tasks} tasks x ${s.epochs} epochs), log ${terminalSafe(s.status)}  ${terminalSafe(r.dir)}\n`,
+  );
+  for (const m of s.missing) io.stdout.write(`  missing  ${terminalSafe(m)}\n`);
+  for (const f of r.findings.filter((f) => f.severity === 'error')) io.stdout.write(`  ${f.code}: ${terminalSafe(f.message)}\n`);
+  return ok;
 }
 
 export const importCommand: Command = {
-  summary: 'import Inspect AI eval logs as imported evidence bundles',
+  summary: 'import other harnesses\' logs (Inspect AI, ...) as imported evidence bundles',
   usage: USAGE,
-  options: { out: { type: 'string', short: 'o' }, license: { type: 'string' }, 'pass-threshold': { type: 'string' }, scorer: { type: 'string' } },
+  options: { out: { type: 'string', short: 'o' }, license: { type: 'string' }, config: { type: 'string' }, ...formatFlags() },
   async run(values, positionals, io) {
-    const [format, ...logs] = positionals;
-    if (format === undefined) throw new UsageError('import needs a log format: ledgerboard import inspect <log>... -o <dir>');
-    if (format !== 'inspect') throw new UsageError(`unknown import format ${JSON.stringify(format)}: the only one is "inspect"`);
-    if (logs.length === 0) throw new UsageError('import inspect needs at least one log file');
-    if (typeof values.out !== 'string' || values.out === '') throw new UsageError('import inspect needs -o <dir>, the parent directory of the bundles');
-    const options: ImportOptions = {
-      license: typeof values.license === 'string' ? values.license : DEFAULT_IMPORT_OPTIONS.license,
-      passThreshold: typeof values['pass-threshold'] === 'string' ? parseThreshold(values['pass-threshold']) : DEFAULT_IMPORT_OPTIONS.passThreshold,
-      scorer: typeof values.scorer === 'string' ? values.scorer : null,
-    };
-    const paint = painter(useColour(io.stdout));
-    let failed = 0;
-    for (const [i, log] of logs.entries()) {
-      io.stderr.write(`importing ${i + 1}/${logs.length}: ${terminalSafe(log)}\n`);
+    const [format, ...inputs] = positionals;
+    const names = [...IMPORTERS.map((i) => i.name), 'auto'];
+    if (format === undefined) throw new UsageError(`import needs a format (${names.join(', ')}): ledgerboard import <format> <input>... -o <dir>`);
+    const importer = format === 'auto' ? null : importerNamed(format);
+    if (importer === undefined) throw new UsageError(`unknown import format ${JSON.stringify(format)}: one of ${names.join(', ')}`);
+    if (inputs.length === 0) throw new UsageError(`import ${format} needs at least one input`);
+    if (typeof values.out !== 'string' || values.out === '') throw new UsageError(`import ${format} needs -o <dir>, the parent directory of the bundles`);
+    if (importer !== null) {
+      const foreign = Object.keys(formatFlags()).filter((f) => values[f] !== undefined && importer.flags[f] === undefined);
+      if (foreign.length > 0) throw new UsageError(`import ${format} does not take ${foreign.map((f) => `--${f}`).join(', ')}`);
+    }
+    for (const i of importer === null ? IMPORTERS : [importer]) {
       try {
-        const r = await importLogFile(log, values.out, options);
-        const ok = r.status === 'verified';
-        if (!ok) failed++;
-        const s = r.summary;
-        io.stdout.write(
-          `${paint(ok ? 'green' : 'red', r.status.padEnd(10))} bundle ${shortDigest(r.bundleId)}  ${s.attempts} attempts (${s.tasks} tasks x ${s.epochs} epochs), log ${s.status}  ${terminalSafe(r.dir)}\n`,
-        );
-        for (const m of s.missing) io.stdout.write(`  missing  ${terminalSafe(m)}\n`);
-        for (const f of r.findings.filter((f) => f.severity === 'error')) io.stdout.write(`  ${f.code}: ${terminalSafe(f.message)}\n`);
+        i.checkFlags?.(flagsFor(i, values));
       } catch (error) {
-        if (!(error instanceof ImportError)) throw error;
-        failed++;
-        io.stdout.write(`${paint('red', 'failed'.padEnd(10))} ${terminalSafe(log)}: ${terminalSafe(error.message)}\n`);
+        if (error instanceof ImportError) throw new UsageError(error.message);
+        throw error;
       }
     }
-    io.stdout.write(`\n${logs.length} log${logs.length === 1 ? '' : 's'}: ${logs.length - failed} imported and verified, ${failed} failed\n`);
-    return failed === 0 ? EXIT.ok : EXIT.notVerified;
+    let limits;
+    try {
+      limits = importLimitsOf((await loadConfigFile(typeof values.config === 'string' ? values.config : undefined)).config);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const out = values.out;
+    const license = typeof values.license === 'string' ? values.license : '';
+    const request = (i: Importer): ImportRequest => ({ license, flags: flagsFor(i, values), limits });
+    const paint = painter(useColour(io.stdout));
+    let failed = 0;
+    let imported = 0;
+    let unrecognised = 0;
+    const refuse = (path: string, reason: string) => {
+      failed++;
+      io.stdout.write(`${paint('red', 'refused'.padEnd(10))} ${terminalSafe(path)}: ${terminalSafe(reason)}\n`);
+    };
+    const attempt = async (run: () => Promise<ImportResult>, path: string) => {
+      try {
+        if (printResult(await run(), io, paint, importer === null)) imported++;
+        else failed++;
+      } catch (error) {
+        if (!(error instanceof ImportError)) throw error;
+        refuse(path, error.message);
+      }
+    };
+    if (importer !== null) {
+      for (const [i, path] of inputs.entries()) {
+        io.stderr.write(`importing ${i + 1}/${inputs.length}: ${terminalSafe(path)}\n`);
+        await attempt(() => importPath(importer, path, out, request(importer)), path);
+      }
+    } else {
+      io.stderr.write(`recognising ${inputs.length} path${inputs.length === 1 ? '' : 's'} by content\n`);
+      const resolved = await resolveAuto(inputs, IMPORTERS, limits);
+      for (const [i, r] of resolved.entries()) {
+        if ('refused' in r) {
+          if (r.found && r.refused.startsWith('not a format')) {
+            unrecognised++;
+            io.stdout.write(`${paint('yellow', 'skipped'.padEnd(10))} ${terminalSafe(r.path)}: ${terminalSafe(r.refused)}\n`);
+          } else refuse(r.path, r.refused);
+          continue;
+        }
+        io.stderr.write(`importing ${i + 1}/${resolved.length}: ${terminalSafe(r.path)} as ${r.importer.label} (${r.importer.name})\n`);
+        await attempt(() => importInput(r.importer, r.input, out, request(r.importer)), r.path);
+      }
+    }
+    const total = imported + failed;
+    io.stdout.write(
+      `\n${total} input${total === 1 ? '' : 's'}: ${imported} imported and verified, ${failed} failed${unrecognised > 0 ? `; ${unrecognised} file${unrecognised === 1 ? '' : 's'} in the directories not recognised (skipped)` : ''}\n`,
+    );
+    return failed === 0 && total > 0 ? EXIT.ok : EXIT.notVerified;
   },
 };

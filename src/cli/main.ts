@@ -48,7 +48,8 @@ Commands:
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
   seal [--json] <bundle-dir>           write manifest.json for a filled bundle (create-only), then verify it
-  import inspect <log>... -o DIR       import Inspect AI eval logs (.eval, .json) as imported evidence bundles
+  import <format> <input>... -o DIR   import other harnesses' logs as imported evidence bundles
+                                       (formats: ledgerboard import --help; auto recognises them)
   preview [--out DIR] [--port N]       serve the built site locally at its base path
 
 Options:

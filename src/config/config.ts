@@ -11,6 +11,7 @@ import { parseStrictJson } from '../json/strict-json.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
 import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import { ConfigError } from './errors.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 
 /**
  * The verdict PASS rule: no regressed task (any regression is REGRESSION
@@ -49,6 +50,21 @@ export const LimitsConfig = z.strictObject({
   string_bytes: z.int().min(1).default(LIMIT_DEFAULTS.string_bytes),
 });
 
+/**
+ * Limits of `ledgerboard import` (src/import/limits.ts): what one input may
+ * make it read. Import only: never part of a report.
+ */
+export const ImportLimitsConfig = z.strictObject({
+  file_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxFileBytes).describe('Largest single input file read at all.'),
+  files: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxFiles).describe('Most files an input directory may hold.'),
+  input_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxInputBytes).describe("Largest total size of one input's files."),
+  records: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxRecords).describe('Most records (samples, instances, trials, lines) one input may hold.'),
+  string_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxStringBytes).describe('Longest string (model name, sample id) a mapped field keeps; a longer one is refused, never cut.'),
+  archive_entries: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxEntries).describe("Most entries an archive's central directory may list."),
+  entry_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxEntryBytes).describe('Largest uncompressed archive entry read.'),
+  archive_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxTotalBytes).describe('Largest total uncompressed size of the archive entries read.'),
+});
+
 /** The whole config; every member has a default, so `{}` is a valid config. */
 export const Config = z.strictObject({
   $schema: z.string().optional().describe('The JSON Schema this file follows, for editors (ledgerboard init writes the one in node_modules/ledgerboard/public/schema/config.json). Ignored by ledgerboard and left out of the report.'),
@@ -82,6 +98,7 @@ export const Config = z.strictObject({
   acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
   grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
   limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),
+  import_limits: ImportLimitsConfig.optional().describe('Import only (ledgerboard import --config): what one input may make an importer read; over a limit the input is refused and nothing is written. Absent: the defaults. Never part of a report.'),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -100,6 +117,22 @@ export function basePathOf(config: Pick<Config, 'site_url'>): string {
 export function bundleDirs(loaded: LoadedConfig): string[] {
   const dirs = loaded.config.bundles_dir;
   return (typeof dirs === 'string' ? [dirs] : dirs).map((dir) => configPath(loaded, dir));
+}
+
+/** The import limits in force: the config's `import_limits`, each missing one its default. */
+export function importLimitsOf(config: Config): ImportLimits {
+  const l = config.import_limits;
+  if (l === undefined) return { ...DEFAULT_IMPORT_LIMITS };
+  return {
+    maxFileBytes: l.file_bytes,
+    maxFiles: l.files,
+    maxInputBytes: l.input_bytes,
+    maxRecords: l.records,
+    maxStringBytes: l.string_bytes,
+    maxEntries: l.archive_entries,
+    maxEntryBytes: l.entry_bytes,
+    maxTotalBytes: l.archive_bytes,
+  };
 }
 
 /** The limits in force: the config's, else the defaults. */

@@ -274,7 +274,7 @@ export type ReportBoard = z.infer<typeof ReportBoard>;
  * known by its id, never by its directory, so moving the same evidence
  * elsewhere keeps the report id.
  */
-export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, withhold: true, compare_max_cohorts: true }).extend({
+export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, withhold: true, compare_max_cohorts: true, import_limits: true }).extend({
   // Reports retained before the paths were left out carry them; they stay valid reports.
   bundles_dir: Config.shape.bundles_dir.unwrap().optional(),
   retained_reports_dir: Config.shape.retained_reports_dir.unwrap().optional(),
@@ -283,7 +283,7 @@ export type ReportConfig = z.infer<typeof ReportConfig>;
 
 /** Strips the paths and the editor's `$schema` from a config (see ReportConfig). */
 export function reportConfigOf(config: Config): ReportConfig {
-  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, ...rest } = config;
+  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, import_limits: _import, ...rest } = config;
   return rest;
 }
 

@@ -96,6 +96,8 @@ export interface SitePlanPage {
 /** How an imported bundle came to be, for its pages. */
 export interface SiteImport {
   format: string;
+  /** What the format is called (its importer's label, e.g. "Inspect AI eval log"); null for a format this version does not import. */
+  label: string | null;
   tool: { name: string; version: string };
   /** The original file (origin.source) as published in the bundle, when present. */
   source: SiteFile | null;

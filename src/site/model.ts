@@ -29,7 +29,8 @@ import { compareBoards } from './compare.ts';
 import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
 import { siteTasks } from './tasks.ts';
 import { taskMatrix } from './chart-tasks.ts';
-import { readInspectMetrics } from '../import/inspect/read-log.ts';
+import { importerOfOrigin } from '../import/registry.ts';
+import { isPlainPath } from '../import/input.ts';
 
 export type * from './model-types.ts';
 
@@ -181,7 +182,10 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
   const planHtml = await rendered(() => highlightJson(JSON.stringify(plan, null, 2)), 'the highlighted plan', renderProblems);
   const imported =
     plan.origin?.kind === 'imported'
-      ? { ...importOf(plan, files, await licensesOf(files, published), entry.bundle_id, siteUrl), logMetrics: await logMetricsOf(plan, files, published) }
+      ? {
+          ...importOf(plan, files, published.bundles[b.report]!.withheld.length > 0, await licensesOf(files, published), entry.bundle_id, siteUrl),
+          logMetrics: await logMetricsOf(plan, files, published),
+        }
       : null;
   return {
     plan,
@@ -244,57 +248,86 @@ function moneyOf(entry: Report['bundles'][number], problems: string[]): SiteMone
   };
 }
 
-/**
- * The import's facts and its re-run command. The file name in the command is
- * fixed (`original.<ext>`, the extension from the bundle path only when it
- * is .eval or .json), never text from the bundle beyond those checked values;
- * the URL is the original's blob (/blobs/<sha256-hex>).
- */
-/** The most metrics of an imported log a plan page shows. */
+/** The most metrics of an imported source a plan page shows. */
 const MAX_LOG_METRICS = 20;
 
+/** The original files of an imported bundle as published: its files under `source/`, in path order. */
+function sourceFiles(files: readonly SiteFile[]): SiteFile[] {
+  return files.filter((f) => f.path.startsWith('source/'));
+}
+
 /**
- * An imported Inspect log's own metrics of the graded score (issue 15: the
- * reader sees any gap between the log's figure and the imported rate). Read
- * from the original file's published bytes; null for another format, no
- * scorer, or a log that records none or cannot be read.
+ * An imported source's own metrics of the graded score (issue 15: the reader
+ * sees any gap between the source's figure and the imported rate), read by
+ * the format's importer from the originals' published bytes; null for a
+ * format that reports none, no scorer, or a source that cannot be read.
  */
 async function logMetricsOf(plan: Plan, files: readonly SiteFile[], published: Published): Promise<SiteImport['logMetrics']> {
-  const origin = plan.origin as { format: string; source: string };
-  if (origin.format !== 'inspect-eval-log' || plan.grader.id === 'none') return null;
-  const source = files.find((f) => f.sha256 === origin.source);
-  if (!source) return null;
+  const importer = importerOfOrigin((plan.origin as { format: string }).format);
+  if (!importer?.sourceMetrics || plan.grader.id === 'none') return null;
+  const sources = new Map<string, Uint8Array>();
+  for (const f of sourceFiles(files)) sources.set(f.path, await published.blob(f.sha256));
+  if (sources.size === 0) return null;
   try {
-    const metrics = await readInspectMetrics(await published.blob(source.sha256), plan.grader.id);
+    const metrics = await importer.sourceMetrics(sources, plan.grader.id);
     return metrics === null ? null : metrics.slice(0, MAX_LOG_METRICS);
   } catch {
     return null;
   }
 }
 
-function importOf(plan: Plan, files: readonly SiteFile[], licenses: readonly string[], bundleId: string | null, siteUrl: string): Omit<SiteImport, 'logMetrics'> {
+/**
+ * The import's facts and its re-run command. File names in the command are
+ * fixed (`original.<ext>`, the extension from the bundle path only when it is
+ * 1-8 letters or digits) or, for a directory import, the originals' relative
+ * paths under `source/` when every one is plain (input.ts: what every shell
+ * takes as is); anything else, or a withheld original, gives no command. URLs
+ * are the originals' blobs (/blobs/<sha256-hex>).
+ */
+function importOf(
+  plan: Plan,
+  files: readonly SiteFile[],
+  someWithheld: boolean,
+  licenses: readonly string[],
+  bundleId: string | null,
+  siteUrl: string,
+): Omit<SiteImport, 'logMetrics'> {
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
+  const importer = importerOfOrigin(origin.format);
   const source = files.find((f) => f.sha256 === origin.source) ?? null;
-  const ext = source?.path.endsWith('.eval') ? 'eval' : 'json';
   const distinct = [...new Set(licenses)];
   const options = [
     ...(distinct.length === 1 && distinct[0] !== '' ? [`--license ${shellQuote(distinct[0]!)}`] : []),
-    ...(plan.grader.id !== 'none' ? [`--scorer ${shellQuote(plan.grader.id)}`] : []),
+    ...(importer?.rerunFlags?.(plan) ?? []).map((args) => args.map(shellQuote).join(' ')),
   ];
   // The version is shown in the command's comment: only a plain semantic version (never a URL, a tag, a newline or shell text).
   const version = /^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/.test(origin.tool.version) && origin.tool.name === 'ledgerboard' ? origin.tool.version : null;
+  const fetch = ((): { lines: string[]; input: string } | null => {
+    if (importer === undefined || source === null) return null;
+    if (importer.input === 'file') {
+      const ext = /\.([A-Za-z0-9]{1,8})$/.exec(source.path)?.[1];
+      const name = ext === undefined ? 'original' : `original.${ext}`;
+      return { lines: [`curl -s -o ${name} ${shellQuote(absolute({ siteUrl }, source.url))}`], input: name };
+    }
+    const originals = sourceFiles(files);
+    if (someWithheld || !originals.every((f) => isPlainPath(f.path.slice('source/'.length)))) return null;
+    return {
+      lines: originals.map((f) => `curl -s --create-dirs -o original/${f.path.slice('source/'.length)} ${shellQuote(absolute({ siteUrl }, f.url))}`),
+      input: 'original',
+    };
+  })();
   // Never `npx ledgerboard@<version>`: the package is not on the registry, and whoever took the name would run code on
   // every visitor who copies the line. The import runs from a checkout of ledgerboard at that version.
   const rerun =
-    origin.format === 'inspect-eval-log' && source && version !== null
+    fetch !== null && version !== null
       ? [
-          `curl -s -o original.${ext} ${shellQuote(absolute({ siteUrl }, source.url))}`,
+          ...fetch.lines,
           `# in a checkout of ledgerboard ${version} (npm ci first):`,
-          `node bin/ledgerboard.mjs import inspect original.${ext} -o reimported ${options.join(' ')}`.trimEnd(),
+          `node bin/ledgerboard.mjs import ${importer!.name} ${fetch.input} -o reimported ${options.join(' ')}`.trimEnd(),
           `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
         ]
       : [];
-  return { format: origin.format, tool: origin.tool, source, rerun };
+  return { format: origin.format, label: importer?.label ?? null, tool: origin.tool, source, rerun };
 }
 
 /** Single-quotes a value for a POSIX shell. */

@@ -21,7 +21,7 @@ describe('ledgerboard import inspect', () => {
     expect(r.stdout).toMatch(/^verified {3}bundle [0-9a-f]{12} {2}4 attempts \(2 tasks x 2 epochs\), log success {2}.*log-streaming-2904309c50fd$/m);
     expect(r.stdout).toMatch(/^verified {3}bundle [0-9a-f]{12} {2}1 attempts \(1 tasks x 1 epochs\), log success {2}.*retry-2-then-success-postfix-zstd-e15bfd19d5b1$/m);
     expect(r.stdout).toContain('  missing  the log records no scorer: no attempt has a grade (each fails closed as grader_failure)');
-    expect(r.stdout).toContain('3 logs: 3 imported and verified, 0 failed');
+    expect(r.stdout).toContain('3 inputs: 3 imported and verified, 0 failed');
     expect(r.stderr).toContain('importing 1/3: ');
     expect(await listTree(out)).toEqual(expect.arrayContaining(['log-formats-b36b887e4470', 'log-streaming-2904309c50fd', 'retry-2-then-success-postfix-zstd-e15bfd19d5b1']));
     expect((await listTree(out)).filter((p) => !p.includes('/'))).toHaveLength(3);
@@ -34,7 +34,7 @@ describe('ledgerboard import inspect', () => {
     const manifest = await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'));
     const again = await run(['import', 'inspect', log, '-o', out]);
     expect(again.code).toBe(1);
-    expect(again.stdout).toMatch(/^failed {5}.*log_formats\.json: the destination .*log-formats-b36b887e4470 already exists and is not empty: import is create-only$/m);
+    expect(again.stdout).toMatch(/^refused {4}.*log_formats\.json: the destination .*log-formats-b36b887e4470 already exists and is not empty: import is create-only$/m);
     expect(await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'))).toEqual(manifest);
     expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual(['log-formats-b36b887e4470']);
     // A stray file in the destination is refused the same way.
@@ -55,9 +55,9 @@ describe('ledgerboard import inspect', () => {
     const out = join(dir, 'out');
     const r = await run(['import', 'inspect', notInspect, noSamples, good, '-o', out]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^failed {5}.*plan\.json: not an Inspect log: the log: /m);
-    expect(r.stdout).toMatch(/^failed {5}.*no-samples\.json: the log holds no samples \(status "cancelled"\)/m);
-    expect(r.stdout).toContain('3 logs: 1 imported and verified, 2 failed');
+    expect(r.stdout).toMatch(/^refused {4}.*plan\.json: not an Inspect log: the log: /m);
+    expect(r.stdout).toMatch(/^refused {4}.*no-samples\.json: the log holds no samples \(status "cancelled"\)/m);
+    expect(r.stdout).toContain('3 inputs: 1 imported and verified, 2 failed');
     expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual([expect.stringMatching(/^good-[0-9a-f]{12}$/)]);
   });
 
@@ -65,7 +65,7 @@ describe('ledgerboard import inspect', () => {
     const out = await temp();
     const r = await run(['import', 'inspect', join(out, 'nope.eval'), '-o', out]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('nope.eval: cannot read the log file: ENOENT');
+    expect(r.stdout).toContain('nope.eval: cannot read the input: ENOENT');
   });
 
   it('an output path that is a file is a failed log with its reason, exit 1', async () => {
@@ -90,9 +90,9 @@ describe('ledgerboard import inspect', () => {
   it('--help describes the command', async () => {
     const r = await run(['import', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Usage: ledgerboard import inspect <log>... -o <dir>');
+    expect(r.stdout).toContain('Usage: ledgerboard import <format> <input>... -o <dir>');
     expect(r.stdout).toContain('--pass-threshold N');
     const top = await run(['--help']);
-    expect(top.stdout).toContain('import inspect <log>... -o DIR');
+    expect(top.stdout).toContain('import <format> <input>... -o DIR');
   });
 });

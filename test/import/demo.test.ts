@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importDemo } from '../../scripts/import-demo.ts';
+import { DEMO_IMPORTS, demoInputs, importDemo } from '../../scripts/import-demo.ts';
 import { listTree, tempDirs, verifyDir } from './helpers.ts';
 
 const COMMITTED = new URL('../../content/imported/', import.meta.url).pathname;
@@ -33,11 +33,18 @@ describe('the committed imported bundles', () => {
     expect(differing, 'run `npm run import-demo` after an intended change').toEqual([]);
   });
 
-  it('hold 11 bundles that verify; the log without samples is not imported, the parity duplicate is left out', async () => {
-    expect(lines.filter((l) => l.includes('not imported, as expected'))).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith('log_formats.json: left out of the demo'))).toHaveLength(1);
+  it('hold one verified bundle per demo input, except the expected failures and those left out', async () => {
+    let expected = 0;
+    for (const demo of DEMO_IMPORTS) {
+      const inputs = await demoInputs(demo);
+      for (const name of [...Object.keys(demo.expectedFailures ?? {}), ...Object.keys(demo.leftOut ?? {})]) expect(inputs, `${demo.format}: ${name}`).toContain(name);
+      expected += inputs.length - Object.keys(demo.expectedFailures ?? {}).length - Object.keys(demo.leftOut ?? {}).length;
+    }
+    expect(lines.filter((l) => l.includes('not imported, as expected'))).toHaveLength(DEMO_IMPORTS.reduce((n, d) => n + Object.keys(d.expectedFailures ?? {}).length, 0));
+    expect(lines.filter((l) => l.startsWith('inspect logs/log_formats.json: left out of the demo'))).toHaveLength(1);
     const dirs = (await listTree(join(COMMITTED, 'bundles'))).filter((p) => !p.includes('/'));
-    expect(dirs).toHaveLength(11);
+    expect(dirs).toHaveLength(expected);
+    expect(expected).toBeGreaterThanOrEqual(11);
     for (const dir of dirs) expect((await verifyDir(join(COMMITTED, 'bundles', dir))).status, dir).toBe('verified');
   });
 });

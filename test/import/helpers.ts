@@ -12,6 +12,12 @@ import { afterAll, expect } from 'vitest';
 import { ImportError } from '../../src/import/errors.ts';
 import { readBundle } from '../../src/evidence/read-bundle.ts';
 import { verifyBundle } from '../../src/verify/verify-bundle.ts';
+import { importPath, mapImportInput, type ImportResult } from '../../src/import/import-input.ts';
+import type { ImportRequest, MappedBundle } from '../../src/import/importer.ts';
+import type { ImportInput } from '../../src/import/input.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../src/import/limits.ts';
+import { inspectImporter } from '../../src/import/inspect/importer.ts';
+import type { ImportOptions } from '../../src/import/inspect/map.ts';
 
 export const REAL_LOGS = new URL('../../content/imported/logs/', import.meta.url).pathname;
 
@@ -196,4 +202,22 @@ export async function rejection(promise: Promise<unknown>): Promise<string> {
     return (error as Error).message;
   }
   throw new Error('expected an ImportError');
+}
+
+/** Inspect options as the command's flags (what `ledgerboard import inspect` would be given). */
+export function inspectRequest(options: ImportOptions, limits: Partial<ImportLimits> = {}): ImportRequest {
+  const flags: Record<string, string> = { 'pass-threshold': String(options.passThreshold) };
+  if (options.scorer !== null) flags.scorer = options.scorer;
+  return { license: options.license, flags, limits: { ...DEFAULT_IMPORT_LIMITS, ...limits } };
+}
+
+/** Imports one Inspect log file, as `ledgerboard import inspect <file> -o <parent>` does. */
+export async function importLogFile(path: string, parent: string, options: ImportOptions, limits: Partial<ImportLimits> = {}): Promise<ImportResult> {
+  return importPath(inspectImporter, path, parent, inspectRequest(options, limits));
+}
+
+/** Maps an Inspect log's bytes to bundle files without touching the disk. */
+export async function buildImportedBundle(bytes: Uint8Array, options: ImportOptions, limits: Partial<ImportLimits> = {}): Promise<MappedBundle> {
+  const input: ImportInput = { name: 'log.eval', kind: 'file', files: new Map([['log.eval', bytes]]), skipped: [] };
+  return mapImportInput(inspectImporter, input, inspectRequest(options, limits));
 }

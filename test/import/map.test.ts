@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unsafePathReason } from '../../src/evidence/paths.ts';
 import { ImportError } from '../../src/import/errors.ts';
-import { importLogFile } from '../../src/import/import-log.ts';
 import { mapInspectLog, sampleOutcome, scoreVerdict, type ImportOptions } from '../../src/import/inspect/map.ts';
 import { readInspectLog } from '../../src/import/inspect/read-log.ts';
 import { InspectSample } from '../../src/import/inspect/schema.ts';
 import { toUtcTimestamp } from '../../src/import/inspect/time.ts';
 import type { Attempt, LedgerRecord, Plan } from '../../src/schema/index.ts';
-import { evalLog, header, jsonLog, listTree, sample, tempDirs, verifyDir } from './helpers.ts';
+import { evalLog, importLogFile, header, jsonLog, listTree, sample, tempDirs, verifyDir } from './helpers.ts';
 import { writeFile } from 'node:fs/promises';
 
 const OPTIONS: ImportOptions = { license: 'MIT', passThreshold: 1, scorer: null };

@@ -11,8 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { replaceNonFinite } from '../../src/import/inspect/json.ts';
 import { detectFormat, readInspectLog } from '../../src/import/inspect/read-log.ts';
 import { decodeZstd, MAX_LOG_FILE_BYTES, readZipEntries } from '../../src/import/inspect/zip.ts';
-import { importLogFile } from '../../src/import/import-log.ts';
-import { evalLog, header, jsonLog, REAL_LOGS, rejection, sample, zip, zstdRaw } from './helpers.ts';
+import { evalLog, importLogFile, header, jsonLog, REAL_LOGS, rejection, sample, zip, zstdRaw } from './helpers.ts';
 
 const SMALL = { maxEntries: 100, maxEntryBytes: 64 * 1024, maxTotalBytes: 256 * 1024 };
 
@@ -172,7 +171,7 @@ describe('the log file size limit', () => {
     const handle = await open(log, 'w');
     await handle.truncate(MAX_LOG_FILE_BYTES + 1);
     await handle.close();
-    await expect(importLogFile(log, join(dir, 'out'), { license: '', passThreshold: 1, scorer: null })).rejects.toThrow(/more than the 134217728 this importer reads/);
+    await expect(importLogFile(log, join(dir, 'out'), { license: '', passThreshold: 1, scorer: null })).rejects.toThrow(/more than the 134217728 an import reads \(import_limits.maxFileBytes\)/);
     expect(await readdir(dir)).toEqual(['big.json']);
     await rm(dir, { recursive: true, force: true });
   });

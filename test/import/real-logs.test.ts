@@ -8,9 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildImportedBundle, importLogFile } from '../../src/import/import-log.ts';
 import { sealManifest } from '../../src/evidence/seal.ts';
-import { listTree, readJsonl, REAL_LOGS, tempDirs, verifyDir } from './helpers.ts';
+import { buildImportedBundle, importLogFile, listTree, readJsonl, REAL_LOGS, tempDirs, verifyDir } from './helpers.ts';
 
 const OPTIONS = { license: 'MIT', passThreshold: 1, scorer: null };
 const temp = tempDirs();
@@ -63,8 +62,9 @@ describe('every real log', () => {
   });
 
   it('covers every log file in content/imported/logs', async () => {
-    const { demoLogs, EXPECTED_FAILURES } = await import('../../scripts/import-demo.ts');
-    expect((await demoLogs()).sort()).toEqual([...Object.keys(PINNED), ...Object.keys(EXPECTED_FAILURES)].sort());
+    const { DEMO_IMPORTS, demoInputs } = await import('../../scripts/import-demo.ts');
+    const inspect = DEMO_IMPORTS.find((d) => d.format === 'inspect')!;
+    expect((await demoInputs(inspect)).sort()).toEqual([...Object.keys(PINNED), ...Object.keys(inspect.expectedFailures ?? {})].sort());
   });
 });
 

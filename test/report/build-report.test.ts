@@ -486,6 +486,10 @@ describe('the report id', () => {
     expect(build([], Config.parse({ bundles_dir: ['x', 'y'], retained_reports_dir: 'z' })).report_id).toBe(build([]).report_id);
     // A site-only key (compare pages) never changes the report id.
     expect(build([], Config.parse({ compare_max_cohorts: 3 })).report_id).toBe(build([]).report_id);
+    // Import limits are the importer's alone.
+    const withImportLimits = build([], Config.parse({ import_limits: { file_bytes: 10 } }));
+    expect(withImportLimits.report_id).toBe(build([]).report_id);
+    expect(withImportLimits.config).not.toHaveProperty('import_limits');
     // An empty report is valid too.
     expect(Report.safeParse(build([])).success).toBe(true);
   });

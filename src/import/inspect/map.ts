@@ -4,12 +4,13 @@
  * bytes, the options and the tool version: no clock, no locale, no random.
  * docs/importing.md is the field-by-field description of what this does.
  */
-import { canonicalBytes, digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
+import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
 import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
-import { NAME, VERSION } from '../../version.ts';
-import type { Attempt, CostState, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
+import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
+import { artifactWriter, attemptIdOf, costFromUsd, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import type { ImportSummary, MappedBundle } from '../importer.ts';
 import type { InspectLog } from './read-log.ts';
 import type { InspectEvalSpec, InspectHeader, InspectModelUsage, InspectSample, InspectScore } from './schema.ts';
 import { secondsBetween, toUtcTimestamp } from './time.ts';
@@ -29,38 +30,12 @@ export const DEFAULT_IMPORT_OPTIONS: ImportOptions = { license: '', passThreshol
 /** The `origin.format` of Inspect imports. */
 export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
 
-/**
- * The NOTES.md line of a log without one usable grade (no scorer, every value
- * uninterpretable, every sample halted by an error): no completed sample was
- * graded pass or fail and none ran into a model or time limit, so nothing
- * measured a pass rate (docs/importing.md).
- */
-export const NO_USABLE_GRADES =
-  'no usable grades: no completed sample has a pass or fail verdict from the scorer, so this run measures no pass rate (its 0 resolved is not 0%)';
+export { NO_USABLE_GRADES } from '../common.ts';
 
 /** The grader profile recorded for an Inspect scorer. */
 export const INSPECT_GRADER_PROFILE = 'inspect-scorer';
 
-/** What the import produced and what the log did not have. */
-export interface ImportSummary {
-  /** The log's status as recorded (started, success, cancelled, error). */
-  status: string;
-  tasks: number;
-  attempts: number;
-  /** Planned attempts per task (the epochs). */
-  epochs: number;
-  /** The graded score's name, or null when the log records no scorer. */
-  scorer: string | null;
-  /** One sentence per thing the log lacked or the import could not carry, fixed words and counts only. */
-  missing: string[];
-}
-
-/** A mapped bundle: its files (manifest excluded), plan id and summary. */
-export interface MappedBundle {
-  files: Map<string, Uint8Array>;
-  planId: string;
-  summary: ImportSummary;
-}
+export type { ImportSummary, MappedBundle };
 
 /** Fixed bundle path of the original log, by format: never chosen by log text. */
 export function sourcePath(format: InspectLog['format']): string {
@@ -125,10 +100,6 @@ function rawMember(object: unknown, key: string): unknown {
   if (typeof object !== 'object' || object === null) return null;
   const value = (object as Record<string, unknown>)[key];
   return value === undefined ? null : value;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -389,20 +360,7 @@ function ledgerOf(m: Mapping, started: string): LedgerRecord[] {
       continue;
     }
     prompts.set(taskId, prompt);
-    ledgerRecords.push({
-      task_id: taskId,
-      repo: null,
-      base_sha: null,
-      prompt_sha256: prompt,
-      failing_tests: null,
-      failing_assertion: null,
-      oracle_sha256: null,
-      license: m.options.license,
-      difficulty: null,
-      holdout: true,
-      cluster_id: taskId,
-      created_at: started,
-    });
+    ledgerRecords.push(importedLedgerRecord(taskId, prompt, m.options.license, started));
   }
   return ledgerRecords;
 }
@@ -466,7 +424,7 @@ function planOf(
       budget: null,
       access_tier: 'black_box',
       seed: seed ?? 0,
-      origin: { kind: 'imported', format: INSPECT_ORIGIN_FORMAT, source: digestBytes(parts.source), tool: { name: NAME, version: VERSION } },
+      origin: importOrigin(INSPECT_ORIGIN_FORMAT, parts.source),
     } satisfies Plan,
     'plan_id',
   );
@@ -482,17 +440,12 @@ function attemptsAndGrades(
   run: { times: RunTimes; exactModel: string; agent: Subject['agent']; scorer: string | null; files: Map<string, Uint8Array> },
 ): { attempts: Attempt[]; results: GradeResult[]; usable: number } {
   const { scorer, files } = run;
-  const artifact = (value: unknown): string => {
-    const bytes = canonicalBytes(value ?? null);
-    const digest = digestBytes(bytes);
-    files.set(`artifacts/${digestHex(digest)}.json`, bytes);
-    return digest;
-  };
+  const artifact = artifactWriter(files);
   const attempts: Attempt[] = [];
   const results: GradeResult[] = [];
   const counts: SampleCounts = { noUsage: 0, noCost: 0, noTime: 0, ungraded: 0, uninterpretable: 0, errors: 0, limits: 0, invalidated: 0, otherUsage: 0, usable: 0 };
   m.samples.forEach((s, i) => {
-    const attemptId = `a-${String(i + 1).padStart(6, '0')}`;
+    const attemptId = attemptIdOf(i);
     attempts.push(attemptOf(m, s, attemptId, run, counts));
     // A limit the model ran into is a measured failure of the model, graded or not.
     const outcome = sampleOutcome(s);
@@ -546,14 +499,8 @@ function attemptOf(
   const usage: InspectModelUsage | undefined = (s.model_usage ?? {})[model];
   if (usageEntries.some(([other]) => other !== model)) counts.otherUsage++;
   if (!usage) counts.noUsage++;
-  let cost: { state: CostState; micros: number | null };
-  if (usage && typeof usage.total_cost === 'number') {
-    const micros = Math.round(usage.total_cost * 1e6);
-    cost = micros === 0 ? { state: 'zero', micros: 0 } : { state: 'complete', micros };
-  } else {
-    cost = { state: 'unavailable', micros: null };
-    counts.noCost++;
-  }
+  const cost = costFromUsd(usage?.total_cost);
+  if (cost.state === 'unavailable') counts.noCost++;
   const observed = typeof s.output?.model === 'string' && s.output.model !== '' ? s.output.model : run.exactModel;
   return {
     attempt_id: attemptId,
@@ -594,20 +541,5 @@ function noteSampleCounts(missing: string[], counts: SampleCounts, scorer: strin
  * sees appended bytes, not rewritten evidence).
  */
 function notes(log: InspectLog, missing: string[], usable: number): string {
-  const lines = [
-    '# Imported Inspect AI eval log',
-    '',
-    `This bundle was imported by ${NAME} ${VERSION} (\`ledgerboard import inspect\`) from the`,
-    `Inspect AI eval log kept byte for byte as \`${sourcePath(log.format)}\`; the plan's`,
-    '`origin.source` is its SHA-256. It was never frozen before the run: there is no',
-    'declared budget and no freeze to check attempts against, and it never ranks',
-    'against frozen evidence. docs/importing.md describes every mapped field.',
-    '',
-    '## What the log did not have',
-    '',
-    ...(missing.length === 0 ? ['Nothing the mapping uses was missing.'] : missing.map((m) => `- ${m}`)),
-    '',
-    ...(usable === 0 ? ['## No usable grades', '', `${NO_USABLE_GRADES[0]!.toUpperCase()}${NO_USABLE_GRADES.slice(1)}.`, ''] : []),
-  ];
-  return lines.join('\n');
+  return importedNotes({ heading: 'Imported Inspect AI eval log', format: 'inspect', source: `Inspect AI eval log kept byte for byte as \`${sourcePath(log.format)}\``, missing, usable });
 }

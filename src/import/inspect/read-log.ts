@@ -83,6 +83,12 @@ export async function readInspectMetrics(
   });
 }
 
+/** The entry names of an .eval archive's central directory (nothing decompressed): what `import auto` checks. */
+export async function readZipNames(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<string[]> {
+  const { entries } = await readZipEntries(bytes, () => false, limits);
+  return entries.map((e) => e.name);
+}
+
 function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) throw new ImportError(`not an Inspect log: ${what}: ${describeIssue(result.error)}`);

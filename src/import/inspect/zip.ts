@@ -18,6 +18,7 @@ import type { Readable } from 'node:stream';
 import { Decompress } from 'fzstd';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ImportError } from '../errors.ts';
+import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
 
 /** Size limits of an archive read. */
 export interface ZipLimits {
@@ -36,13 +37,13 @@ export interface ZipLimits {
  * under 2 GB, well inside V8's heap.
  */
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
-  maxEntries: 200_000,
-  maxEntryBytes: 64 * 1024 * 1024,
-  maxTotalBytes: 128 * 1024 * 1024,
+  maxEntries: DEFAULT_IMPORT_LIMITS.maxEntries,
+  maxEntryBytes: DEFAULT_IMPORT_LIMITS.maxEntryBytes,
+  maxTotalBytes: DEFAULT_IMPORT_LIMITS.maxTotalBytes,
 };
 
 /** Largest log file read at all (an .eval archive, or a .json log, which is parsed whole): 128 MiB. */
-export const MAX_LOG_FILE_BYTES = 128 * 1024 * 1024;
+export const MAX_LOG_FILE_BYTES = DEFAULT_IMPORT_LIMITS.maxFileBytes;
 
 /** Largest Zstandard window accepted: 2^27 bytes, the reference decoder's default limit (zstd --long is not needed for logs). */
 const MAX_ZSTD_WINDOW = 1 << 27;

@@ -1,0 +1,94 @@
+/**
+ * The shape every importer has (one per format, listed in registry.ts): its
+ * names, its format-specific flags, a content check for `import auto`, and
+ * the mapping of a read input onto the files of one evidence bundle
+ * (FORMAT.md section 9). docs/importing.md has one section per format.
+ */
+import type { ImportInput } from './input.ts';
+import type { ImportLimits } from './limits.ts';
+
+/** A format-specific option of `ledgerboard import <format>`. */
+export interface ImportFlag {
+  type: 'string' | 'boolean';
+  /** One line for --help: "--name VALUE  what it does (default)". */
+  help: string;
+}
+
+/** What an import was asked to do, beyond its input. */
+export interface ImportRequest {
+  /** License of every task (ledger `license`); empty when not given (MISSING_LICENSE warning). */
+  license: string;
+  /** The format-specific flags given (only those the importer declares), as parsed from the command line. */
+  flags: Readonly<Record<string, string | boolean>>;
+  limits: ImportLimits;
+}
+
+/** What an import produced and what the source did not have. */
+export interface ImportSummary {
+  /** The run's status as the source records it (e.g. Inspect's started, success, cancelled, error), or "not recorded". */
+  status: string;
+  tasks: number;
+  attempts: number;
+  /** Planned attempts per task (epochs, trials, replicates). */
+  epochs: number;
+  /** The graded score's name, or null when the source records no scorer. */
+  scorer: string | null;
+  /** One sentence per thing the source lacked or the import could not carry, fixed words and counts only. */
+  missing: string[];
+}
+
+/** A mapped bundle: its files (manifest excluded), plan id and summary. */
+export interface MappedBundle {
+  files: Map<string, Uint8Array>;
+  planId: string;
+  summary: ImportSummary;
+}
+
+/** One metric as the source itself reported it, for the plan page to show beside the imported rate. */
+export interface SourceMetric {
+  name: string;
+  value: number | null;
+}
+
+export interface Importer {
+  /** The command's format argument: `ledgerboard import <name>`. Lower-case letters, digits and '-'. */
+  readonly name: string;
+  /** The plan's `origin.format` of its bundles. */
+  readonly origin: string;
+  /** What the site and messages call the source, e.g. "Inspect AI eval log". */
+  readonly label: string;
+  /** One line for `ledgerboard import --help`. */
+  readonly summary: string;
+  /**
+   * What one input is: a file, or a directory (a run directory, a job).
+   * `directory` importers keep every input file they read at bundle path
+   * `source/<relative path>` byte for byte, and map the same bundle from only
+   * those files (so a stranger who fetches them from the site re-imports it);
+   * `file` importers keep the file at a fixed path under `source/`.
+   */
+  readonly input: 'file' | 'directory';
+  /** Format-specific flags (without the leading "--"); a flag shared by several formats has one meaning and one type. */
+  readonly flags: Readonly<Record<string, ImportFlag>>;
+  /**
+   * True when the input is this format, judged from its content (never from
+   * file names alone): the check `import auto` uses. Must not throw and must
+   * be cheap: it may parse a header, never map the whole input.
+   */
+  detect(input: ImportInput, limits: ImportLimits): Promise<boolean>;
+  /** Checks the format flags before any input is read; throws ImportError (a usage error on the command line) for a bad value. */
+  checkFlags?(flags: Readonly<Record<string, string | boolean>>): void;
+  /** Maps an input to bundle files; throws ImportError (with a reason a user can act on) when it cannot be mapped honestly. */
+  map(input: ImportInput, request: ImportRequest): Promise<MappedBundle>;
+  /**
+   * The source's own reported figures for the graded score, read from the
+   * original files as published (bundle path -> bytes): the plan page shows
+   * them beside the imported rate. Null when the source reports none.
+   */
+  sourceMetrics?(sources: ReadonlyMap<string, Uint8Array>, graderId: string): Promise<SourceMetric[] | null>;
+  /**
+   * The format flags that re-run this import, read back from the plan (e.g.
+   * `--scorer NAME` from the grader's id): each an argument list, quoted by
+   * the caller. Empty when the defaults re-run it.
+   */
+  rerunFlags?(plan: { grader: { id: string } }): string[][];
+}

@@ -1,0 +1,125 @@
+/**
+ * Reading what an import is given: one file, or one directory walked
+ * recursively. Every importer sees its input only as this value (relative
+ * path -> bytes), so a mapping is a pure function of the input's relative
+ * paths and bytes, never of where it sits on disk: a stranger who fetches the
+ * originals from a site into any directory re-imports the same bundle.
+ *
+ * Symlinks are never followed (a symlink in a directory is refused with its
+ * path, never read), special files are refused, hidden entries (a name
+ * starting with '.') are skipped and listed, relative paths must be plain
+ * (docs/importing.md, "Inputs"), and the sizes are bounded by ImportLimits.
+ */
+import { lstat, open, readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { compareUtf8 } from '../evidence/paths.ts';
+import { ImportError } from './errors.ts';
+import type { ImportLimits } from './limits.ts';
+
+/** One import's input, read. */
+export interface ImportInput {
+  /** The input's own name (its last path component), used only for the bundle directory's slug; never part of a bundle. */
+  readonly name: string;
+  /** A file input, or a directory input. */
+  readonly kind: 'file' | 'directory';
+  /**
+   * The input's files by relative path ('/'-separated, byte order): a file
+   * input has exactly one entry, under its own name; a directory input one
+   * per regular file under it.
+   */
+  readonly files: ReadonlyMap<string, Uint8Array>;
+  /** Relative paths of a directory's hidden entries (a name starting with '.'), never read: an importer may say so in NOTES.md. */
+  readonly skipped: readonly string[];
+}
+
+/** The characters a relative path of an input file may hold: what every shell and file system takes as is. */
+export const PLAIN_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9._@+=,-]*)(?:\/[A-Za-z0-9_][A-Za-z0-9._@+=,-]*)*$/;
+
+/** True when a relative path is plain (PLAIN_PATH, at most 255 bytes, no '.' or '..' component). */
+export function isPlainPath(path: string): boolean {
+  return path.length <= 255 && PLAIN_PATH.test(path) && !path.split('/').some((c) => c === '.' || c === '..');
+}
+
+function errno(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+/** Reads one regular file, refusing it over maxFileBytes (checked on the open handle, so a file that grows is caught). */
+async function readBounded(path: string, what: string, limits: ImportLimits): Promise<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new ImportError(`cannot read ${what}: ${errno(error)}`);
+  }
+  try {
+    const size = (await handle.stat()).size;
+    if (size > limits.maxFileBytes) {
+      throw new ImportError(`${what} is ${size} bytes, more than the ${limits.maxFileBytes} an import reads (import_limits.maxFileBytes)`);
+    }
+    const bytes = await handle.readFile();
+    if (bytes.length > limits.maxFileBytes) throw new ImportError(`${what} grew past ${limits.maxFileBytes} bytes while it was read`);
+    return bytes;
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw new ImportError(`cannot read ${what}: ${errno(error)}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads an input path: a regular file (never through a symlink) or a
+ * directory walked recursively. Throws ImportError with the reason when it
+ * cannot be read or breaks a limit.
+ */
+export async function readImportInput(path: string, limits: ImportLimits): Promise<ImportInput> {
+  let stat;
+  try {
+    stat = await lstat(path);
+  } catch (error) {
+    throw new ImportError(`cannot read the input: ${errno(error)}`);
+  }
+  const name = basename(path.replace(/\/+$/, '')) || 'input';
+  if (stat.isSymbolicLink()) throw new ImportError('the input is a symlink: an import never follows one; give the path it points to');
+  if (stat.isFile()) {
+    const bytes = await readBounded(path, 'the input file', limits);
+    return { name, kind: 'file', files: new Map([[name, bytes]]), skipped: [] };
+  }
+  if (!stat.isDirectory()) throw new ImportError('the input is neither a regular file nor a directory');
+  const files = new Map<string, Uint8Array>();
+  const skipped: string[] = [];
+  let total = 0;
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      throw new ImportError(`cannot read the directory ${prefix === '' ? '.' : prefix}: ${errno(error)}`);
+    }
+    entries.sort((a, b) => compareUtf8(a.name, b.name));
+    for (const entry of entries) {
+      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      const shown = JSON.stringify(rel.slice(0, 200));
+      if (entry.name.startsWith('.')) {
+        skipped.push(rel);
+        continue;
+      }
+      if (entry.isSymbolicLink()) throw new ImportError(`the input holds a symlink (${shown}): an import never follows one`);
+      if (!isPlainPath(rel)) throw new ImportError(`the input holds a file or directory whose relative path ${shown} is not plain (letters, digits, "._@+=,-", "/" between names)`);
+      if (entry.isDirectory()) {
+        await walk(join(dir, entry.name), rel);
+        continue;
+      }
+      if (!entry.isFile()) throw new ImportError(`the input holds ${shown}, which is neither a regular file nor a directory`);
+      if (files.size >= limits.maxFiles) throw new ImportError(`the input holds more than ${limits.maxFiles} files (import_limits.maxFiles)`);
+      const bytes = await readBounded(join(dir, entry.name), `the file ${shown}`, limits);
+      total += bytes.length;
+      if (total > limits.maxInputBytes) throw new ImportError(`the input's files hold more than ${limits.maxInputBytes} bytes together (import_limits.maxInputBytes)`);
+      files.set(rel, bytes);
+    }
+  };
+  await walk(path, '');
+  if (files.size === 0) throw new ImportError('the input directory holds no files');
+  return { name, kind: 'directory', files: new Map([...files].sort(([a], [b]) => compareUtf8(a, b))), skipped };
+}

@@ -1,0 +1,19 @@
+/**
+ * Every importer, in the order `import auto` tries them and `--help` lists
+ * them. Adding a format: one module under src/import/<format>/ exporting an
+ * Importer, one line here, one section in docs/importing.md.
+ */
+import type { Importer } from './importer.ts';
+import { inspectImporter } from './inspect/importer.ts';
+
+export const IMPORTERS: readonly Importer[] = [inspectImporter];
+
+/** The importer of a command's format argument, or undefined. */
+export function importerNamed(name: string): Importer | undefined {
+  return IMPORTERS.find((i) => i.name === name);
+}
+
+/** The importer whose bundles carry this `origin.format`, or undefined. */
+export function importerOfOrigin(origin: string): Importer | undefined {
+  return IMPORTERS.find((i) => i.origin === origin);
+}
