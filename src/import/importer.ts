@@ -6,6 +6,7 @@
  */
 import type { ImportInput } from './input.ts';
 import type { ImportLimits } from './limits.ts';
+import type { Transcript } from './transcript.ts';
 
 /** A format-specific option of `ledgerboard import <format>`. */
 export interface ImportFlag {
@@ -85,6 +86,13 @@ export interface Importer {
    * them beside the imported rate. Null when the source reports none.
    */
   sourceMetrics?(sources: ReadonlyMap<string, Uint8Array>, graderId: string): Promise<SourceMetric[] | null>;
+  /**
+   * The readable transcripts of the attempts (messages, tool calls, scores:
+   * text only), read from the originals as published, keyed by
+   * transcriptKey(task id, attempt index). Absent for a format that records
+   * none.
+   */
+  transcripts?(sources: ReadonlyMap<string, Uint8Array>): Promise<ReadonlyMap<string, Transcript>>;
   /**
    * The format flags that re-run this import, read back from the plan (e.g.
    * `--scorer NAME` from the grader's id): each an argument list, quoted by

@@ -74,6 +74,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     signatures,
     retainedWithheld,
     tasks: tasks.boards,
+    transcripts: tasks.transcripts.pages,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
   });
@@ -88,7 +89,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
       await writeRender(staging, kept);
     } else {
       options.log('rendering pages');
-      await renderPages(model, staging, options.outDir, tasks.details);
+      await renderPages(model, staging, options.outDir, tasks.details, tasks.transcripts);
       if (key !== null) await keepRender(options.renderCache!, key, await renderedFiles(staging));
     }
     // Under a base path (site_url with a path), every root-relative link moves under it.

@@ -13,8 +13,9 @@ import type { SiteModel } from './model.ts';
 import { writeEvidence, type Published } from './publish.ts';
 import { absolute, boardsOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
+import { transcriptPath } from './transcripts.ts';
 import { taskPath } from './task-key.ts';
-import { reportChanges } from './report-changes.ts';
+import { reportChanges, UNCHECKED } from './report-changes.ts';
 
 export async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
@@ -33,6 +34,7 @@ export async function writeDataFiles(model: SiteModel, published: Published, ret
   for (const cohort of model.report.cohorts) await put(`/cohorts/${hexOf(cohort.cohort_id)}.json`, canonicalJson(cohort));
   count += await writeEvidence(published.bundles, dir);
   for (const r of retained) await put(`/reports/${r.hex}.json`, r.bytes);
+  await put('/changes.json', changesJson(model));
   await put('/feed.xml', atomFeed(model));
   await put('/leaderboard.csv', leaderboardCsv(model));
   await put('/sitemap.xml', sitemap(model));
@@ -97,6 +99,7 @@ export function sitePaths(model: SiteModel): string[] {
     ...boardsOf(model).map((b) => `/boards/${hexOf(b.board_id)}/`),
     ...boardsOf(model).flatMap((b) => Object.keys(model.compare[b.board_id]?.pages ?? {}).map((key) => `/boards/${hexOf(b.board_id)}/compare/${key}/`)),
     ...boardsOf(model).flatMap((b) => (model.tasks[b.board_id]?.tasks ?? []).map((t) => taskPath(hexOf(b.board_id), t.key))),
+    ...model.transcripts.map((t) => transcriptPath(t.bundle_hex, t.key)),
     ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
     ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
     '/incompatibilities/',
@@ -105,6 +108,23 @@ export function sitePaths(model: SiteModel): string[] {
     '/reports/',
     ...model.retained.map((r) => `/reports/${r.hex}/`),
   ];
+}
+
+/**
+ * /changes.json: what changed between reports, as the pages say it: every
+ * retained report (in the history's order) and the current one when it is not
+ * retained, each with the report it is compared with, the diff and its
+ * summary. verify.mjs recomputes each diff from the two published reports.
+ */
+export function changesJson(model: SiteModel): string {
+  const changes = reportChanges(model);
+  const currentHex = hexOf(model.report.report_id);
+  const entries = model.retained.map((r) => ({ hex: r.hex, c: changes.retained.get(r.hex)! }));
+  if (!changes.retained.has(currentHex)) entries.push({ hex: currentHex, c: changes.current });
+  const reports = entries
+    .filter((e) => e.c.summary !== UNCHECKED)
+    .map((e) => ({ report: e.hex, previous: e.c.previous, summary: e.c.summary, diff: e.c.diff }));
+  return `${canonicalJson({ schema: 'ledgerboard.changes.v1', reports })}\n`;
 }
 
 /** Atom feed: one entry per retained report, dated by its evidence, never by the build clock. */

@@ -12,6 +12,7 @@ import type { SiteSignature } from './signatures.ts';
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import type { SiteCompareBoard } from './compare.ts';
 import type { SiteBoardTasks } from './tasks.ts';
+import type { SiteTranscript } from './transcripts.ts';
 import type { TaskMatrix } from './chart-tasks.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
@@ -174,6 +175,12 @@ export interface SiteModel {
    * attempt rows of a task page are not in the model (tasks.ts TaskDetails).
    */
   tasks: Record<string, SiteBoardTasks & { matrix: TaskMatrix }>;
+  /**
+   * The transcript pages (/transcripts/<bundle-hex>/<attempt-key>/): one per
+   * attempt of a counted imported bundle whose format records a transcript,
+   * in bundle order; the text is not in the model (transcripts.ts).
+   */
+  transcripts: SiteTranscript[];
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
@@ -222,4 +229,6 @@ export interface SiteModelOptions {
   retainedWithheld?: Record<string, { record: RetainedWithheld | null; problem: string | null }>;
   /** The boards' tasks (tasks.ts siteTasks), when the build computed them already; else buildSiteModel does. */
   tasks?: Record<string, SiteBoardTasks>;
+  /** The transcript pages' index (tasks.ts siteTasks), given with `tasks`. */
+  transcripts?: SiteTranscript[];
 }

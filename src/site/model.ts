@@ -48,7 +48,9 @@ export async function buildSiteModel(report: Report, published: Published, confi
   for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
-  const boardTasks = options.tasks ?? (await siteTasks(report, published)).boards;
+  const computed = options.tasks === undefined ? await siteTasks(report, published) : null;
+  const boardTasks = options.tasks ?? computed!.boards;
+  const transcripts = options.transcripts ?? computed?.transcripts.pages ?? [];
   return {
     title: config.title,
     siteUrl,
@@ -61,6 +63,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
     charts: chartsOf(report, cohorts, retained.reports),
     compare: compareBoards(report, cohorts, config.compare_max_cohorts ?? COMPARE_MAX_COHORTS),
     tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
+    transcripts,
     retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published) })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,

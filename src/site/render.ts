@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SiteModel } from './model.ts';
 import type { TaskDetails } from './tasks.ts';
+import type { TranscriptDetails } from './transcripts.ts';
 import { processAlive } from './build-lock.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
@@ -33,37 +34,45 @@ export function siteModelPlugin(model: SiteModel): VitePlugin {
   };
 }
 
-/** The module id under which the task page reads its rows (taskDetailsPlugin). */
+/** The module id under which the task page reads its rows (pageDataPlugin). */
 export const TASK_DETAILS_MODULE = 'virtual:ledgerboard/task-details';
+/** The module id under which the transcript page reads its transcript (pageDataPlugin). */
+export const TRANSCRIPTS_MODULE = 'virtual:ledgerboard/transcripts';
 
 /**
- * A Vite plugin serving {@link TASK_DETAILS_MODULE}: `taskDetail(n)`, the
- * rows of task page n (tasks.ts TaskDetails.pages order), read from
- * `<dir>/<n>.json`, which renderPages writes before Astro runs. The rows of
- * every task page are too many for the site model (10^6 attempts); each page
- * reads only its own, so a render holds one page's rows at a time.
+ * A Vite plugin serving `moduleId` with one function, `exportName(n)`: the
+ * data of page n, read from `<dir>/<n>.json`, which renderPages writes before
+ * Astro runs (writePageData). The rows of every task page (10^6 attempts) and
+ * the transcripts are too many for the site model; each page reads only its
+ * own, so a render holds one page's data at a time.
  */
-export function taskDetailsPlugin(dir: string): VitePlugin {
-  const resolved = `\0${TASK_DETAILS_MODULE}`;
+export function pageDataPlugin(moduleId: string, exportName: string, dir: string): VitePlugin {
+  const resolved = `\0${moduleId}`;
   const code = [
     "import { readFileSync } from 'node:fs';",
     "import { join } from 'node:path';",
     `const dir = ${JSON.stringify(dir)};`,
-    "export function taskDetail(n) { return JSON.parse(readFileSync(join(dir, `${Number(n)}.json`), 'utf8')); }",
+    `export function ${exportName}(n) { return JSON.parse(readFileSync(join(dir, \`\${Number(n)}.json\`), 'utf8')); }`,
     '',
   ].join('\n');
   return {
-    name: 'ledgerboard:task-details',
-    resolveId: (id: string) => (id === TASK_DETAILS_MODULE ? resolved : undefined),
+    name: `ledgerboard:${moduleId.slice('virtual:ledgerboard/'.length)}`,
+    resolveId: (id: string) => (id === moduleId ? resolved : undefined),
     load: (id: string) => (id === resolved ? code : undefined),
   };
 }
 
-/** Writes every task page's rows, one JSON file per page (`<n>.json`), one page at a time. */
-export async function writeTaskDetails(details: TaskDetails | null, dir: string): Promise<void> {
+/** Pages whose data is written one file per page before the render. */
+interface PageData {
+  pages: readonly unknown[];
+  detail(n: number): Promise<unknown>;
+}
+
+/** Writes every page's data, one JSON file per page (`<n>.json`), one page at a time. */
+export async function writePageData(data: PageData | null, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  if (details === null) return;
-  for (let n = 0; n < details.pages.length; n++) await writeFile(join(dir, `${n}.json`), JSON.stringify(await details.detail(n)));
+  if (data === null) return;
+  for (let n = 0; n < data.pages.length; n++) await writeFile(join(dir, `${n}.json`), JSON.stringify(await data.detail(n)));
 }
 
 type VitePlugin = { name: string; resolveId: (id: string) => string | undefined; load: (id: string) => string | undefined };
@@ -87,7 +96,13 @@ type VitePlugin = { name: string; resolveId: (id: string) => string | undefined;
  * render ends; one left by a killed build is removed by the next build into
  * the same output (removeStaleRenders, under the build lock).
  */
-export async function renderPages(model: SiteModel, staging: string, target: string, details: TaskDetails | null = null): Promise<void> {
+export async function renderPages(
+  model: SiteModel,
+  staging: string,
+  target: string,
+  details: TaskDetails | null = null,
+  transcripts: TranscriptDetails | null = null,
+): Promise<void> {
   const { build } = await import('astro');
   const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
   const work = await realpath(await mkdtemp(renderPrefix(target)));
@@ -97,7 +112,9 @@ export async function renderPages(model: SiteModel, staging: string, target: str
     await linkPackages(join(work, 'node_modules'));
     const out = join(work, 'out');
     const detailsDir = join(work, 'task-details');
-    await writeTaskDetails(details, detailsDir);
+    await writePageData(details, detailsDir);
+    const transcriptsDir = join(work, 'transcripts');
+    await writePageData(transcripts, transcriptsDir);
     process.chdir(work);
     await build({
       ...projectConfig,
@@ -107,7 +124,7 @@ export async function renderPages(model: SiteModel, staging: string, target: str
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(model), taskDetailsPlugin(detailsDir)] },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(model), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
       logLevel: 'error',
       mode: 'production',
     });

@@ -7,7 +7,12 @@ declare module 'virtual:ledgerboard/site-model' {
   export default model;
 }
 
-/** The rows of each task page: served by render.ts (taskDetailsPlugin) for one render. */
+/** The rows of each task page: served by render.ts (pageDataPlugin) for one render. */
 declare module 'virtual:ledgerboard/task-details' {
   export function taskDetail(n: number): import('./tasks.ts').TaskDetail;
+}
+
+/** The transcript of each transcript page: served by render.ts (pageDataPlugin) for one render. */
+declare module 'virtual:ledgerboard/transcripts' {
+  export function transcript(n: number): import('../import/transcript.ts').Transcript;
 }

@@ -31,6 +31,8 @@ import { hexOf } from './format.ts';
 import type { Published, SiteFile } from './publish.ts';
 import { taskKey } from './task-key.ts';
 import { TASK_ROWS } from './rows.ts';
+import { transcriptKey } from '../import/transcript.ts';
+import { readTranscripts, transcriptIndex, transcriptSourceOf, type TranscriptDetails, type TranscriptSource } from './transcripts.ts';
 
 /** Which lists of the board's ledger a task is on. */
 export type TaskSplit = 'headline' | 'watch_list' | 'public';
@@ -86,6 +88,8 @@ export interface TaskAttemptRow {
   /** The published attempts.jsonl (its blob) and the 1-based line of this attempt. */
   line: { url: string | null; number: number };
   artifacts: TaskArtifact[];
+  /** The attempt's transcript page (imported attempts whose format records one), or null. */
+  transcript: string | null;
 }
 
 /** One task page's rows: per cohort of the board (board.cohorts order), its attempts in bundle id then line order. */
@@ -135,10 +139,13 @@ export async function siteTasks(
   verified?: ReadonlyMap<string, BundleEvidence>,
   /** The artifact text a page shows at most, and the attempts per cohort it lists (tests set them lower). */
   limits: { pageTextBytes?: number; taskRows?: number } = {},
-): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails }> {
+): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails; transcripts: TranscriptDetails }> {
   const inputs: AnalysisInput[] = [];
   const read = new Map<string, ReadBack>();
   const ledgers = new Map<string, Map<string, LedgerRecord>>();
+  // Imported bundles whose format records transcripts: where they are read from, and which (task, index) have one.
+  const transcriptSources = new Map<string, TranscriptSource>();
+  const transcriptKeys = new Map<string, ReadonlySet<string>>();
   for (let i = 0; i < report.bundles.length; i++) {
     const entry = report.bundles[i]!;
     if (!entry.counted || entry.status !== 'verified' || entry.bundle_id === null || entry.plan_id === null) continue;
@@ -149,6 +156,14 @@ export async function siteTasks(
     const plan = evidence.plan as Plan;
     if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(evidence.ledger.map((r) => [r.task_id, r])));
     inputs.push({ bundle_id: entry.bundle_id, plan_id: entry.plan_id, evidence });
+    const transcriptSource = transcriptSourceOf(plan, files);
+    if (transcriptSource !== null) {
+      const keys = new Set((await readTranscripts(transcriptSource, published)).keys());
+      if (keys.size > 0) {
+        transcriptSources.set(entry.bundle_id, transcriptSource);
+        transcriptKeys.set(entry.bundle_id, keys);
+      }
+    }
     // The result each row is graded by, as the analysis picks it (grading.ts layerColumns: the latest generation, under the pin).
     const layer = layerColumns(plan, bundleColumns(evidence), report.config.grading_pin);
     const gradeTable = Int32Array.from(layer.grader, (k) => (k === -1 ? -1 : (layer.generations[k]?.table ?? -1)));
@@ -181,6 +196,9 @@ export async function siteTasks(
   /** Per page, per cohort position: flat pairs (segment number, position in segment). */
   const refs: number[][][] = [];
   const segments: Segment[] = [];
+  const transcripts = transcriptIndex(published);
+  /** Transcript page URL by bundle id and attempt id. */
+  const transcriptUrls = new Map<string, string>();
   for (const board of report.boards) {
     const records = ledgers.get(board.ledger.digest);
     const byId = new Map<string, SiteTask>();
@@ -218,6 +236,29 @@ export async function siteTasks(
           cell[1]++;
           if (segment.terminal[p] === RESOLVED) cell[0]++;
           refs[pageOf.get(task)!]![position]!.push(s, p);
+          const keys = transcriptKeys.get(segment.bundle_id);
+          if (keys !== undefined) {
+            const a = table.attempt(segment.rows[p]!);
+            const back = read.get(segment.bundle_id)!;
+            const source = transcriptSources.get(segment.bundle_id)!.files[0]!;
+            if (keys.has(transcriptKey(a.task_id, a.index)) && !transcriptUrls.has(`${segment.bundle_id}\u0000${a.attempt_id}`)) {
+              const url = transcripts.add(
+                {
+                  bundle_hex: hexOf(segment.bundle_id),
+                  attempt_id: a.attempt_id,
+                  task_id: a.task_id,
+                  index: a.index,
+                  board_id: board.board_id,
+                  task_key: task.key,
+                  cohort_id: cohortId,
+                  plan_hex: back.plan_hex,
+                  source: { path: source.path, url: source.url },
+                },
+                segment.bundle_id,
+              );
+              transcriptUrls.set(`${segment.bundle_id}\u0000${a.attempt_id}`, url);
+            }
+          }
         }
       }
     });
@@ -274,13 +315,14 @@ export async function siteTasks(
           plan_hex: back.plan_hex,
           line: { url: back.attemptsUrl, number: table.line[row]! },
           artifacts,
+          transcript: transcriptUrls.get(`${segment.bundle_id}\u0000${a.attempt_id}`) ?? null,
         });
       }
       cohorts.push({ cohort_id: board.cohorts[position]!, attempts: rows, total: flat.length / 2 });
     }
     return { board_id: page.board_id, key: page.key, cohorts };
   };
-  return { boards, details: { pages, detail } };
+  return { boards, details: { pages, detail }, transcripts: transcripts.details(transcriptSources) };
 }
 
 /**

@@ -9,6 +9,11 @@
  *   each task page's URL is the SHA-256 of the id, and the id reads as text
  *   (no dialog, no element from it).
  *
+ * - transcripts (item 3): from the leaderboard through an imported board and
+ *   a task page to an attempt's transcript page; on the hostile site an
+ *   Inspect log whose messages, tool calls, scores and sample ids come from
+ *   the corpora is imported, and every transcript page reads them as text.
+ *
  * Chromium must be at /usr/bin/chromium: the suite fails (never skips) without it.
  */
 import { createHash } from 'node:crypto';
@@ -22,12 +27,16 @@ import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/b
 import { buildSite, launchBrowser, requireChromium, sitemapPaths, type BrowserSession } from './browser.ts';
 import { hostileModel, hostileSpecs, readCorpora, type HostileSpec } from './hostile.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
+import { importPath } from '../../src/import/import-input.ts';
+import { importerNamed } from '../../src/import/registry.ts';
+import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
+import { header, jsonLog, sample } from '../import/helpers.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 const sha = (text: string): string => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 
 let demo: { out: string; server: StaticServer; report: Report };
-let hostile: { out: string; server: StaticServer; report: Report; specs: HostileSpec[] };
+let hostile: { out: string; server: StaticServer; report: Report; specs: HostileSpec[]; transcriptTexts: string[] };
 let jsOff: BrowserSession;
 
 beforeAll(async () => {
@@ -43,13 +52,29 @@ beforeAll(async () => {
     if (status !== 'verified') throw new Error(`hostile bundle ${spec.tag} is ${status}`);
     await cp(dir, join(bundles, spec.tag), { recursive: true });
   }
+  // An imported Inspect log whose transcript text comes from the corpora (sample ids, messages, tool calls, scores).
+  const texts = [...corpora.xss.slice(0, 40), ...corpora.blns.filter((t) => t.length < 200).slice(0, 40)];
+  const samples = texts.slice(0, 6).map((id, i) =>
+    sample(`${id}#${i}`, 1, {
+      input: `question ${i}`,
+      messages: [
+        { role: 'user', content: texts.slice(6 + i * 10, 11 + i * 10).join('\n') },
+        { role: 'assistant', content: [{ type: 'text', text: texts[11 + i * 10]! }], tool_calls: [{ id: 'c', function: texts[12 + i * 10]!, arguments: { cmd: texts[13 + i * 10]! } }] },
+        { role: 'tool', content: texts[14 + i * 10]!, function: 'bash', error: { type: 'x', message: texts[15 + i * 10]! } },
+      ],
+      scores: { match: { value: 'C', answer: texts[1]!, explanation: texts[2]! } },
+    }),
+  );
+  const log = join(work, 'hostile-transcripts.json');
+  await writeFile(log, jsonLog(samples, header({}, { dataset: { name: 'hostile', samples: 6 } })));
+  await importPath(importerNamed('inspect')!, log, bundles, { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS });
   const config = join(work, 'hostile.config.json');
   await writeFile(config, JSON.stringify({ title: 'tasks', site_url: 'https://hostile.example/' }));
   await buildSite({ bundles, out: join(work, 'hostile'), config });
   const read = async (out: string) => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
   const [demoServer, hostileServer, session] = await Promise.all([serveStatic(join(work, 'demo')), serveStatic(join(work, 'hostile')), launchBrowser({ javaScriptEnabled: false })]);
   demo = { out: join(work, 'demo'), server: demoServer, report: await read(join(work, 'demo')) };
-  hostile = { out: join(work, 'hostile'), server: hostileServer, report: await read(join(work, 'hostile')), specs };
+  hostile = { out: join(work, 'hostile'), server: hostileServer, report: await read(join(work, 'hostile')), specs, transcriptTexts: texts.slice(6, 66).filter((_, k) => k % 10 !== 6 && k % 10 !== 7) };
   jsOff = session;
 }, 360_000);
 
@@ -157,6 +182,8 @@ describe('task pages with hostile task ids', () => {
     let checked = 0;
     await withPage(async (page) => {
       for (const board of report.boards) {
+        // The imported board's tasks are the transcript test's (below).
+        if (board.key.origin === 'imported') continue;
         for (const id of [...board.ledger.headline_tasks, ...board.ledger.watch_list_tasks, ...board.ledger.public_tasks]) {
           expect(ids).toContain(id);
           const path = `/boards/${hex(board.board_id)}/tasks/${sha(id)}/`;
@@ -174,6 +201,59 @@ describe('task pages with hostile task ids', () => {
     expect(checked).toBeGreaterThanOrEqual(3);
     // The task with the <img onerror> id, as written.
     expect(ids.some((id) => id.startsWith('<img src=x onerror='))).toBe(true);
+  }, 180_000);
+});
+
+describe('transcript pages, JavaScript off', () => {
+  it('are reached from the leaderboard through an imported board and a task page, and show the messages', async () => {
+    const { server, out } = demo;
+    const paths = await sitemapPaths(out);
+    const transcripts = paths.filter((p) => /^\/transcripts\/[0-9a-f]{64}\/[0-9a-f]{64}\/$/.test(p));
+    expect(transcripts.length).toBeGreaterThan(100);
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/`);
+      // The 100-sample gpt-5 popularity run: an imported board of its own.
+      const boardLink = page.locator('table.runs-table a[href^="/boards/"]', { hasText: 'popularity' }).first();
+      const boardHref = (await boardLink.getAttribute('href'))!;
+      await Promise.all([page.waitForURL(`${server.origin}${boardHref}`), boardLink.click()]);
+      const taskLink = page.locator('a[href*="/tasks/"]').first();
+      const taskHref = (await taskLink.getAttribute('href'))!;
+      expect(taskHref).toMatch(/^\/boards\/[0-9a-f]{64}\/tasks\/[0-9a-f]{64}\/$/);
+      await Promise.all([page.waitForURL(`${server.origin}${taskHref}`), taskLink.click()]);
+      const transcriptLink = page.locator('a[data-transcript-link]').first();
+      const href = (await transcriptLink.getAttribute('href'))!;
+      expect(transcripts).toContain(href);
+      await Promise.all([page.waitForURL(`${server.origin}${href}`), transcriptLink.click()]);
+      expect(await page.textContent('main > h1')).toMatch(/^Transcript: attempt #1 on task /);
+      const roles = await page.$$eval('ol.transcript > li.msg', (lis) => lis.map((li) => li.getAttribute('data-role')));
+      expect(roles.length).toBeGreaterThanOrEqual(2);
+      expect(roles).toContain('user');
+      expect(roles).toContain('assistant');
+      // Back to the task page it belongs to.
+      expect(await page.getAttribute('a[data-task-link]', 'href')).toBe(taskHref);
+      // The original log it was read from, at its blob.
+      const source = (await page.getAttribute('p.transcript-source a', 'href'))!;
+      expect(source).toMatch(/^\/blobs\/[0-9a-f]{64}$/);
+    });
+  }, 180_000);
+
+  it('show hostile text from the corpora as text: no dialog, no element from it', async () => {
+    const { server, out, transcriptTexts } = hostile;
+    const paths = (await sitemapPaths(out)).filter((p) => p.startsWith('/transcripts/'));
+    expect(paths).toHaveLength(6);
+    let seen = '';
+    await withPage(async (page) => {
+      for (const path of paths) {
+        await page.goto(`${server.origin}${path}`);
+        expect(await page.locator('main img, main iframe, main script, main object, main embed, main svg, main a[href^="javascript"]').count()).toBe(0);
+        seen += (await page.textContent('ol.transcript'))! + (await page.textContent('table.transcript-scores'))!;
+      }
+    });
+    // Every corpus string put in a message's text or a tool error reads as text on those pages (a tool call's name is shown
+    // with invisible characters marked, its arguments as JSON text: both only checked to make no element).
+    const normal = (t: string) => t.replace(/\s+/g, ' ').trim();
+    const missing = transcriptTexts.filter((t) => normal(t) !== '' && !normal(seen).includes(normal(t)));
+    expect(missing).toEqual([]);
   }, 180_000);
 });
 

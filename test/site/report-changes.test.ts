@@ -6,8 +6,15 @@
  *   model's view, on /reports/, on each retained report's page and in the
  *   feed entry;
  * - a second report built from changed evidence (the demo's bundles minus
- *   one, or another config) is told apart from the first by the right causes.
+ *   one, or another config) is told apart from the first by the right causes;
+ * - /changes.json lists every diff, and verify.mjs recomputes each from the
+ *   two published reports (its own port of the rules, compared here with
+ *   diffReports on every pair), and says MISMATCH when one is edited.
  */
+import { execFile } from 'node:child_process';
+import { cp, writeFile } from 'node:fs/promises';
+import { canonicalJson } from '../../src/json/canonical.ts';
+import * as verifyScript from '../../public/verify.mjs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +103,17 @@ describe('a second report from changed evidence', () => {
       expect(c.causes).toEqual(['config_change']);
     }
     expect(diffSummary(configured)).toBe(`${configured.changes.length} ${configured.changes.length === 1 ? 'cohort' : 'cohorts'} moved (config change)`);
+
+    // verify.mjs's own port of the rules gives the same diffs and summaries, pair by pair.
+    const model = await demoSiteModel(root);
+    const reports = [all, fewer, stricter, ...model.retained.map((r) => r.report!), model.report];
+    for (const a of reports) {
+      for (const b of reports) {
+        const ours = diffReports(a, b);
+        expect(canonicalJson(verifyScript.diffReports(a, b)), `${a.report_id} -> ${b.report_id}`).toBe(canonicalJson(ours));
+        expect(verifyScript.diffSummary(ours)).toBe(diffSummary(ours));
+      }
+    }
   });
 });
 
@@ -130,4 +148,34 @@ describe('the pages', () => {
     const feed = await readFile(join(out, 'feed.xml'), 'utf8');
     expect(feed).toContain(`what changed: ${NEWER_SUMMARY}</summary>`);
   });
+
+  it('/changes.json lists each diff; verify.mjs recomputes them (ok), and an edited one is a MISMATCH (exit 1)', async () => {
+    const bytes = await readFile(join(out, 'changes.json'), 'utf8');
+    const listed = JSON.parse(bytes) as { schema: string; reports: { report: string; previous: string | null; summary: string; diff: unknown }[] };
+    expect(bytes).toBe(`${canonicalJson(listed)}\n`);
+    expect(listed.schema).toBe('ledgerboard.changes.v1');
+    const current = (JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { report_id: string }).report_id.slice('sha256:'.length);
+    expect(listed.reports.map((r) => [r.report, r.previous, r.summary])).toEqual([
+      [OLDER, null, FIRST],
+      [NEWER, OLDER, NEWER_SUMMARY],
+      [current, NEWER, '11 cohorts removed (withdrawn evidence)'],
+    ]);
+    const run = (dir: string) =>
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(process.execPath, [join(dir, 'verify.mjs'), dir], { encoding: 'utf8', timeout: 120_000 }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout })),
+      );
+    const good = await run(out);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain(`what changed since ${OLDER.slice(0, 12)} re-derives: ${NEWER_SUMMARY}`);
+    expect(good.stdout).toContain(`what changed since ${NEWER.slice(0, 12)} re-derives: 11 cohorts removed (withdrawn evidence)`);
+    // The same site with one cause edited out of a listed diff.
+    const edited = join(await makeTempDir('ledgerboard-changes-edited-'), 'site');
+    await cp(out, edited, { recursive: true });
+    const tampered = structuredClone(listed);
+    (tampered.reports[1]!.diff as { causes: string[] }).causes = ['new_plan'];
+    await writeFile(join(edited, 'changes.json'), `${canonicalJson(tampered)}\n`);
+    const bad = await run(edited);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/MISMATCH.*changes.*the listed diff is not what the two reports give: 11 cohorts added \(new plan, config change\)/);
+  }, 180_000);
 });

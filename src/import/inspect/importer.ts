@@ -5,6 +5,7 @@ import type { ImportInput } from '../input.ts';
 import type { ImportLimits } from '../limits.ts';
 import { DEFAULT_IMPORT_OPTIONS, INSPECT_ORIGIN_FORMAT, mapInspectLog, type ImportOptions } from './map.ts';
 import { detectFormat, readInspectLog, readInspectMetrics, readZipNames } from './read-log.ts';
+import { inspectTranscripts } from './transcript.ts';
 import type { ZipLimits } from './zip.ts';
 
 function zipLimits(limits: ImportLimits): ZipLimits {
@@ -76,6 +77,10 @@ export const inspectImporter: Importer = {
   async sourceMetrics(sources, graderId) {
     const [only] = sources.values();
     return only === undefined || graderId === 'none' ? null : readInspectMetrics(only, graderId);
+  },
+  async transcripts(sources) {
+    const [only] = sources.values();
+    return only === undefined ? new Map() : inspectTranscripts(only);
   },
   rerunFlags(plan) {
     return plan.grader.id === 'none' ? [] : [['--scorer', plan.grader.id]];

@@ -1,0 +1,47 @@
+/**
+ * A readable transcript of one imported attempt: what the site's transcript
+ * page shows (docs/site.md, "Transcripts"). Plain text only: messages with
+ * their role and text, tool calls with their arguments as JSON text, and the
+ * scores the source recorded. Nothing in it is markup: the page escapes every
+ * string, and non-text content (images, audio, data) is counted, never shown.
+ */
+
+/** One message of a transcript. */
+export interface TranscriptMessage {
+  /** system, user, assistant or tool; any other role the source writes is "other". */
+  role: 'system' | 'user' | 'assistant' | 'tool' | 'other';
+  /** The message's text parts, joined by blank lines (reasoning parts marked "[reasoning]"). */
+  text: string;
+  /** Tool calls an assistant message makes: the function's name and its arguments as JSON text. */
+  toolCalls: { name: string; arguments: string }[];
+  /** For a tool message: the function that answered, and its error message if it failed. */
+  tool: { name: string | null; error: string | null } | null;
+  /** Content parts that are not text (images, audio, video, data): counted, never shown. */
+  omitted: number;
+}
+
+/** One score the source recorded for the attempt (every scorer, not only the graded one). */
+export interface TranscriptScore {
+  name: string;
+  /** The value as JSON text ("\"C\"", "0.5", "{...}"). */
+  value: string;
+  answer: string | null;
+  explanation: string | null;
+}
+
+export interface Transcript {
+  messages: TranscriptMessage[];
+  scores: TranscriptScore[];
+  /** Messages the source holds for the attempt; more than `messages.length` when the text budget cut the rest. */
+  total: number;
+  /** Text cut from shown messages (characters) when one message alone passes the budget. */
+  cut: number;
+}
+
+/** The text one transcript page shows at most (UTF-16 code units of message text, tool arguments and scores). */
+export const TRANSCRIPT_TEXT_CHARS = 256 * 1024;
+
+/** The key of an attempt's transcript: its task id and attempt index (what an attempts.jsonl line and the source share). */
+export function transcriptKey(taskId: string, index: number): string {
+  return `${index}\u0000${taskId}`;
+}
