@@ -68,8 +68,19 @@ function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 }
 
 /**
+ * The shape of an lm-eval results document: a `results` object of per-task
+ * objects, with lm-eval's run `config`, `configs` or `n-samples` beside it,
+ * and no `eval` (an Inspect log also has a `results` object).
+ */
+function isLmEvalResults(value: JsonValue): boolean {
+  if (!isObject(value) || Object.hasOwn(value, 'eval') || !isObject(value.results ?? null)) return false;
+  if (!Object.values(value.results as { [member: string]: JsonValue }).every((entry) => isObject(entry))) return false;
+  return ['config', 'configs', 'n-samples'].some((key) => isObject(value[key] ?? null));
+}
+
+/**
  * True when the input looks like an lm-eval output directory: a top-level
- * `results_*.json` whose JSON object has a `results` object. Cheap: only the
+ * `results_*.json` of lm-eval's shape (isLmEvalResults). Cheap: only the
  * results files are parsed. Never throws.
  */
 export function looksLikeRun(input: ImportInput): boolean {
@@ -77,7 +88,7 @@ export function looksLikeRun(input: ImportInput): boolean {
   for (const path of resultsFilesOf(input)) {
     try {
       const { value } = parseInspectJson(input.files.get(path)!, path);
-      if (isObject(value) && isObject(value.results ?? null)) return true;
+      if (isLmEvalResults(value)) return true;
     } catch {
       // not this one
     }
