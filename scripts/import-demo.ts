@@ -57,6 +57,14 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     // the demo site would pool one run twice. test/import/real-logs.test.ts still imports and compares both.
     leftOut: { 'log_formats.json': 'the same run as log_formats.eval (the parity pair); both on the demo board would count that run twice' },
   },
+  {
+    format: 'lm-eval',
+    dir: 'lm-eval',
+    // Each run directory is one input; the runs and their licenses: content/imported/lm-eval/SOURCES.md (MIT).
+    select: (_name, isDirectory) => isDirectory,
+    license: 'MIT',
+    expectedFailures: { 'mmlu-aggregate-only': 'results_2025-01-21T00-40-03.356274.json has no samples files' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */

@@ -1,0 +1,400 @@
+/**
+ * Maps a read lm-evaluation-harness run onto the files of one evidence
+ * bundle (FORMAT.md section 9). A pure function of the run's relative paths
+ * and bytes, the options and the tool version: no clock, locale or random.
+ * docs/importing.md ("lm-evaluation-harness") describes every field.
+ *
+ * One attempt per (task, doc_id): lm-eval's filters are alternative scorings
+ * of one response (closer to grading generations than to attempts), so only
+ * the lines of one filter are imported and graded by one metric.
+ */
+import { createHash } from 'node:crypto';
+import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
+import type { JsonValue } from '../../json/strict-json.ts';
+import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { compareUtf8 } from '../../evidence/paths.ts';
+import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
+import { ImportError } from '../errors.ts';
+import { artifactWriter, attemptIdOf, boundedString, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import type { MappedBundle } from '../importer.ts';
+import type { LmEvalRun, SampleLine } from './read-run.ts';
+import { unixToUtc } from './time.ts';
+
+/** The `origin.format` of lm-eval imports. */
+export const LMEVAL_ORIGIN_FORMAT = 'lm-eval-harness';
+
+/** The grader profile recorded for an lm-eval metric. */
+export const LMEVAL_GRADER_PROFILE = 'lm-eval-metric';
+
+/** Options of an import; each one is part of what the bundle id depends on. */
+export interface LmEvalOptions {
+  license: string;
+  /** The per-doc metric that grades (a member of each samples line, e.g. acc, exact_match). */
+  metric: string;
+  /** The filter whose lines are imported (lm-eval's `filter` member, e.g. none, strict-match). */
+  filter: string;
+  /** A numeric value at or above this passes; null: only 0/1 and boolean values are accepted. */
+  passThreshold: number | null;
+  maxStringBytes: number;
+}
+
+export const DEFAULT_METRIC = 'acc';
+export const DEFAULT_FILTER = 'none';
+
+type Verdict = 'pass' | 'fail' | 'error';
+
+/**
+ * The verdict of one per-doc metric value: a boolean is itself; a number
+ * passes at or above the threshold, or, without one, is 1 (pass) or 0 (fail);
+ * anything else (a list, as corpus-level metrics such as f1 and bleu log
+ * their inputs; a string; null) is `error`.
+ */
+export function metricVerdict(value: unknown, passThreshold: number | null): Verdict {
+  if (typeof value === 'boolean') return value ? 'pass' : 'fail';
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    if (passThreshold !== null) return value >= passThreshold ? 'pass' : 'fail';
+    if (value === 1) return 'pass';
+    if (value === 0) return 'fail';
+  }
+  return 'error';
+}
+
+/** The grader id: `<metric>,<filter>` (lm-eval's own results key), and `>=<threshold>` when one was given. */
+export function graderIdOf(options: Pick<LmEvalOptions, 'metric' | 'filter' | 'passThreshold'>): string {
+  return `${options.metric},${options.filter}${options.passThreshold === null ? '' : `>=${decimal(options.passThreshold)}`}`;
+}
+
+/** A number as plain decimal text (never an exponent, which --pass-threshold does not take). */
+function decimal(n: number): string {
+  const text = String(n);
+  return /e/i.test(text) ? n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** Reads a grader id back: metric, filter and threshold text; null when it is not one. */
+export function parseGraderId(id: string): { metric: string; filter: string; threshold: string | null } | null {
+  const m = /^([^,]+),(.+?)(?:>=(-?[0-9]*\.?[0-9]+))?$/.exec(id);
+  return m ? { metric: m[1]!, filter: m[2]!, threshold: m[3] ?? null } : null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function member(object: unknown, key: string): unknown {
+  if (!isObject(object)) return null;
+  const value = object[key];
+  return value === undefined ? null : value;
+}
+
+/** `pretrained=x,dtype=y` (lm-eval's string form) or an object: the `pretrained` (or `model`) argument. */
+function pretrainedOf(modelArgs: unknown): string | null {
+  if (isObject(modelArgs)) {
+    for (const key of ['pretrained', 'model']) if (typeof modelArgs[key] === 'string' && modelArgs[key] !== '') return modelArgs[key];
+    return null;
+  }
+  if (typeof modelArgs !== 'string') return null;
+  for (const part of modelArgs.split(',')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq).trim();
+    if (eq > 0 && (key === 'pretrained' || key === 'model') && part.slice(eq + 1).trim() !== '') return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** One imported doc: its task, line and metric value. */
+interface Doc {
+  task: string;
+  taskId: string;
+  line: SampleLine;
+  value: unknown;
+}
+
+/** Maps a read run to bundle files. Throws ImportError when it cannot be mapped honestly. */
+export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: number): MappedBundle {
+  const { results } = run;
+  const missing: string[] = [];
+  const bounded = (text: string, what: string) => boundedString(text, options.maxStringBytes, what);
+
+  if (results.date === null || results.date === undefined) {
+    throw new ImportError(`${run.resultsPath} records no run start (date): the plan's created_at must be the run's own start, and none is invented`);
+  }
+  const started = unixToUtc(results.date);
+  if (started === null) throw new ImportError(`${run.resultsPath} date ${String(results.date)} is not a Unix time between 1970 and 9999`);
+
+  const { docs, otherFilterLines, otherMetrics } = docsOf(run, options);
+  const values = docs.map((d) => d.value);
+  const numeric = values.filter((v) => typeof v === 'number' && Number.isFinite(v)) as number[];
+  const booleans = values.filter((v) => typeof v === 'boolean').length;
+  if (numeric.length + booleans === 0) {
+    throw new ImportError(
+      `no doc has a number or a boolean as its ${options.metric} value (filter ${options.filter}): lm-eval aggregates such a metric over the corpus (f1, bleu and the like log their inputs per doc), so there is no per-doc pass or fail to import; choose a per-doc metric with --metric`,
+    );
+  }
+  const continuous = numeric.filter((v) => v !== 0 && v !== 1);
+  if (continuous.length > 0 && options.passThreshold === null) {
+    throw new ImportError(
+      `the metric ${options.metric} (filter ${options.filter}) is continuous (${plural(continuous.length, 'doc')} with a value other than 0 or 1): give --pass-threshold N (a value >= N passes), or choose a 0/1 metric with --metric`,
+    );
+  }
+
+  // Ledger: one task per (task, doc_id), tasks in byte order, docs by doc_id.
+  let fallbackPrompts = 0;
+  const ledger: LedgerRecord[] = docs.map((d) => {
+    const prompt = promptDigest(d);
+    if (prompt.fallback) fallbackPrompts++;
+    return importedLedgerRecord(d.taskId, prompt.digest, options.license, started);
+  });
+  const ledgerBytes = jsonlBytes(ledger);
+
+  const config = results.config ?? {};
+  const name = results.model_name || pretrainedOf(config.model_args) || config.model || null;
+  if (name === null) missing.push('no model name recorded (model_name, model_args pretrained, config.model): the subject is "unknown"');
+  const modelName = bounded(name ?? 'unknown', 'the model name');
+  const sha = typeof config.model_sha === 'string' && config.model_sha !== '' ? bounded(config.model_sha, 'the model revision (model_sha)') : null;
+  if (sha === null) missing.push('no model revision (config.model_sha) recorded: the subject is the model name alone');
+  const model = sha === null ? modelName : `${modelName}@${sha}`;
+  const version = bounded(results.lm_eval_version || 'unknown', 'lm_eval_version');
+  if (!results.lm_eval_version) missing.push('no lm_eval_version recorded: harness and grader version "unknown"');
+  const backend = bounded(config.model || 'unknown', 'the model backend (config.model)');
+  const subject: Subject = { selector: modelName, model, agent: { name: `lm-evaluation-harness ${backend}`, version }, role: 'candidate' };
+
+  const tasks = [...new Set(docs.map((d) => d.task))];
+  const grader: Grader = {
+    id: bounded(graderIdOf(options), 'the grader id'),
+    version,
+    executable: digestCanonical({
+      metric: options.metric,
+      filter: options.filter,
+      pass_threshold: options.passThreshold,
+      // How each task computes and filters the metric, as the results file records it (metric_list, filter_list).
+      tasks: tasks.map((t) => {
+        const cfg = member(results.configs ?? null, t);
+        return { task: t, metric_list: member(cfg, 'metric_list'), filter_list: member(cfg, 'filter_list'), output_type: member(cfg, 'output_type') };
+      }),
+    }),
+  };
+  const seed = config.random_seed ?? null;
+  if (seed === null) missing.push('no random_seed recorded: plan seed 0');
+
+  const plan = withSelfId(
+    {
+      schema: 'ledgerboard.plan.v1',
+      plan_id: '',
+      title: `${tasks.length === 1 ? tasks[0]! : `${tasks[0]!} and ${plural(tasks.length - 1, 'more task')}`} (imported lm-eval run)`,
+      created_at: started,
+      ledger: { name: tasks.length === 1 ? tasks[0]! : `lm-eval: ${tasks.join(', ')}`, digest: digestBytes(ledgerBytes), tasks: ledger.length },
+      environment: {
+        tool_policy: digestCanonical({ harness: 'lm-evaluation-harness', tools: null }),
+        wiki: [],
+        isolation: 'lm-evaluation-harness: no tools, no sandbox',
+        session_topology: 'single-session',
+      },
+      harness: { name: 'lm-evaluation-harness', version, commit: digestHex(digestCanonical(harnessSpecOf(run, tasks))) },
+      grader: { profile: LMEVAL_GRADER_PROFILE, ...grader },
+      subjects: [subject],
+      attempts: 1,
+      budget: null,
+      access_tier: 'black_box',
+      seed: seed ?? 0,
+      origin: importOrigin(LMEVAL_ORIGIN_FORMAT, run.resultsBytes),
+    } satisfies Plan,
+    'plan_id',
+  );
+
+  const files = new Map<string, Uint8Array>();
+  const artifact = artifactWriter(files);
+  const attempts: Attempt[] = [];
+  const gradeResults: GradeResult[] = [];
+  let usable = 0;
+  let uninterpretable = 0;
+  docs.forEach((d, i) => {
+    const attemptId = attemptIdOf(i);
+    attempts.push({
+      attempt_id: attemptId,
+      task_id: d.taskId,
+      model,
+      agent: subject.agent,
+      index: 1,
+      observed_model: model,
+      outcome: 'completed',
+      started_at: started,
+      ended_at: started,
+      wall_seconds: 0,
+      tokens: null,
+      retries: 0,
+      cost: { state: 'unavailable', micros: null },
+      patch: null,
+    });
+    const verdict = metricVerdict(d.value, options.passThreshold);
+    if (verdict === 'error') uninterpretable++;
+    else usable++;
+    const s = d.line.sample;
+    gradeResults.push({
+      attempt_id: attemptId,
+      verdict,
+      input: artifact({ doc: s.doc ?? null, target: s.target ?? null, arguments: s.arguments ?? null }),
+      output: artifact({ resps: s.resps ?? null, filtered_resps: s.filtered_resps ?? null, filter: s.filter ?? DEFAULT_FILTER }),
+      receipt: artifact({
+        metric: options.metric,
+        filter: options.filter,
+        value: d.value ?? null,
+        pass_threshold: options.passThreshold,
+        doc_hash: s.doc_hash ?? null,
+        prompt_hash: s.prompt_hash ?? null,
+        target_hash: s.target_hash ?? null,
+      }),
+    });
+  });
+
+  // What the run did not have, in fixed words and counts (NOTES.md is rendered on the site).
+  const n = docs.length;
+  missing.push(`${plural(n, 'doc')} without a start or end time: each attempt starts and ends at the run start (the results file's date), wall_seconds 0`);
+  missing.push(`${plural(n, 'doc')} without token counts: tokens unknown (null)`);
+  missing.push(`${plural(n, 'doc')} without a cost: cost unavailable`);
+  missing.push('no per-doc model report: observed_model is the run\'s model; no retry counts: retries 0');
+  if (fallbackPrompts > 0) missing.push(`${plural(fallbackPrompts, 'doc')} without a usable prompt_hash: prompt digest of the doc and arguments as recorded`);
+  if (uninterpretable > 0) missing.push(`${plural(uninterpretable, 'doc')} whose metric value is not a number or a boolean: verdict error`);
+  if (otherFilterLines > 0) missing.push(`${plural(otherFilterLines, 'sample line')} under other filters not imported (a filter is another scoring of the same response; see --filter)`);
+  if (otherMetrics > 0) missing.push(`${plural(otherMetrics, 'other metric')} not imported (one grading generation grades with one metric; see --metric)`);
+  noteRunFiles(run, tasks, skipped, missing);
+  if (run.nonFinite > 0) missing.push(`${plural(run.nonFinite, 'non-finite number')} (NaN or Infinity) in the files read as null`);
+
+  files.set('plan.json', prettyJson(plan));
+  files.set('ledger.jsonl', ledgerBytes);
+  files.set('attempts.jsonl', jsonlBytes(attempts));
+  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: started, grader, results: gradeResults }));
+  files.set(`source/${run.resultsPath}`, run.resultsBytes);
+  for (const t of run.tasks) files.set(`source/${t.path}`, t.bytes);
+  files.set(
+    'NOTES.md',
+    Buffer.from(
+      importedNotes({
+        heading: 'Imported lm-evaluation-harness run',
+        format: 'lm-eval',
+        source: `lm-evaluation-harness results file and its samples files, kept byte for byte under \`source/\` (the results file is the first)`,
+        missing,
+        usable,
+      }),
+      'utf8',
+    ),
+  );
+  return {
+    files,
+    planId: plan.plan_id,
+    summary: {
+      status: 'not recorded',
+      tasks: ledger.length,
+      attempts: attempts.length,
+      epochs: 1,
+      scorer: grader.id,
+      missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    },
+  };
+}
+
+/**
+ * The docs of the chosen filter, task by task (byte order), by doc_id; each
+ * task must be in the results, carry the metric on every line, and hold as
+ * many docs as the results say it evaluated.
+ */
+function docsOf(run: LmEvalRun, options: LmEvalOptions): { docs: Doc[]; otherFilterLines: number; otherMetrics: number } {
+  const docs: Doc[] = [];
+  let otherFilterLines = 0;
+  const others = new Set<string>();
+  for (const t of run.tasks) {
+    boundedString(t.task, options.maxStringBytes, 'a task name');
+    const entry = run.results.results[t.task];
+    if (entry === undefined) {
+      throw new ImportError(`${t.path} is the samples file of task ${JSON.stringify(t.task)}, which ${run.resultsPath} does not list in its results: the files are not one run`);
+    }
+    const chosen = t.lines.filter((l) => (l.sample.filter ?? DEFAULT_FILTER) === options.filter);
+    otherFilterLines += t.lines.length - chosen.length;
+    if (chosen.length === 0) {
+      const filters = [...new Set(t.lines.map((l) => l.sample.filter ?? DEFAULT_FILTER))].sort(compareUtf8);
+      throw new ImportError(`task ${JSON.stringify(t.task)} has no samples under the filter ${JSON.stringify(options.filter)} (it has: ${filters.map((f) => JSON.stringify(f)).join(', ')}): choose one with --filter`);
+    }
+    const seen = new Set<number>();
+    for (const l of chosen) {
+      if (seen.has(l.sample.doc_id)) throw new ImportError(`${t.path} holds doc_id ${l.sample.doc_id} twice under the filter ${JSON.stringify(options.filter)} (line ${l.line})`);
+      seen.add(l.sample.doc_id);
+      if (!Object.hasOwn(l.raw, options.metric)) {
+        throw new ImportError(
+          `${t.path} line ${l.line} has no value for the metric ${JSON.stringify(options.metric)} (its metrics: ${metricCandidates(l, entry)}): choose one with --metric and --filter`,
+        );
+      }
+      for (const m of l.sample.metrics ?? []) if (m !== options.metric) others.add(m);
+    }
+    const effective = run.results['n-samples']?.[t.task]?.effective;
+    if (effective !== undefined && effective !== chosen.length) {
+      throw new ImportError(
+        `${t.path} holds ${plural(chosen.length, 'doc')} under the filter ${JSON.stringify(options.filter)}, but ${run.resultsPath} says task ${JSON.stringify(t.task)} evaluated ${effective} (n-samples effective): the files are not one run`,
+      );
+    }
+    chosen.sort((a, b) => a.sample.doc_id - b.sample.doc_id);
+    for (const l of chosen) docs.push({ task: t.task, taskId: `${t.task}/${l.sample.doc_id}`, line: l, value: l.raw[options.metric] });
+  }
+  return { docs, otherFilterLines, otherMetrics: others.size };
+}
+
+/** The metric keys a line or its task's results offer, as `metric,filter` pairs, for a refusal message. */
+function metricCandidates(line: SampleLine, entry: Record<string, unknown>): string {
+  const filter = line.sample.filter ?? DEFAULT_FILTER;
+  const names = new Set<string>();
+  for (const m of line.sample.metrics ?? []) names.add(`${m},${filter}`);
+  for (const key of Object.keys(entry)) if (key.includes(',') && !key.includes('_stderr,')) names.add(key);
+  const list = [...names].sort(compareUtf8);
+  return list.length === 0 ? 'none' : list.slice(0, 20).map((n) => JSON.stringify(n)).join(', ');
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * The prompt digest of a doc: lm-eval's prompt_hash is the SHA-256 of the
+ * first request's context (arguments.gen_args_0.arg_0); it is checked
+ * against that text where the line records it, and a mismatch refuses the
+ * run. Without a usable prompt_hash: the canonical digest of {doc, arguments}.
+ */
+function promptDigest(d: Doc): { digest: string; fallback: boolean } {
+  const s = d.line.sample;
+  const hash = typeof s.prompt_hash === 'string' && HEX64.test(s.prompt_hash) ? s.prompt_hash : null;
+  if (hash === null) return { digest: digestCanonical({ doc: s.doc ?? null, arguments: s.arguments ?? null }), fallback: true };
+  const context = member(member(s.arguments, 'gen_args_0'), 'arg_0');
+  if (typeof context === 'string' && createHash('sha256').update(context, 'utf8').digest('hex') !== hash) {
+    throw new ImportError(`doc ${JSON.stringify(d.taskId)}: its prompt_hash is not the SHA-256 of its prompt (arguments.gen_args_0.arg_0): the line contradicts itself`);
+  }
+  return { digest: `sha256:${hash}`, fallback: false };
+}
+
+/** What the harness commit digests: each imported task's config, version, shots and hash, and the run's settings, as recorded. */
+function harnessSpecOf(run: LmEvalRun, tasks: readonly string[]): Record<string, JsonValue | unknown> {
+  const raw = run.rawResults;
+  const config = member(raw, 'config');
+  return {
+    tasks: tasks.map((t) => ({
+      task: t,
+      config: member(member(raw, 'configs'), t),
+      version: member(member(raw, 'versions'), t),
+      n_shot: member(member(raw, 'n-shot'), t),
+      task_hash: member(member(raw, 'task_hashes'), t),
+    })),
+    git_hash: member(raw, 'git_hash'),
+    settings: Object.fromEntries(
+      ['limit', 'gen_kwargs', 'random_seed', 'numpy_seed', 'torch_seed', 'fewshot_seed', 'bootstrap_iters'].map((k) => [k, member(config, k)]),
+    ),
+    prompting: Object.fromEntries(['system_instruction_sha', 'chat_template_sha', 'fewshot_as_multiturn'].map((k) => [k, member(raw, k)])),
+  };
+}
+
+/** The results' tasks and groups that have no samples, and the files of the directory not read. */
+function noteRunFiles(run: LmEvalRun, tasks: readonly string[], skipped: number, missing: string[]): void {
+  const imported = new Set(tasks);
+  const groups = Object.entries(run.results.group_subtasks ?? {}).filter(([, subtasks]) => subtasks.length > 0).map(([g]) => g);
+  const groupSet = new Set(groups);
+  const leaves = Object.keys(run.results['n-samples'] ?? run.results.results).filter((t) => !groupSet.has(t));
+  const without = leaves.filter((t) => !imported.has(t)).length;
+  if (without > 0) missing.push(`${plural(without, 'task')} in the results without a samples file: not imported`);
+  const presentGroups = groups.filter((g) => Object.hasOwn(run.results.results, g)).length;
+  if (presentGroups > 0) missing.push(`${plural(presentGroups, 'group')} in the results (aggregates over subtasks): not tasks; every subtask with samples is imported on its own`);
+  if (run.ignored > 0) missing.push(`${plural(run.ignored, 'other file')} of the directory not read (other runs, files in subfolders, anything but this run's files): not kept`);
+  if (skipped > 0) missing.push(`${plural(skipped, 'hidden entry', 'hidden entries')} of the directory skipped, never read`);
+}
