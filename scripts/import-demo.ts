@@ -57,6 +57,15 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     // the demo site would pool one run twice. test/import/real-logs.test.ts still imports and compares both.
     leftOut: { 'log_formats.json': 'the same run as log_formats.eval (the parity pair); both on the demo board would count that run twice' },
   },
+  {
+    format: 'helm',
+    dir: 'helm',
+    select: (name, isDirectory) => isDirectory,
+    // Stanford CRFM HELM's own benchmark output (Apache-2.0): content/imported/helm/SOURCES.md. harm_bench_score is a
+    // continuous safety score (1 = the model refused, per both annotators), so a pass needs a threshold.
+    license: 'Apache-2.0',
+    flags: { metric: 'harm_bench_score', 'pass-threshold': '1' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */
