@@ -12,7 +12,7 @@ import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, boundedString, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { ImportLimits } from '../limits.ts';
-import { PER_INSTANCE_STATS, SCENARIO_STATE, STATS, type HelmRun } from './read-run.ts';
+import { aggregateStat, PER_INSTANCE_STATS, SCENARIO_STATE, STATS, type HelmRun } from './read-run.ts';
 import type { HelmRequestState, HelmStat } from './schema.ts';
 
 /** The `origin.format` of HELM imports. */
@@ -249,7 +249,13 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
 
   const requests = requestsOf(run, options.split, limits);
   if (requests === null) missing.push(`no ${SCENARIO_STATE}: prompts, outputs and request times are not in the run directory; each task's prompt digest is of its identity (scenario spec and instance id), wall_seconds 0`);
-  if (!run.hasStats) missing.push(`no ${STATS}: HELM's own aggregate of the stat is not shown beside the imported rate`);
+  if (run.stats === null) missing.push(`no ${STATS}: HELM's own aggregate of the stat is not shown beside the imported rate`);
+  else {
+    const counted = aggregateStat(run.stats, 'num_instances', options.split)?.mean;
+    if (typeof counted === 'number' && counted !== tasks.length) {
+      missing.push(`${STATS} counts ${String(counted)} instances in the ${options.split} split, the per-instance stats hold ${tasks.length}: the tasks imported are those ${tasks.length}`);
+    }
+  }
 
   // Ledger: one task per instance, in byte order of instance ids.
   let identityPrompts = 0;

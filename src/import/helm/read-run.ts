@@ -25,8 +25,8 @@ export interface HelmRun {
   runSpec: RunSpec;
   perInstance: HelmInstanceStats[];
   scenarioState: ScenarioState | null;
-  /** stats.json, when present (only sourceMetrics reads its values; the mapping notes its absence). */
-  hasStats: boolean;
+  /** stats.json, when present (the mapping compares its instance count; sourceMetrics reads its figures from the bundle). */
+  stats: HelmStat[] | null;
   /** The bytes of each file read, by relative path: exactly what the bundle keeps under source/. */
   read: Map<string, Uint8Array>;
   /** Input files not read (other files of the run directory, hidden entries). */
@@ -78,13 +78,14 @@ export function readHelmRun(input: ImportInput, limits: ImportLimits): HelmRun {
     read.set(SCENARIO_STATE, stateBytes);
   }
   const aggregateBytes = input.files.get(STATS);
+  let stats: HelmStat[] | null = null;
   if (aggregateBytes !== undefined) {
     // Read and checked like the others (sourceMetrics reads it from the bundle), so a malformed one refuses the import.
-    parseDocument(aggregateBytes, STATS, HelmStats, limits, counted);
+    stats = parseDocument(aggregateBytes, STATS, HelmStats, limits, counted);
     read.set(STATS, aggregateBytes);
   }
   const unread = [...input.files.keys()].filter((p) => !read.has(p)).length + input.skipped.length;
-  return { runSpec, perInstance, scenarioState, hasStats: aggregateBytes !== undefined, read, unread, nonFinite: counted.nonFinite };
+  return { runSpec, perInstance, scenarioState, stats, read, unread, nonFinite: counted.nonFinite };
 }
 
 /**
@@ -96,9 +97,12 @@ export function helmAggregate(bytes: Uint8Array, metric: string, split: string):
   const { value } = parseInspectJson(bytes, STATS);
   const parsed = HelmStats.safeParse(value);
   if (!parsed.success) return null;
-  const plain = (s: HelmStat, name: string) => s.name.name === name && s.name.split === split && !s.name.perturbation && !s.name.sub_split;
-  const stat = parsed.data.find((s) => plain(s, metric));
+  const stat = aggregateStat(parsed.data, metric, split);
   if (stat === undefined) return null;
-  const instances = parsed.data.find((s) => plain(s, 'num_instances'));
-  return { mean: stat.mean ?? null, count: stat.count, instances: instances?.mean ?? null };
+  return { mean: stat.mean ?? null, count: stat.count, instances: aggregateStat(parsed.data, 'num_instances', split)?.mean ?? null };
+}
+
+/** The stat of that name over the whole split in stats.json: unperturbed, no sub_split. */
+export function aggregateStat(stats: readonly HelmStat[], name: string, split: string): HelmStat | undefined {
+  return stats.find((s) => s.name.name === name && s.name.split === split && !s.name.perturbation && !s.name.sub_split);
 }
