@@ -73,10 +73,11 @@ export function statVerdict(value: number | null, passThreshold: number | null):
   return 'error';
 }
 
-/** A stat's per-instance value: its mean, else sum / count; null when the stat has no value (count 0) or a non-finite one. */
+/** A stat's per-instance value: its mean, else (no mean member) sum / count; null when the stat has no value (count 0) or a non-finite one. */
 function statValue(stat: HelmStat): number | null {
   if (stat.count === 0) return null;
-  if (stat.mean !== undefined && stat.mean !== null) return stat.mean;
+  // A mean written as NaN was read as null: the value is not a number (never the sum's stand-in).
+  if (stat.mean !== undefined) return stat.mean;
   return stat.sum === undefined || stat.sum === null ? null : stat.sum / stat.count;
 }
 
