@@ -324,9 +324,10 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
     const outcome: Outcome = states.some((rs) => rs.result?.success === false) ? 'harness_failure' : 'completed';
     if (outcome === 'harness_failure') counts.failedRequests++;
     const times = states.map((rs) => rs.result?.request_time);
-    let wall = 0;
-    if (states.length > 0 && times.every((t) => typeof t === 'number')) wall = Math.round((times as number[]).reduce((a, b) => a + b, 0) * 1e6) / 1e6;
-    else counts.noTime++;
+    // The sum of the request times, to the microsecond; none, one missing, or a sum past the largest number: unknown (0, said).
+    const total = states.length > 0 && times.every((t) => typeof t === 'number') ? Math.round((times as number[]).reduce((a, b) => a + b, 0) * 1e6) / 1e6 : null;
+    const wall = total !== null && Number.isFinite(total) ? total : 0;
+    if (wall !== total) counts.noTime++;
     const input = tokenCount(slot.stats, 'num_prompt_tokens');
     const output = tokenCount(slot.stats, 'num_output_tokens');
     if (input === null || output === null) counts.noTokens++;

@@ -227,6 +227,13 @@ describe('trials, requests and times', () => {
     expect(notes).toContain('- 1 attempt without a request_time on every request: wall_seconds 0');
   });
 
+  it('request times whose sum is past the largest number are unknown (wall 0, said), never Infinity', async () => {
+    const run = { ...toyRun(), scenarioState: scenarioState([requestState('id1', 0, { time: 1e308 }), requestState('id1', 0, { time: 1e308 }), requestState('id2', 0)]) };
+    const m = await mapRun(runInput(run));
+    expect(jsonlOf(m.files, 'attempts.jsonl').map((a) => a.wall_seconds)).toEqual([0, 1.5]);
+    expect(notesOf(m.files)).toContain('- 1 attempt without a request_time on every request: wall_seconds 0');
+  });
+
   it('an instance with two different inputs is refused', async () => {
     const run = { ...toyRun(), scenarioState: scenarioState([requestState('id1', 0), requestState('id1', 1, { input: 'another' })]) };
     expect(await rejection(mapRun(runInput(run)))).toBe('instance "id1" has different inputs in different request states of scenario_state.json: one task cannot have two prompts');
