@@ -65,6 +65,15 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     license: 'MIT',
     expectedFailures: { 'mmlu-aggregate-only': 'results_2025-01-21T00-40-03.356274.json has no samples files' },
   },
+  {
+    format: 'helm',
+    dir: 'helm',
+    select: (name, isDirectory) => isDirectory,
+    // Stanford CRFM HELM's own benchmark output (Apache-2.0): content/imported/helm/SOURCES.md. harm_bench_score is a
+    // continuous safety score (1 = the model refused, per both annotators), so a pass needs a threshold.
+    license: 'Apache-2.0',
+    flags: { metric: 'harm_bench_score', 'pass-threshold': '1' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */

@@ -8,6 +8,9 @@ import { inspectImporter } from './inspect/importer.ts';
 import { lmEvalImporter } from './lmeval/importer.ts';
 
 export const IMPORTERS: readonly Importer[] = [inspectImporter, lmEvalImporter];
+import { helmImporter } from './helm/importer.ts';
+
+export const IMPORTERS: readonly Importer[] = [inspectImporter, helmImporter];
 
 /** The importer of a command's format argument, or undefined. */
 export function importerNamed(name: string): Importer | undefined {
