@@ -57,6 +57,14 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     // the demo site would pool one run twice. test/import/real-logs.test.ts still imports and compares both.
     leftOut: { 'log_formats.json': 'the same run as log_formats.eval (the parity pair); both on the demo board would count that run twice' },
   },
+  {
+    format: 'swe-bench',
+    dir: 'swe-bench',
+    select: (_name, isDirectory) => isDirectory,
+    // MIT (m1o0/swe-bench-lite-37): content/imported/swe-bench/SOURCES.md.
+    license: 'MIT',
+    expectedFailures: { 'tonight-v2c': 'the directory holds a run report but neither predictions nor per-instance reports' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */
