@@ -71,10 +71,12 @@ export async function mapRun(input: ImportInput, limits: Partial<ImportLimits> =
   return mapImportInput(sweBenchImporter, input, { license, flags: {}, limits: { ...DEFAULT_IMPORT_LIMITS, ...limits } });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of known bundle files
 export function jsonOf(m: MappedBundle, path: string): any {
   return JSON.parse(Buffer.from(m.files.get(path)!).toString('utf8'));
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of known bundle files
 export function linesOf(m: MappedBundle, path: string): any[] {
   return Buffer.from(m.files.get(path)!)
     .toString('utf8')

@@ -53,7 +53,7 @@ describe('the mapping, on a synthetic run', () => {
       ['f__f-6', 'harness_failure'],
     ]);
     const grades = jsonOf(m, 'grades/1.json');
-    expect(grades.results.map((r: any) => [r.attempt_id, r.verdict])).toEqual([
+    expect(grades.results.map((r: { attempt_id: string; verdict: string }) => [r.attempt_id, r.verdict])).toEqual([
       ['a-000001', 'pass'],
       ['a-000002', 'fail'],
       ['a-000003', 'fail'],
@@ -101,7 +101,7 @@ describe('the mapping, on a synthetic run', () => {
     expect(notes).toContain('- 1 instance listed as empty patches by the aggregate have a non-empty patch in the predictions');
     expect(notes).toContain("- 1 instance with an empty patch in the predictions are not in the aggregate's empty-patch list");
     // The grades come from the report.json files, never from the aggregate.
-    expect(jsonOf(m, 'grades/1.json').results.map((r: any) => r.verdict)).toEqual(['pass', 'fail', 'fail', 'fail']);
+    expect(jsonOf(m, 'grades/1.json').results.map((r: { verdict: string }) => r.verdict)).toEqual(['pass', 'fail', 'fail', 'fail']);
   });
 
   it('a run of only empty patches and missing reports has no usable grades... except empty patches, which are measured failures', async () => {
@@ -249,7 +249,7 @@ describe('hostile input', () => {
 
   it('refuses a truncated or mistyped report, and a report outside its instance folder', async () => {
     const bad = { ...report('a__a-1', { resolved: true }) };
-    (bad['a__a-1'] as any).patch_successfully_applied = 'yes';
+    (bad['a__a-1'] as Record<string, unknown>).patch_successfully_applied = 'yes';
     expect(await rejection(mapRun(dirInput({ ...ok, [harnessPath('a__a-1')]: bad })))).toMatch(/^the report ".*" is not of the SWE-bench shape: patch_successfully_applied/);
     expect(await rejection(mapRun(dirInput({ ...ok, 'logs/b__b-9/report.json': report('a__a-1', { resolved: true }) })))).toMatch(/^the report "logs\/b__b-9\/report\.json" is for instance "a__a-1" but does not sit in a folder of that name/);
     expect(await rejection(mapRun(dirInput({ ...ok, 'logs/a__a-1/report.json': report('a__a-1', { resolved: true }), [harnessPath('a__a-1')]: report('a__a-1', { resolved: false }) })))).toMatch(/^two reports for instance "a__a-1"/);
