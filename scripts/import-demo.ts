@@ -74,6 +74,14 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     license: 'Apache-2.0',
     flags: { metric: 'harm_bench_score', 'pass-threshold': '1' },
   },
+  {
+    format: 'swe-bench',
+    dir: 'swe-bench',
+    select: (_name, isDirectory) => isDirectory,
+    // MIT (m1o0/swe-bench-lite-37): content/imported/swe-bench/SOURCES.md.
+    license: 'MIT',
+    expectedFailures: { 'tonight-v2c': 'the directory holds a run report but neither predictions nor per-instance reports' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */

@@ -11,6 +11,9 @@ export const IMPORTERS: readonly Importer[] = [inspectImporter, lmEvalImporter];
 import { helmImporter } from './helm/importer.ts';
 
 export const IMPORTERS: readonly Importer[] = [inspectImporter, helmImporter];
+import { sweBenchImporter } from './swebench/importer.ts';
+
+export const IMPORTERS: readonly Importer[] = [inspectImporter, sweBenchImporter];
 
 /** The importer of a command's format argument, or undefined. */
 export function importerNamed(name: string): Importer | undefined {

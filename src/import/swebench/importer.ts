@@ -1,0 +1,51 @@
+/** The SWE-bench importer: one run directory per bundle (docs/importing.md, "SWE-bench"). */
+import type { Importer, SourceMetric } from '../importer.ts';
+import { mapSweRun, SWEBENCH_ORIGIN_FORMAT } from './map.ts';
+import { classify, isRunDirectory, readSweRun } from './read-run.ts';
+import { RunReport } from './schema.ts';
+
+/** The source's own figures: the run report's resolved count over its total and submitted counts, or results.json's resolved count. */
+export function sweSourceMetrics(sources: ReadonlyMap<string, Uint8Array>): SourceMetric[] | null {
+  for (const bytes of sources.values()) {
+    const found = classify(bytes);
+    if (found === null) continue;
+    if (found.kind === 'run-report') {
+      const parsed = RunReport.safeParse(found.value);
+      if (!parsed.success) return null;
+      const r = parsed.data;
+      const ratio = (d: number | undefined) => (d === undefined || d === 0 ? null : r.resolved_instances / d);
+      return [
+        { name: 'resolved_instances', value: r.resolved_instances },
+        { name: 'resolved_instances / total_instances', value: ratio(r.total_instances) },
+        { name: 'resolved_instances / submitted_instances', value: ratio(r.submitted_instances) },
+      ];
+    }
+    if (found.kind === 'experiments-results') {
+      const value = found.value as { resolved: unknown[] };
+      return [{ name: 'resolved (results.json)', value: value.resolved.length }];
+    }
+  }
+  return null;
+}
+
+export const sweBenchImporter: Importer = {
+  name: 'swe-bench',
+  origin: SWEBENCH_ORIGIN_FORMAT,
+  label: 'SWE-bench run',
+  summary: 'SWE-bench evaluation runs: a run directory with predictions JSONL, run report and per-instance report.json (harness or SWE-bench/experiments layout), one bundle per directory',
+  input: 'directory',
+  flags: {},
+  async detect(input) {
+    try {
+      return isRunDirectory(input);
+    } catch {
+      return false;
+    }
+  },
+  async map(input, request) {
+    return mapSweRun(readSweRun(input, request.limits), request.license);
+  },
+  async sourceMetrics(sources) {
+    return sweSourceMetrics(sources);
+  },
+};

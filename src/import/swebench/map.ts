@@ -1,0 +1,335 @@
+/**
+ * Maps a read SWE-bench run onto the files of one evidence bundle (FORMAT.md
+ * section 9). A pure function of the run's files (relative paths and bytes),
+ * the license and the tool version: no clock, no locale, no random.
+ * docs/importing.md ("SWE-bench") describes every field.
+ *
+ * Issue 15: an empty patch is not "unresolved" (model_failure, the model
+ * produced nothing), a missing report is an error (harness_failure, not
+ * graded), a PASS_TO_PASS failure is a regression (in the receipt, counted in
+ * NOTES.md).
+ */
+import { compareUtf8 } from '../../evidence/paths.ts';
+import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
+import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
+import { artifactWriter, attemptIdOf, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { ImportError } from '../errors.ts';
+import type { MappedBundle } from '../importer.ts';
+import type { Aggregate, ReportFile, SweRun } from './read-run.ts';
+import type { Prediction } from './schema.ts';
+
+/** The `origin.format` of SWE-bench imports. */
+export const SWEBENCH_ORIGIN_FORMAT = 'swe-bench-run';
+
+/** The run's start is never recorded in SWE-bench files: this fixed instant stands for "unknown" (docs/importing.md). */
+export const UNKNOWN_START = '1970-01-01T00:00:00Z';
+
+/** What decides pass/fail: its digest is the grader's executable. */
+export const PASS_RULE = {
+  rule: 'swe-bench report.json',
+  pass: 'resolved is true',
+  fail: 'resolved is false (patch applied or not)',
+  empty_patch: 'outcome model_failure, not graded',
+  missing_report: 'outcome harness_failure, not graded',
+  regression: 'PASS_TO_PASS failure noted in the receipt',
+} as const;
+
+export const SWEBENCH_GRADER: Grader = { id: 'swe-bench-report', version: '1', executable: digestCanonical(PASS_RULE) };
+
+type Verdict = 'pass' | 'fail';
+
+/** The id lists of the aggregate, whichever kind it is. */
+interface Lists {
+  kind: Aggregate['kind'];
+  submitted: Set<string> | null;
+  resolved: Set<string>;
+  unresolved: Set<string> | null;
+  empty: Set<string> | null;
+  error: Set<string> | null;
+}
+
+function listsOf(aggregate: Aggregate | null): Lists | null {
+  if (aggregate === null) return null;
+  const set = (ids: readonly string[] | undefined) => (ids === undefined ? null : new Set(ids));
+  if (aggregate.kind === 'run-report') {
+    const r = aggregate.report;
+    return { kind: 'run-report', submitted: set(r.submitted_ids), resolved: new Set(r.resolved_ids), unresolved: set(r.unresolved_ids), empty: set(r.empty_patch_ids), error: set(r.error_ids) };
+  }
+  const r = aggregate.results;
+  const ids = (key: string) => (Array.isArray(r[key]) ? (r[key] as unknown[]).filter((x): x is string => typeof x === 'string') : undefined);
+  const submitted = new Set<string>();
+  for (const [key, value] of Object.entries(r)) if (Array.isArray(value) && key !== 'no_submission') for (const id of value) if (typeof id === 'string') submitted.add(id);
+  return { kind: 'experiments-results', submitted, resolved: new Set(r.resolved), unresolved: null, empty: set(ids('no_generation')), error: set(ids('no_logs')) };
+}
+
+/** True when a prediction carries no patch: null, empty or only whitespace. */
+export function isEmptyPatch(patch: string | null): boolean {
+  return patch === null || patch.trim() === '';
+}
+
+/** The model: the predictions' one model_name_or_path, else the harness's log folder name of the reports (all the same). */
+function modelOf(run: SweRun, missing: string[]): string {
+  if (run.predictions !== null) {
+    const models = [...new Set(run.predictions.lines.map((p) => p.model_name_or_path))].sort(compareUtf8);
+    if (models.length > 1) throw new ImportError(`the predictions name ${models.length} models (model_name_or_path): one run evaluates one model; split the file by model`);
+    return models[0]!;
+  }
+  const folders = new Set<string>();
+  for (const r of run.reports.values()) {
+    const m = /(?:^|\/)run_evaluation\/[^/]+\/([^/]+)\/[^/]+\/report\.json$/.exec(r.path);
+    folders.add(m ? m[1]! : '');
+  }
+  const [only] = folders;
+  if (folders.size !== 1 || only === undefined || only === '') {
+    throw new ImportError('the directory holds no predictions file and its reports are not in the harness layout logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json: the model is not recorded');
+  }
+  missing.push("no predictions file: no patches (each attempt's patch is null); the model is the harness's log folder name (it writes \"/\" in a model name as \"__\")");
+  return only;
+}
+
+/** How many of each kind of fact the run lacked or contradicted; each a NOTES.md line. */
+interface Counts {
+  empty: number;
+  missingReport: number;
+  errorListed: number;
+  notApplied: number;
+  regressions: number;
+  reportWithoutPrediction: number;
+  resolvedListedNoReport: number;
+  resolvedListedReportSaysNot: number;
+  unresolvedListedReportSaysResolved: number;
+  resolvedNotListed: number;
+  emptyListedHasPatch: number;
+  emptyNotListed: number;
+  errorListedHasReport: number;
+  predictionNotSubmitted: number;
+  submittedNoPrediction: number;
+  usable: number;
+}
+
+/** Maps a run to bundle files. Throws ImportError when it cannot be mapped honestly. */
+export function mapSweRun(run: SweRun, license: string): MappedBundle {
+  const missing: string[] = [];
+  const model = modelOf(run, missing);
+  const lists = listsOf(run.aggregate);
+  const predictions = new Map<string, Prediction>((run.predictions?.lines ?? []).map((p) => [p.instance_id, p]));
+
+  // One task per instance id: predicted, reported, or (without predictions) submitted per the aggregate.
+  const ids = new Set<string>([...predictions.keys(), ...run.reports.keys()]);
+  if (run.predictions === null && lists !== null) for (const id of [...(lists.submitted ?? []), ...lists.resolved]) ids.add(id);
+  const tasks = [...ids].sort(compareUtf8);
+
+  const ledger: LedgerRecord[] = tasks.map((id) => importedLedgerRecord(id, digestCanonical({ instance_id: id }), license, UNKNOWN_START));
+  const ledgerBytes = jsonlBytes(ledger);
+  const agent = { name: 'unknown', version: 'unknown' };
+  const subject: Subject = { selector: model, model, agent, role: 'candidate' };
+
+  const files = new Map<string, Uint8Array>();
+  const artifact = artifactWriter(files);
+  const c: Counts = {
+    empty: 0, missingReport: 0, errorListed: 0, notApplied: 0, regressions: 0, reportWithoutPrediction: 0,
+    resolvedListedNoReport: 0, resolvedListedReportSaysNot: 0, unresolvedListedReportSaysResolved: 0, resolvedNotListed: 0,
+    emptyListedHasPatch: 0, emptyNotListed: 0, errorListedHasReport: 0, predictionNotSubmitted: 0, submittedNoPrediction: 0, usable: 0,
+  };
+  const attempts: Attempt[] = [];
+  const results: GradeResult[] = [];
+  tasks.forEach((id, i) => {
+    const attemptId = attemptIdOf(i);
+    const prediction = predictions.get(id);
+    const report = run.reports.get(id);
+    crossCheck(id, prediction, report, lists, run.predictions !== null, c);
+    let patch: string | null = null;
+    if (prediction !== undefined && !isEmptyPatch(prediction.model_patch)) {
+      const bytes = Buffer.from(prediction.model_patch!, 'utf8');
+      patch = digestBytes(bytes);
+      files.set(`artifacts/${digestHex(patch)}.patch`, bytes);
+    }
+    const empty = prediction !== undefined ? isEmptyPatch(prediction.model_patch) : report === undefined && (lists?.empty?.has(id) ?? false);
+    let outcome: Outcome;
+    if (empty) {
+      outcome = 'model_failure';
+      c.empty++;
+      c.usable++;
+    } else if (report !== undefined) {
+      outcome = 'completed';
+      const verdict: Verdict = report.report.resolved ? 'pass' : 'fail';
+      c.usable++;
+      if (!report.report.patch_successfully_applied) c.notApplied++;
+      const p2pFailures = report.report.tests_status?.PASS_TO_PASS?.failure ?? [];
+      if (p2pFailures.length > 0) c.regressions++;
+      results.push({
+        attempt_id: attemptId,
+        verdict,
+        input: patch ?? artifact({ instance_id: id, model_patch: prediction?.model_patch ?? null }),
+        output: artifact(report.report.tests_status ?? null),
+        receipt: artifact({ instance_id: id, report: report.report, regression: p2pFailures.length > 0, pass_to_pass_failures: p2pFailures.length }),
+      });
+    } else {
+      outcome = 'harness_failure';
+      c.missingReport++;
+      if (lists?.error?.has(id)) c.errorListed++;
+    }
+    attempts.push({
+      attempt_id: attemptId,
+      task_id: id,
+      model,
+      agent,
+      index: 1,
+      observed_model: model,
+      outcome,
+      started_at: UNKNOWN_START,
+      ended_at: UNKNOWN_START,
+      wall_seconds: 0,
+      tokens: null,
+      retries: 0,
+      cost: { state: 'unavailable', micros: null },
+      patch,
+    });
+  });
+  noteAggregate(run, lists, c, missing);
+  noteCounts(c, tasks.length, missing);
+
+  const mainFile = run.predictions ?? run.aggregate ?? [...run.reports.values()][0]!;
+  const plan = withSelfId(
+    {
+      schema: 'ledgerboard.plan.v1',
+      plan_id: '',
+      title: `${model} (imported SWE-bench run)`,
+      created_at: UNKNOWN_START,
+      ledger: { name: 'swe-bench', digest: digestBytes(ledgerBytes), tasks: ledger.length },
+      environment: {
+        tool_policy: digestCanonical({ tool_policy: 'not recorded by SWE-bench' }),
+        wiki: [],
+        isolation: 'swebench harness: not recorded',
+        session_topology: 'single-session',
+      },
+      harness: {
+        name: 'swebench',
+        version: 'unknown',
+        // The run's identity: the digests of the files that define it, so two runs never pool by coincidence.
+        commit: digestHex(digestCanonical({ format: SWEBENCH_ORIGIN_FORMAT, predictions: run.predictions ? digestBytes(run.predictions.bytes) : null, aggregate: run.aggregate ? digestBytes(run.aggregate.bytes) : null })),
+      },
+      grader: { profile: 'swe-bench-harness', ...SWEBENCH_GRADER },
+      subjects: [subject],
+      attempts: 1,
+      budget: null,
+      access_tier: 'black_box',
+      seed: 0,
+      origin: importOrigin(SWEBENCH_ORIGIN_FORMAT, mainFile.bytes),
+    } satisfies Plan,
+    'plan_id',
+  );
+
+  files.set('plan.json', prettyJson(plan));
+  files.set('ledger.jsonl', ledgerBytes);
+  files.set('attempts.jsonl', jsonlBytes(attempts));
+  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: UNKNOWN_START, grader: SWEBENCH_GRADER, results }));
+  if (run.predictions) files.set(`source/${run.predictions.path}`, run.predictions.bytes);
+  if (run.aggregate) files.set(`source/${run.aggregate.path}`, run.aggregate.bytes);
+  for (const r of run.reports.values()) files.set(`source/${r.path}`, r.bytes);
+  const mainPath = `source/${mainFile.path}`;
+  files.set(
+    'NOTES.md',
+    Buffer.from(
+      importedNotes({
+        heading: 'Imported SWE-bench run',
+        format: 'swe-bench',
+        source: `SWE-bench run directory: its predictions, run report and per-instance reports kept byte for byte under \`source/\` (the main file, whose digest is \`origin.source\`, is \`${mainPath}\`)`,
+        missing,
+        usable: c.usable,
+      }),
+      'utf8',
+    ),
+  );
+  return {
+    files,
+    planId: plan.plan_id,
+    summary: {
+      status: runStatus(run.aggregate),
+      tasks: tasks.length,
+      attempts: attempts.length,
+      epochs: 1,
+      scorer: SWEBENCH_GRADER.id,
+      missing: c.usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    },
+  };
+}
+
+function runStatus(aggregate: Aggregate | null): string {
+  if (aggregate === null) return 'not recorded';
+  if (aggregate.kind === 'run-report') {
+    const r = aggregate.report;
+    return `run report: ${r.resolved_instances} resolved of ${r.submitted_instances ?? r.total_instances ?? 'unknown'} submitted`;
+  }
+  return `results.json: ${aggregate.results.resolved.length} resolved`;
+}
+
+/** Tallies what the aggregate and the per-instance evidence say differently about one instance. */
+function crossCheck(id: string, prediction: Prediction | undefined, report: ReportFile | undefined, lists: Lists | null, hasPredictions: boolean, c: Counts): void {
+  if (hasPredictions && prediction === undefined && report !== undefined) c.reportWithoutPrediction++;
+  if (lists === null) return;
+  const resolvedByReport = report?.report.resolved === true;
+  if (lists.resolved.has(id)) {
+    if (report === undefined) c.resolvedListedNoReport++;
+    else if (!resolvedByReport) c.resolvedListedReportSaysNot++;
+  } else if (resolvedByReport) c.resolvedNotListed++;
+  if (lists.unresolved?.has(id) && resolvedByReport) c.unresolvedListedReportSaysResolved++;
+  if (prediction !== undefined && lists.empty !== null) {
+    const empty = isEmptyPatch(prediction.model_patch);
+    if (lists.empty.has(id) && !empty) c.emptyListedHasPatch++;
+    if (!lists.empty.has(id) && empty) c.emptyNotListed++;
+  }
+  if (lists.error?.has(id) && report !== undefined && lists.kind === 'run-report') c.errorListedHasReport++;
+  if (hasPredictions && lists.submitted !== null) {
+    if (prediction !== undefined && !lists.submitted.has(id)) c.predictionNotSubmitted++;
+    if (prediction === undefined && lists.submitted.has(id)) c.submittedNoPrediction++;
+  }
+}
+
+/** The aggregate's own counts against its own lists, and instances it lists that no file here backs. */
+function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: string[]): void {
+  if (run.aggregate === null) {
+    missing.push('no run report or results.json: the per-instance reports are not cross-checked against an aggregate');
+    return;
+  }
+  if (run.aggregate.kind === 'run-report') {
+    const r = run.aggregate.report;
+    const pairs: [string, number | undefined, readonly string[] | undefined][] = [
+      ['resolved_instances', r.resolved_instances, r.resolved_ids],
+      ['unresolved_instances', r.unresolved_instances, r.unresolved_ids],
+      ['submitted_instances', r.submitted_instances, r.submitted_ids],
+      ['completed_instances', r.completed_instances, r.completed_ids],
+      ['empty_patch_instances', r.empty_patch_instances, r.empty_patch_ids],
+      ['error_instances', r.error_instances, r.error_ids],
+    ];
+    const off = pairs.filter(([, n, list]) => n !== undefined && list !== undefined && n !== list.length).length;
+    if (off > 0) missing.push(`the run report contradicts itself: ${plural(off, 'count')} (such as resolved_instances) differ from the length of the matching id list`);
+  }
+  const say = (n: number, text: string) => {
+    if (n > 0) missing.push(`${plural(n, 'instance')} ${text}`);
+  };
+  say(c.resolvedListedNoReport, 'listed as resolved by the aggregate have no report.json here: not graded (harness_failure), not counted as resolved');
+  say(c.resolvedListedReportSaysNot, 'listed as resolved by the aggregate are not resolved in their report.json: graded by the report.json (fail)');
+  say(c.unresolvedListedReportSaysResolved, 'listed as unresolved by the aggregate are resolved in their report.json: graded by the report.json (pass)');
+  say(c.resolvedNotListed, 'resolved in their report.json are not in the aggregate\'s resolved list: graded by the report.json (pass)');
+  say(c.emptyListedHasPatch, 'listed as empty patches by the aggregate have a non-empty patch in the predictions');
+  say(c.emptyNotListed, 'with an empty patch in the predictions are not in the aggregate\'s empty-patch list');
+  say(c.errorListedHasReport, 'listed as errors by the run report have a report.json: graded by the report.json');
+  say(c.predictionNotSubmitted, 'in the predictions are not in the run report\'s submitted list');
+  say(c.submittedNoPrediction, 'in the run report\'s submitted list have no prediction here: not imported as tasks');
+}
+
+function noteCounts(c: Counts, tasks: number, missing: string[]): void {
+  missing.push("the run's start is not recorded in SWE-bench files: plan, ledger, attempt and grade times are the fixed value 1970-01-01T00:00:00Z (unknown), and wall_seconds is 0");
+  missing.push(`no tokens or cost are recorded per instance: tokens unknown (null) and cost unavailable for ${plural(tasks, 'attempt')}`);
+  missing.push('no problem statements are in the run directory: each task\'s prompt_sha256 is the digest of {"instance_id": <id>}; repo and base_sha are null');
+  missing.push('the agent and the harness version are not recorded (model_name_or_path names the whole system): agent "unknown" version "unknown", harness version "unknown"; observed_model is the planned model');
+  missing.push('no seed recorded: plan seed 0');
+  if (c.empty > 0) missing.push(`${plural(c.empty, 'instance')} with an empty patch: outcome model_failure (the model produced nothing), not graded and not "unresolved"`);
+  if (c.missingReport > 0) missing.push(`${plural(c.missingReport, 'instance')} without a report.json and without an empty patch: outcome harness_failure (a missing report is an error), not graded${c.errorListed > 0 ? `; ${c.errorListed} of them listed as errors by the aggregate` : ''}`);
+  if (c.notApplied > 0) missing.push(`${plural(c.notApplied, 'patch', 'patches')} that did not apply: graded fail, as the harness counts them`);
+  if (c.regressions > 0) missing.push(`${plural(c.regressions, 'graded attempt')} broke a PASS_TO_PASS test (a regression): noted in the receipt`);
+  if (c.reportWithoutPrediction > 0) missing.push(`${plural(c.reportWithoutPrediction, 'report.json', 'report.json files')} for instances without a prediction here: imported with patch null`);
+  missing.push('files of the run directory other than the predictions, the run report and the per-instance reports (test logs, eval scripts, patch files, metadata, other JSON) are not read into the mapping and not kept');
+}
