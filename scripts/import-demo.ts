@@ -57,6 +57,13 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     // the demo site would pool one run twice. test/import/real-logs.test.ts still imports and compares both.
     leftOut: { 'log_formats.json': 'the same run as log_formats.eval (the parity pair); both on the demo board would count that run twice' },
   },
+  {
+    format: 'terminal-bench',
+    dir: 'terminal-bench',
+    select: (name, isDirectory) => isDirectory,
+    // Three real TB1 runs (MIT, declared in the source's package.json) and one synthetic Harbor job: terminal-bench/SOURCES.md.
+    license: 'MIT',
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */
