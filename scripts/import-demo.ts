@@ -82,6 +82,13 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     license: 'MIT',
     expectedFailures: { 'tonight-v2c': 'the directory holds a run report but neither predictions nor per-instance reports' },
   },
+  {
+    format: 'terminal-bench',
+    dir: 'terminal-bench',
+    select: (name, isDirectory) => isDirectory,
+    // Three real TB1 runs (MIT, declared in the source's package.json) and one synthetic Harbor job: terminal-bench/SOURCES.md.
+    license: 'MIT',
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */

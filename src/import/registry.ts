@@ -14,6 +14,9 @@ export const IMPORTERS: readonly Importer[] = [inspectImporter, helmImporter];
 import { sweBenchImporter } from './swebench/importer.ts';
 
 export const IMPORTERS: readonly Importer[] = [inspectImporter, sweBenchImporter];
+import { tbenchImporter } from './tbench/importer.ts';
+
+export const IMPORTERS: readonly Importer[] = [inspectImporter, tbenchImporter];
 
 /** The importer of a command's format argument, or undefined. */
 export function importerNamed(name: string): Importer | undefined {

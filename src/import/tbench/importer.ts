@@ -1,0 +1,91 @@
+/**
+ * The Terminal-Bench importer: a Terminal-Bench 1 run directory or a Harbor
+ * job directory (Terminal-Bench 2) per bundle (docs/importing.md,
+ * "Terminal-Bench").
+ */
+import { parseStrictJson } from '../../json/strict-json.ts';
+import { ImportError } from '../errors.ts';
+import type { Importer, ImportRequest, SourceMetric } from '../importer.ts';
+import { TBENCH_ORIGIN_FORMAT, mapTbenchInput } from './map.ts';
+import type { TbenchOptions } from './normalize.ts';
+import { detectLayout } from './read.ts';
+
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** Parses --pass-threshold: a plain non-negative decimal (no sign, hex or exponent); the text is kept as given in the grader id. */
+export function parseTbenchThreshold(text: string): number {
+  if (!DECIMAL.test(text) || text.length > 40) throw new ImportError(`--pass-threshold must be a decimal number, not ${JSON.stringify(text.slice(0, 40))}`);
+  return Number(text);
+}
+
+/** The Terminal-Bench options of a request. */
+export function tbenchOptions(request: Pick<ImportRequest, 'license' | 'flags'>): TbenchOptions {
+  const threshold = request.flags['pass-threshold'];
+  if (typeof threshold !== 'string') return { license: request.license, passThreshold: null, passThresholdText: null };
+  return { license: request.license, passThreshold: parseTbenchThreshold(threshold), passThresholdText: threshold };
+}
+
+function objectOf(bytes: Uint8Array | undefined): Record<string, unknown> | null {
+  if (bytes === undefined) return null;
+  const parsed = parseStrictJson(bytes, { maxDepth: 512 });
+  return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) ? (parsed.value as Record<string, unknown>) : null;
+}
+
+function finiteOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export const tbenchImporter: Importer = {
+  name: 'terminal-bench',
+  origin: TBENCH_ORIGIN_FORMAT,
+  label: 'Terminal-Bench run',
+  summary: 'Terminal-Bench: a Terminal-Bench 1 run directory (results.json, run_metadata.json) or a Harbor job directory (result.json per job and trial), one bundle per directory',
+  input: 'directory',
+  flags: {
+    'pass-threshold': {
+      type: 'string',
+      help: '--pass-threshold N   a Harbor reward >= N passes (default: only rewards of exactly 1 pass and 0 fail; another reward needs N); TB1 is_resolved does not depend on it',
+    },
+  },
+  async detect(input) {
+    try {
+      return detectLayout(input) !== null;
+    } catch {
+      return false;
+    }
+  },
+  checkFlags(flags) {
+    tbenchOptions({ license: '', flags });
+  },
+  async map(input, request) {
+    const options = tbenchOptions(request);
+    // TB1 verdicts do not depend on the threshold: it is left out of the bundle (and of its id) for a TB1 run.
+    const layout = detectLayout(input);
+    return mapTbenchInput(input, layout === 'tb1' ? { ...options, passThreshold: null, passThresholdText: null } : options, request.limits);
+  },
+  async sourceMetrics(sources): Promise<SourceMetric[] | null> {
+    const tb1 = objectOf(sources.get('source/results.json'));
+    if (tb1 !== null) return 'accuracy' in tb1 ? [{ name: 'accuracy', value: finiteOrNull(tb1.accuracy) }] : null;
+    const job = objectOf(sources.get('source/result.json'));
+    const stats = job?.stats;
+    const evals = typeof stats === 'object' && stats !== null ? (stats as Record<string, unknown>).evals : null;
+    if (typeof evals !== 'object' || evals === null) return null;
+    const metrics: SourceMetric[] = [];
+    const entries = Object.values(evals as Record<string, unknown>);
+    entries.forEach((e, i) => {
+      const list = typeof e === 'object' && e !== null ? (e as Record<string, unknown>).metrics : null;
+      if (!Array.isArray(list)) return;
+      for (const m of list) {
+        if (typeof m !== 'object' || m === null) continue;
+        for (const [key, value] of Object.entries(m as Record<string, unknown>)) {
+          metrics.push({ name: entries.length === 1 ? `${key} reward` : `${key} reward (eval ${i + 1})`, value: finiteOrNull(value) });
+        }
+      }
+    });
+    return metrics.length === 0 ? null : metrics;
+  },
+  rerunFlags(plan) {
+    const m = /^reward>=(.+)$/.exec(plan.grader.id);
+    return m ? [['--pass-threshold', m[1]!]] : [];
+  },
+};
