@@ -57,6 +57,15 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     // the demo site would pool one run twice. test/import/real-logs.test.ts still imports and compares both.
     leftOut: { 'log_formats.json': 'the same run as log_formats.eval (the parity pair); both on the demo board would count that run twice' },
   },
+  {
+    format: 'eee',
+    dir: 'eee',
+    select: (_name, isDirectory) => isDirectory,
+    // The EEE datastore is MIT (content/imported/eee/SOURCES.md); both metrics are continuous accuracies: 1 passes.
+    license: 'MIT',
+    flags: { 'pass-threshold': '1' },
+    expectedFailures: { 'geneval-sdxl-aggregate-only': 'the aggregate holds no instance-level data' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */

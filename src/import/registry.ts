@@ -5,8 +5,9 @@
  */
 import type { Importer } from './importer.ts';
 import { inspectImporter } from './inspect/importer.ts';
+import { eeeImporter } from './eee/importer.ts';
 
-export const IMPORTERS: readonly Importer[] = [inspectImporter];
+export const IMPORTERS: readonly Importer[] = [inspectImporter, eeeImporter];
 
 /** The importer of a command's format argument, or undefined. */
 export function importerNamed(name: string): Importer | undefined {
