@@ -81,7 +81,7 @@ function replaceAt(value: unknown, path: readonly number[], replacement: unknown
   const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
   if (entries.length === 0) return replacement;
   const [key, child] = entries[path[0]! % entries.length]!;
-  const copy: Record<string | number, unknown> = Array.isArray(value) ? [...value] : { ...value };
+  const copy = (Array.isArray(value) ? [...(value as unknown[])] : { ...value }) as Record<string | number, unknown>;
   copy[key] = replaceAt(child, path.slice(1), replacement);
   return copy;
 }
