@@ -89,6 +89,15 @@ export const DEMO_IMPORTS: readonly DemoImport[] = [
     // Three real TB1 runs (MIT, declared in the source's package.json) and one synthetic Harbor job: terminal-bench/SOURCES.md.
     license: 'MIT',
   },
+  {
+    format: 'eee',
+    dir: 'eee',
+    select: (_name, isDirectory) => isDirectory,
+    // The EEE datastore is MIT (content/imported/eee/SOURCES.md); both metrics are continuous accuracies: 1 passes.
+    license: 'MIT',
+    flags: { 'pass-threshold': '1' },
+    expectedFailures: { 'geneval-sdxl-aggregate-only': 'the aggregate holds no instance-level data' },
+  },
 ];
 
 /** The inputs of one demo entry, sorted by name (byte order). */

@@ -6,17 +6,12 @@
 import type { Importer } from './importer.ts';
 import { inspectImporter } from './inspect/importer.ts';
 import { lmEvalImporter } from './lmeval/importer.ts';
-
-export const IMPORTERS: readonly Importer[] = [inspectImporter, lmEvalImporter];
 import { helmImporter } from './helm/importer.ts';
-
-export const IMPORTERS: readonly Importer[] = [inspectImporter, helmImporter];
 import { sweBenchImporter } from './swebench/importer.ts';
-
-export const IMPORTERS: readonly Importer[] = [inspectImporter, sweBenchImporter];
 import { tbenchImporter } from './tbench/importer.ts';
+import { eeeImporter } from './eee/importer.ts';
 
-export const IMPORTERS: readonly Importer[] = [inspectImporter, tbenchImporter];
+export const IMPORTERS: readonly Importer[] = [inspectImporter, lmEvalImporter, helmImporter, sweBenchImporter, tbenchImporter, eeeImporter];
 
 /** The importer of a command's format argument, or undefined. */
 export function importerNamed(name: string): Importer | undefined {
