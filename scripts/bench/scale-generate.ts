@@ -87,6 +87,33 @@ const COST_STATES = [
   ['zero', 3],
 ] as const;
 
+/**
+ * Another shape than the default (site scale, docs/benchmarks.md (k)): this
+ * many subjects (a baseline and candidates of distinct models), attempts per
+ * slot in each bundle, and tasks. Absent: the default four subjects, three
+ * attempts per slot, and tasks from N.
+ */
+export interface ScaleShape {
+  subjects: number;
+  attemptsPerSlot: number;
+  tasks: number;
+}
+
+/** `n` subjects: the default four, or a baseline and n - 1 candidates, each its own model, with pass rates spread over 0.40-0.60. */
+function subjectsOf(shape: ScaleShape | undefined): { subjects: readonly (typeof SUBJECTS)[number][] | Subject[]; passRate: number[] } {
+  if (shape === undefined) return { subjects: SUBJECTS, passRate: PASS_RATE };
+  const subjects: Subject[] = [];
+  const passRate: number[] = [];
+  for (let i = 0; i < shape.subjects; i++) {
+    const model = i === 0 ? 'acme/base-2025-01-01' : `lab-${pad(i, 2)}/model-2026-08-01`;
+    subjects.push({ selector: model, model, agent: AGENT_31, role: i === 0 ? 'baseline' : 'candidate' });
+    passRate.push(0.4 + (0.2 * i) / Math.max(1, shape.subjects - 1));
+  }
+  return { subjects, passRate };
+}
+
+type Subject = { selector: string; model: string; agent: { name: string; version: string }; role: 'baseline' | 'candidate' };
+
 /** The number of tasks for N attempts over `bundles` bundles (at least 1). */
 export function scaleTasks(attempts: number, bundles: number): number {
   return Math.max(1, Math.round(attempts / (bundles * SUBJECTS.length * ATTEMPTS_PER_SLOT)));
@@ -99,8 +126,11 @@ export async function generateScaleEvidence(
   seed: number,
   bundles = 10,
   onBundle?: (done: number, total: number) => void,
+  shape?: ScaleShape,
 ): Promise<ScaleEvidence> {
-  const taskCount = scaleTasks(requested, bundles);
+  const taskCount = shape?.tasks ?? scaleTasks(requested, bundles);
+  const { subjects: SUBJECTS_USED, passRate: PASS_USED } = subjectsOf(shape);
+  const ATTEMPTS_USED = shape?.attemptsPerSlot ?? ATTEMPTS_PER_SLOT;
   const shared = new Prng(seed ^ 0x5ca1e);
 
   // What every plan shares: the ledger, the environment, the harness, the grader.
@@ -134,7 +164,7 @@ export async function generateScaleEvidence(
   const harness = { name: 'ledgerboard-bench', version: '1.0.0', commit: shared.hex(40) };
   const grader = { id: 'oracle', version: '1.2.0', executable: shared.digest() };
   const regrader = { id: 'oracle', version: '1.3.0', executable: shared.digest() };
-  const dispatches = taskCount * SUBJECTS.length * ATTEMPTS_PER_SLOT;
+  const dispatches = taskCount * SUBJECTS_USED.length * ATTEMPTS_USED;
 
   const result: ScaleEvidence = {
     dir,
@@ -142,8 +172,8 @@ export async function generateScaleEvidence(
     requested,
     bundles,
     tasks: taskCount,
-    subjects: SUBJECTS.length,
-    attemptsPerSlot: ATTEMPTS_PER_SLOT,
+    subjects: SUBJECTS_USED.length,
+    attemptsPerSlot: ATTEMPTS_USED,
     files: 0,
     bytes: 0,
     attemptsBytes: 0,
@@ -180,8 +210,8 @@ export async function generateScaleEvidence(
         environment,
         harness,
         grader: { profile: 'pytest-oracle', ...grader },
-        subjects: SUBJECTS,
-        attempts: ATTEMPTS_PER_SLOT,
+        subjects: SUBJECTS_USED,
+        attempts: ATTEMPTS_USED,
         budget: {
           currency: 'USD',
           // Any aggregate in [dispatches x share, dispatches x (share + 1)) gives the same share, so every plan is on one board.
@@ -203,9 +233,9 @@ export async function generateScaleEvidence(
     let n = 0;
     for (let t = 0; t < taskCount; t++) {
       const task = tasks[t]!;
-      for (let s = 0; s < SUBJECTS.length; s++) {
-        const subject = SUBJECTS[s]!;
-        for (let index = 1; index <= ATTEMPTS_PER_SLOT; index++, n++) {
+      for (let s = 0; s < SUBJECTS_USED.length; s++) {
+        const subject = SUBJECTS_USED[s]!;
+        for (let index = 1; index <= ATTEMPTS_USED; index++, n++) {
           const outcome = prng.weighted(OUTCOMES);
           // About 12 dispatches in flight: starts 0.5 s apart on average, some with a millisecond fraction.
           const started = created + 60_000 + n * 500 + (prng.int(4) === 0 ? prng.int(500) : 0);
@@ -231,7 +261,7 @@ export async function generateScaleEvidence(
             patch: outcome === 'completed' ? prng.pick(patchDigests) : null,
           });
           if (outcome !== 'completed') continue;
-          const passes = prng.float() < PASS_RATE[s]! + difficulty[t]!;
+          const passes = prng.float() < PASS_USED[s]! + difficulty[t]!;
           const verdict = prng.int(50) === 0 ? 'error' : passes ? 'pass' : 'fail';
           const grade = {
             attempt_id: attemptId,
@@ -262,7 +292,7 @@ export async function generateScaleEvidence(
       prettyJson({
         schema: 'ledgerboard.grant.v1',
         plan_id: plan.plan_id,
-        models: [...new Set(SUBJECTS.map((s) => s.model))],
+        models: [...new Set(SUBJECTS_USED.map((s) => s.model))],
         currency: plan.budget.currency,
         aggregate_micros: plan.budget.aggregate_micros,
         per_attempt_micros: plan.budget.per_attempt_micros,

@@ -35,13 +35,14 @@ const SCHEMES = ['light', 'dark'] as const;
 const HASH_RUN = /[0-9a-f]{12,}/i;
 
 /** Every kind of page the site has; each must be present in the demo (methodology once the site has it). */
-const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare'] as const;
+const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare', 'transcript'] as const;
 type Kind = (typeof KINDS)[number];
 
 function kindOf(path: string): Kind {
   if (path === '/') return 'leaderboard';
   if (/^\/boards\/[0-9a-f]{64}\/compare\/[0-9a-f]{64}\/[0-9a-f]{64}\/$/.test(path)) return 'compare';
   if (/^\/boards\/[0-9a-f]{64}\/tasks\/[0-9a-f]{64}\/$/.test(path)) return 'task';
+  if (/^\/transcripts\/[0-9a-f]{64}\/[0-9a-f]{64}\/$/.test(path)) return 'transcript';
   const m = /^\/(boards|cohorts|plans|reports)\/[0-9a-f]{64}\/$/.exec(path);
   if (m) return ({ boards: 'board', cohorts: 'cohort', plans: 'plan', reports: 'report' } as const)[m[1] as 'boards' | 'cohorts' | 'plans' | 'reports'];
   const fixed = /^\/(reports|incompatibilities|rejected|verify|methodology)\/$/.exec(path);

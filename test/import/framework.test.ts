@@ -8,7 +8,7 @@
 import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveAuto } from '../../src/import/auto.ts';
+import { formatsOf, resolveAuto } from '../../src/import/auto.ts';
 import { bundleDirName, mapImportInput } from '../../src/import/import-input.ts';
 import type { Importer } from '../../src/import/importer.ts';
 import { isPlainPath, readImportInput } from '../../src/import/input.ts';
@@ -185,6 +185,23 @@ describe('import auto', () => {
     const r = await runCli(['import', 'auto', join(root, 'logs'), '-o', join(root, 'out'), '--pass-threshold', '1e0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--pass-threshold must be a decimal number');
+  });
+});
+
+describe('each format is told apart by content', () => {
+  it('every demo input (all formats) is claimed by its own importer and no other', async () => {
+    const { DEMO_IMPORTS, demoInputs, IMPORTED_DIR } = await import('../../scripts/import-demo.ts');
+    let checked = 0;
+    for (const demo of DEMO_IMPORTS) {
+      for (const name of await demoInputs(demo)) {
+        if (demo.expectedFailures?.[name] !== undefined) continue;
+        const input = await readImportInput(join(IMPORTED_DIR, demo.dir, name), L);
+        expect((await formatsOf(input, IMPORTERS, L)).map((i) => i.name), `${demo.dir}/${name}`).toEqual([demo.format]);
+        checked++;
+      }
+    }
+    expect(new Set(DEMO_IMPORTS.map((d) => d.format))).toEqual(new Set(IMPORTERS.map((i) => i.name)));
+    expect(checked).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -81,6 +81,9 @@ afterAll(async () => {
   for (const dir of [outA, work]) await rm(dir, { recursive: true, force: true });
 });
 
+/** The demo's imported runs: one board each (content/imported/bundles, every format). */
+const IMPORTED_RUNS = (await readdir(new URL('../../content/imported/bundles/', import.meta.url))).length;
+
 describe('ledgerboard build', () => {
   it('writes every page and file of the URL contract', async () => {
     const report = JSON.parse(await readFile(join(outA, 'report.json'), 'utf8')) as {
@@ -142,7 +145,7 @@ describe('ledgerboard build', () => {
     const runsTable = html.indexOf('<table class="board-table runs-table"');
     expect(runsTable).toBeGreaterThan(importedAt);
     expect(html.indexOf('<h3 id="board-')).toBe(-1);
-    expect(html.slice(runsTable).match(/<tr data-board=/g)).toHaveLength(11);
+    expect(html.slice(runsTable).match(/<tr data-board=/g)).toHaveLength(IMPORTED_RUNS);
   });
 
   it('the committed history agrees with the committed evidence: nothing withdrawn or rewritten; grown only by the no-usable-grades notes', async () => {
@@ -163,7 +166,7 @@ describe('ledgerboard build', () => {
       bundles: { plan_id: string | null; plan: { origin: string } | null }[];
     };
     const imported = report.boards.filter((b) => b.key.origin === 'imported');
-    expect(imported.length).toBe(11);
+    expect(imported.length).toBe(IMPORTED_RUNS);
     const statement = 'no frozen plan, no declared ceiling, labels not known before the run';
     const hex = (d: string) => d.slice(7);
     for (const board of imported) {
@@ -174,14 +177,21 @@ describe('ledgerboard build', () => {
       expect(await readFile(join(outA, 'boards', hex(frozen.board_id), 'index.html'), 'utf8')).not.toContain(statement);
     }
     const importedPlans = report.bundles.filter((b) => b.plan?.origin === 'imported');
-    expect(importedPlans).toHaveLength(11);
+    expect(importedPlans).toHaveLength(IMPORTED_RUNS);
+    const formats = new Map<string, number>();
     for (const bundle of importedPlans) {
       const page = await readFile(join(outA, 'plans', hex(bundle.plan_id!), 'index.html'), 'utf8');
       expect(page).toContain(statement);
       expect(page).toMatch(/The original log, byte for byte: <a href="\/blobs\/[0-9a-f]{64}">/);
-      expect(page).toContain('node bin/ledgerboard.mjs import inspect original.');
+      // The re-run command names the format; a log file is fetched as original.<ext>, a run directory file by file.
+      const format = /node bin\/ledgerboard\.mjs import ([a-z-]+) original/.exec(page)?.[1];
+      expect(format, bundle.plan_id!).toBeDefined();
+      formats.set(format!, (formats.get(format!) ?? 0) + 1);
+      if (format === 'inspect') expect(page).toContain('node bin/ledgerboard.mjs import inspect original.');
+      else expect(page).toMatch(/curl -s --create-dirs -o original\/[A-Za-z0-9_@+=,./-]+ https:\/\//);
       expect(page).not.toContain('npx ledgerboard@');
     }
+    expect([...formats.keys()].sort()).toEqual(['eee', 'helm', 'inspect', 'lm-eval', 'swe-bench', 'terminal-bench']);
   });
 
   it('publishes every bundle file byte for byte at /blobs/<its sha256>, and the manifest under the bundle id', async () => {

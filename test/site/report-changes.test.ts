@@ -49,8 +49,19 @@ describe('the demo site model', () => {
     expect(newer.summary).toBe(NEWER_SUMMARY);
     expect(newer.diff!.changes.every((c) => c.kind === 'added' && c.before === null && c.after !== null)).toBe(true);
     expect(newer.diff!.new_plans).toHaveLength(11);
-    // The current report counts the same evidence as the newest retained one (rank ranges and regrades came since: not moves).
-    expect(changes.current).toMatchObject({ previous: NEWER, summary: 'no cohort changed' });
+    // The current report counts the newest retained one's evidence plus the runs of the importers added since (lm-eval, HELM,
+    // SWE-bench, Terminal-Bench, EEE): those cohorts are added, by new plans; nothing else moved (rank ranges and regrades came
+    // since: not moves).
+    const retainedCohorts = new Set(model.retained.find((r) => r.hex === NEWER)!.report!.cohorts.map((c) => c.cohort_id));
+    const added = model.report.cohorts.filter((c) => !retainedCohorts.has(c.cohort_id));
+    expect(added.length).toBeGreaterThanOrEqual(11);
+    expect(changes.current).toMatchObject({ previous: NEWER, summary: `${added.length} cohorts added (new plan)` });
+    expect(changes.current.diff!.changes.map((c) => [c.kind, c.cohort_id])).toEqual(
+      added.map((c) => ['added', c.cohort_id] as const).sort((a, b) => (a[1] < b[1] ? -1 : 1)).sort((a, b) => {
+        const board = (id: string) => model.report.cohorts.find((c) => c.cohort_id === id)!.board_id;
+        return board(a[1]) < board(b[1]) ? -1 : board(a[1]) > board(b[1]) ? 1 : a[1] < b[1] ? -1 : 1;
+      }),
+    );
     // The feed entry of each retained report carries its line.
     const feed = atomFeed(model);
     expect(feed).toContain(`what changed: ${NEWER_SUMMARY}</summary>`);

@@ -93,7 +93,9 @@ function looksLikePredictions(bytes: Uint8Array): boolean {
 /** What a JSON document is, by its members. */
 function kindOf(value: JsonValue): 'run-report' | 'experiments-results' | 'instance-report' | null {
   if (!isObject(value)) return null;
-  if (Array.isArray(value.resolved_ids)) return 'run-report';
+  // A SWE-bench run report lists resolved ids beside the submitted or empty-patch ids; a Terminal-Bench 1 results.json
+  // also has resolved_ids, but with a per-trial "results" list and neither of those.
+  if (Array.isArray(value.resolved_ids) && (Array.isArray(value.submitted_ids) || Array.isArray(value.empty_patch_ids)) && !Array.isArray(value.results)) return 'run-report';
   const entries = Object.entries(value);
   if (Array.isArray(value.resolved) && entries.every(([, v]) => Array.isArray(v))) return 'experiments-results';
   if (entries.length === 1) {

@@ -1,0 +1,117 @@
+/**
+ * (k) The site at scale (issue 14, item 5): one board of 2,000 tasks and 20
+ * cohorts, 10^6 attempts in all (5 bundles x 20 subjects x 2,000 tasks x 5
+ * attempts per slot, scale-generate.ts with a ScaleShape), built by the
+ * compiled `ledgerboard build --no-cache` (every page: leaderboard, board,
+ * 20 cohort pages, 190 compare pages, 2,000 task pages, plans, ...) beside a
+ * bare Astro build of the same number of empty pages (one dynamic route, a
+ * <p> each, the same astro package), side by side in alternating rounds.
+ * Reports pages, seconds (median and range) and peak RSS (GNU time through a
+ * forking shell, as cache.ts), and the ratios the issue sets as targets:
+ * within 3x of bare Astro and under 2 GiB.
+ *
+ *   npx tsx scripts/bench/site-scale.ts [--tasks 2000] [--cohorts 20] [--bundles 5] [--per-slot 5] [--runs 1] [--keep DIR]
+ */
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { run, stats, type Stats } from './measure.ts';
+import { generateScaleEvidence } from './scale-generate.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: '2000' },
+    cohorts: { type: 'string', default: '20' },
+    bundles: { type: 'string', default: '5' },
+    'per-slot': { type: 'string', default: '5' },
+    runs: { type: 'string', default: '1' },
+    keep: { type: 'string' },
+  },
+});
+const n = Object.fromEntries(['tasks', 'cohorts', 'bundles', 'per-slot', 'runs'].map((k) => [k, Number(values[k as keyof typeof values])])) as Record<string, number>;
+for (const [name, value] of Object.entries(n)) {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    console.error(`--${name} must be a positive integer`);
+    process.exit(2);
+  }
+}
+const log = (line: string) => process.stderr.write(`[site-scale bench] ${line}\n`);
+
+/** Counts the pages (index.html files) under a built site. */
+async function countPages(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name === 'index.html').length;
+}
+
+/** Runs a command under GNU time: wall milliseconds and peak RSS (MiB). */
+async function measured(args: string[], cwd: string): Promise<{ ms: number; rssMiB: number; stdout: string }> {
+  const start = performance.now();
+  const result = await run('sh', ['-c', '"$@"; exit $?', 'sh', '/usr/bin/time', '-f', 'peak %M', ...args], cwd);
+  const ms = performance.now() - start;
+  if (result.code !== 0) throw new Error(`${args.join(' ')} exited ${result.code}: ${result.stderr.trim().slice(-2000)}`);
+  return { ms, rssMiB: Number(/peak (\d+)/.exec(result.stderr)?.[1] ?? 0) / 1024, stdout: result.stdout };
+}
+
+const base = values.keep ?? tmpdir();
+await mkdir(base, { recursive: true });
+const work = await mkdtemp(join(base, 'ledgerboard-site-scale-'));
+try {
+  const shape = { subjects: n.cohorts!, attemptsPerSlot: n['per-slot']!, tasks: n.tasks! };
+  const requested = shape.subjects * shape.attemptsPerSlot * shape.tasks * n.bundles!;
+  log(`generating ${requested} attempts: ${n.bundles} bundles x ${shape.subjects} subjects x ${shape.tasks} tasks x ${shape.attemptsPerSlot} per slot`);
+  const evidence = await generateScaleEvidence(join(work, 'evidence'), requested, 20261201, n.bundles, (done, total) => log(`bundle ${done}/${total}`), shape);
+  log(`${evidence.attempts} attempts, ${(evidence.bytes / 1e6).toFixed(1)} MB`);
+  const config = join(work, 'ledgerboard.config.json');
+  await writeFile(config, `${JSON.stringify({ title: 'site scale', site_url: 'https://scale.example/', retained_reports_dir: join(work, 'no-reports'), attestations_dir: join(work, 'no-attestations') })}\n`);
+  const bin = join(root, 'bin', 'ledgerboard.mjs');
+
+  // One ledgerboard build first: how many pages the bare Astro build must match.
+  const site = join(work, 'site');
+  const buildArgs = ['env', 'ASTRO_TELEMETRY_DISABLED=1', process.execPath, bin, 'build', '--no-cache', '--config', config, '--bundles', evidence.dir, '--out', site];
+  log('ledgerboard build (check run)');
+  await measured(buildArgs, root);
+  const pages = await countPages(site);
+  log(`${pages} pages`);
+
+  // The bare Astro project: the same astro package, one route of `pages` empty pages.
+  const bare = join(work, 'bare');
+  await mkdir(join(bare, 'src', 'pages'), { recursive: true });
+  await symlink(join(root, 'node_modules'), join(bare, 'node_modules'));
+  await writeFile(join(bare, 'astro.config.mjs'), "export default { output: 'static', build: { format: 'directory' } };\n");
+  await writeFile(join(bare, 'package.json'), '{ "name": "bare", "private": true, "type": "module" }\n');
+  await writeFile(
+    join(bare, 'src', 'pages', '[n].astro'),
+    `---\nexport function getStaticPaths() { return Array.from({ length: ${pages} }, (_, i) => ({ params: { n: String(i) } })); }\nconst { n } = Astro.params;\n---\n<html lang="en"><head><title>{n}</title></head><body><p>{n}</p></body></html>\n`,
+  );
+  const bareArgs = ['env', 'ASTRO_TELEMETRY_DISABLED=1', process.execPath, join(root, 'node_modules', 'astro', 'astro.js'), 'build', '--root', bare];
+  log('bare Astro build (check run)');
+  await measured(bareArgs, bare);
+  const barePages = await countPages(join(bare, 'dist'));
+  if (barePages !== pages) throw new Error(`the bare build wrote ${barePages} pages, not ${pages}`);
+
+  const times: Record<'ledgerboard build' | 'bare Astro', number[]> = { 'ledgerboard build': [], 'bare Astro': [] };
+  const peaks: Record<string, number> = {};
+  for (let r = 1; r <= n.runs!; r++) {
+    for (const [name, args, cwd] of [
+      ['bare Astro', bareArgs, bare],
+      ['ledgerboard build', buildArgs, root],
+    ] as const) {
+      log(`round ${r}/${n.runs}: ${name}`);
+      const m = await measured([...args], cwd);
+      times[name].push(m.ms);
+      peaks[name] = Math.max(peaks[name] ?? 0, m.rssMiB);
+    }
+  }
+  const s: Record<string, Stats> = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)]));
+  const line = (name: string) => `${name.padEnd(18)} median ${(s[name]!.median / 1000).toFixed(1).padStart(6)} s  [${(s[name]!.min / 1000).toFixed(1)}-${(s[name]!.max / 1000).toFixed(1)}]  peak RSS ${peaks[name]!.toFixed(0)} MiB`;
+  console.log(`site at scale: ${evidence.attempts} attempts, ${shape.tasks} tasks, ${shape.subjects} cohorts on one board, ${pages} pages, ${n.runs} round(s)`);
+  console.log(line('ledgerboard build'));
+  console.log(line('bare Astro'));
+  const ratio = s['ledgerboard build']!.median / s['bare Astro']!.median;
+  console.log(`ledgerboard build / bare Astro = ${ratio.toFixed(2)}x (target <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'}); peak ${(peaks['ledgerboard build']! / 1024).toFixed(2)} GiB (target < 2 GiB: ${peaks['ledgerboard build']! < 2048 ? 'met' : 'NOT met'})`);
+} finally {
+  if (values.keep === undefined) await rm(work, { recursive: true, force: true });
+}
