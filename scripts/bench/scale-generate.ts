@@ -97,6 +97,8 @@ export interface ScaleShape {
   subjects: number;
   attemptsPerSlot: number;
   tasks: number;
+  /** The first bundle's regrade (grades/2.json by another grader version); false: none, so every cohort is on one board. */
+  regrade: boolean;
 }
 
 /** `n` subjects: the default four, or a baseline and n - 1 candidates, each its own model, with pass rates spread over 0.40-0.60. */
@@ -271,7 +273,7 @@ export async function generateScaleEvidence(
             receipt: prng.pick(graderDigests.receipt),
           };
           results.push(grade);
-          if (b === 0 && t < taskCount / 3) {
+          if (b === 0 && t < taskCount / 3 && shape?.regrade !== false) {
             regrades.push({ ...grade, verdict: verdict === 'error' ? (passes ? 'pass' : 'fail') : verdict, output: prng.pick(graderDigests.output) });
           }
         }

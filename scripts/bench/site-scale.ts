@@ -7,7 +7,8 @@
  * bare Astro build of the same number of empty pages (one dynamic route, a
  * <p> each, the same astro package), side by side in alternating rounds.
  * Reports pages, seconds (median and range) and peak RSS (GNU time through a
- * forking shell, as cache.ts), and the ratios the issue sets as targets:
+ * forking shell, as cache.ts; the routes are p-0, p-1, ...: Astro writes a page
+ * named 404 or 500 as 404.html, not 404/index.html), and the ratios the issue sets as targets:
  * within 3x of bare Astro and under 2 GiB.
  *
  *   npx tsx scripts/bench/site-scale.ts [--tasks 2000] [--cohorts 20] [--bundles 5] [--per-slot 5] [--runs 1] [--keep DIR]
@@ -59,7 +60,8 @@ const base = values.keep ?? tmpdir();
 await mkdir(base, { recursive: true });
 const work = await mkdtemp(join(base, 'ledgerboard-site-scale-'));
 try {
-  const shape = { subjects: n.cohorts!, attemptsPerSlot: n['per-slot']!, tasks: n.tasks! };
+  // No regrade: a regrade by another grader version would put the regraded attempts on a second board (its grading key).
+  const shape = { subjects: n.cohorts!, attemptsPerSlot: n['per-slot']!, tasks: n.tasks!, regrade: false };
   const requested = shape.subjects * shape.attemptsPerSlot * shape.tasks * n.bundles!;
   log(`generating ${requested} attempts: ${n.bundles} bundles x ${shape.subjects} subjects x ${shape.tasks} tasks x ${shape.attemptsPerSlot} per slot`);
   const evidence = await generateScaleEvidence(join(work, 'evidence'), requested, 20261201, n.bundles, (done, total) => log(`bundle ${done}/${total}`), shape);
@@ -84,7 +86,7 @@ try {
   await writeFile(join(bare, 'package.json'), '{ "name": "bare", "private": true, "type": "module" }\n');
   await writeFile(
     join(bare, 'src', 'pages', '[n].astro'),
-    `---\nexport function getStaticPaths() { return Array.from({ length: ${pages} }, (_, i) => ({ params: { n: String(i) } })); }\nconst { n } = Astro.params;\n---\n<html lang="en"><head><title>{n}</title></head><body><p>{n}</p></body></html>\n`,
+    `---\nexport function getStaticPaths() { return Array.from({ length: ${pages} }, (_, i) => ({ params: { n: 'p-' + i } })); }\nconst { n } = Astro.params;\n---\n<html lang="en"><head><title>{n}</title></head><body><p>{n}</p></body></html>\n`,
   );
   const bareArgs = ['env', 'ASTRO_TELEMETRY_DISABLED=1', process.execPath, join(root, 'node_modules', 'astro', 'astro.js'), 'build', '--root', bare];
   log('bare Astro build (check run)');
