@@ -11,7 +11,7 @@ import { ImportError } from '../../src/import/errors.ts';
 import { mapInspectLog, sampleOutcome, scoreVerdict, type ImportOptions } from '../../src/import/inspect/map.ts';
 import { readInspectLog } from '../../src/import/inspect/read-log.ts';
 import { InspectSample } from '../../src/import/inspect/schema.ts';
-import { toUtcTimestamp } from '../../src/import/inspect/time.ts';
+import { toUtcTimestamp } from '../../src/import/time.ts';
 import type { Attempt, LedgerRecord, Plan } from '../../src/schema/index.ts';
 import { evalLog, importLogFile, header, jsonLog, listTree, sample, tempDirs, verifyDir } from './helpers.ts';
 import { writeFile } from 'node:fs/promises';

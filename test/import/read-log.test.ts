@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { replaceNonFinite } from '../../src/import/inspect/json.ts';
+import { replaceNonFinite } from '../../src/import/source-json.ts';
 import { detectFormat, readInspectLog } from '../../src/import/inspect/read-log.ts';
 import { decodeZstd, MAX_LOG_FILE_BYTES, readZipEntries } from '../../src/import/inspect/zip.ts';
 import { evalLog, importLogFile, header, jsonLog, REAL_LOGS, rejection, sample, zip, zstdRaw } from './helpers.ts';

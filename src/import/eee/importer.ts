@@ -1,16 +1,14 @@
 /** The Every Eval Ever importer: a directory holding one aggregate and its samples sidecar per bundle (docs/importing.md, "Every Eval Ever"). */
 import { parseStrictJson } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
+import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest, SourceMetric } from '../importer.ts';
 import { EEE_ORIGIN_FORMAT, linkResult, mapEee, type EeeOptions } from './map.ts';
 import { aggregatePaths, EEE_MAX_DEPTH, looksLikeAggregate, readAggregate, readSidecar, sidecarCandidates, unsafeReference } from './read.ts';
 import { EeeAggregate } from './schema.ts';
 
-/** Parses --pass-threshold: a plain decimal number (no hex, no exponent). */
-export function parseEeeThreshold(text: string): number {
-  if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) throw new ImportError(`--pass-threshold must be a decimal number, not ${JSON.stringify(text.slice(0, 40))}`);
-  return Number(text);
-}
+/** Parses --pass-threshold (threshold.ts: a plain decimal number). */
+export const parseEeeThreshold = (text: string): number => parsePassThreshold(text);
 
 /** The options of a request: --metric and --pass-threshold. */
 export function eeeOptions(request: Pick<ImportRequest, 'license' | 'flags' | 'limits'>): EeeOptions {

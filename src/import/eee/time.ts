@@ -6,7 +6,7 @@
  * UTC with plain arithmetic (no clock, locale or time zone): the fraction
  * digits are kept as written. Anything else names no instant and is null.
  */
-import { toUtcTimestamp } from '../inspect/time.ts';
+import { toUtcTimestamp } from '../time.ts';
 
 const EPOCH = /^(\d{1,11})(\.\d+)?$/;
 

@@ -1,16 +1,12 @@
 /** The HELM importer: one run directory (benchmark_output/runs/<suite>/<run>/) per bundle (docs/importing.md, "HELM"). */
 import { ImportError } from '../errors.ts';
+import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import { DEFAULT_HELM_OPTIONS, HELM_ORIGIN_FORMAT, HELM_SPLITS, mapHelmRun, parseHelmGraderId, type HelmOptions, type HelmSplit } from './map.ts';
 import { helmAggregate, PER_INSTANCE_STATS, readHelmRun, RUN_SPEC, STATS } from './read-run.ts';
 
-/** Parses --pass-threshold: a plain decimal number, optionally with an exponent (what the grader id writes back). */
-export function parseHelmThreshold(text: string): number {
-  if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) throw new ImportError(`--pass-threshold must be a decimal number, not ${JSON.stringify(text.slice(0, 40))}`);
-  const n = Number(text);
-  if (!Number.isFinite(n)) throw new ImportError(`--pass-threshold must be a finite number, not ${JSON.stringify(text.slice(0, 40))}`);
-  return n;
-}
+/** Parses --pass-threshold (threshold.ts), an exponent allowed: the grader id writes the threshold back with String(n). */
+export const parseHelmThreshold = (text: string): number => parsePassThreshold(text, { exponent: true });
 
 /** The HELM options of a request: --metric, --split and --pass-threshold, else the defaults. */
 export function helmOptions(request: Pick<ImportRequest, 'license' | 'flags'>): HelmOptions {

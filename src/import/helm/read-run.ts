@@ -7,7 +7,7 @@
  * and counted), and validated with the schemas of schema.ts.
  */
 import type { z } from 'zod';
-import { parseInspectJson } from '../inspect/json.ts';
+import { parseSourceJson } from '../source-json.ts';
 import { ImportError } from '../errors.ts';
 import type { ImportInput } from '../input.ts';
 import type { ImportLimits } from '../limits.ts';
@@ -43,7 +43,7 @@ function schemaProblem(error: z.ZodError): string {
 }
 
 function parseDocument<T>(bytes: Uint8Array, name: string, schema: z.ZodType<T>, limits: ImportLimits, counted: { nonFinite: number }): T {
-  const { value, nonFinite } = parseInspectJson(bytes, name);
+  const { value, nonFinite } = parseSourceJson(bytes, name);
   counted.nonFinite += nonFinite;
   if (Array.isArray(value) && value.length > limits.maxRecords) {
     throw new ImportError(`${name} holds ${value.length} records, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`);
@@ -94,7 +94,7 @@ export function readHelmRun(input: ImportInput, limits: ImportLimits): HelmRun {
  * split's num_instances. Null when stats.json holds no such stat.
  */
 export function helmAggregate(bytes: Uint8Array, metric: string, split: string): { mean: number | null; count: number; instances: number | null } | null {
-  const { value } = parseInspectJson(bytes, STATS);
+  const { value } = parseSourceJson(bytes, STATS);
   const parsed = HelmStats.safeParse(value);
   if (!parsed.success) return null;
   const stat = aggregateStat(parsed.data, metric, split);

@@ -1,5 +1,6 @@
 /** The Inspect AI importer: one .eval archive or .json log per bundle (docs/importing.md, "Inspect AI"). */
 import { ImportError } from '../errors.ts';
+import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import type { ImportInput } from '../input.ts';
 import type { ImportLimits } from '../limits.ts';
@@ -12,11 +13,7 @@ function zipLimits(limits: ImportLimits): ZipLimits {
   return { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxEntryBytes, maxTotalBytes: limits.maxTotalBytes };
 }
 
-/** Parses --pass-threshold: a plain decimal number (no hex, no exponent games). */
-export function parsePassThreshold(text: string): number {
-  if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) throw new ImportError(`--pass-threshold must be a decimal number, not ${JSON.stringify(text.slice(0, 40))}`);
-  return Number(text);
-}
+export { parsePassThreshold };
 
 /** The Inspect options of a request: --pass-threshold and --scorer, else the defaults. */
 export function inspectOptions(request: Pick<ImportRequest, 'license' | 'flags'>): ImportOptions {

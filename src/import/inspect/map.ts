@@ -13,7 +13,7 @@ import { artifactWriter, attemptIdOf, costFromUsd, importedLedgerRecord, importe
 import type { ImportSummary, MappedBundle } from '../importer.ts';
 import type { InspectLog } from './read-log.ts';
 import type { InspectEvalSpec, InspectHeader, InspectModelUsage, InspectSample, InspectScore } from './schema.ts';
-import { secondsBetween, toUtcTimestamp } from './time.ts';
+import { secondsBetween, toUtcTimestamp } from '../time.ts';
 
 /** Options of an import; each one is part of what the bundle id depends on. */
 export interface ImportOptions {

@@ -15,7 +15,7 @@
 import type { z } from 'zod';
 import type { JsonValue } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
-import { parseInspectJson } from './json.ts';
+import { parseSourceJson } from '../source-json.ts';
 import { describeIssue, InspectHeader, InspectSample, InspectStart, MAX_LOG_VERSION } from './schema.ts';
 import { DEFAULT_ZIP_LIMITS, readZipEntries, type ZipLimits } from './zip.ts';
 
@@ -66,12 +66,12 @@ export async function readInspectMetrics(
 ): Promise<{ name: string; value: number | null }[] | null> {
   const format = detectFormat(bytes);
   let header: JsonValue;
-  if (format === 'json') header = parseInspectJson(bytes, 'the log').value;
+  if (format === 'json') header = parseSourceJson(bytes, 'the log').value;
   else if (format === 'eval') {
     const { contents } = await readZipEntries(bytes, (name) => name === HEADER, limits);
     const data = contents.get(HEADER);
     if (!data) return null;
-    header = parseInspectJson(data, HEADER).value;
+    header = parseSourceJson(data, HEADER).value;
   } else return null;
   const results = isObject(header) ? header.results : null;
   const scores = results && isObject(results) && Array.isArray(results.scores) ? results.scores : [];
@@ -100,7 +100,7 @@ function checkVersion(version: number): void {
 }
 
 function readJsonLog(bytes: Uint8Array): InspectLog {
-  const { value, nonFinite } = parseInspectJson(bytes, 'the log');
+  const { value, nonFinite } = parseSourceJson(bytes, 'the log');
   if (!isObject(value)) throw new ImportError('not an Inspect log: the JSON document is not an object');
   const { samples: rawSamples, ...rest } = value;
   const header = validate(InspectHeader, rest, 'the log');
@@ -140,7 +140,7 @@ async function readEvalLog(bytes: Uint8Array, limits: ZipLimits): Promise<Inspec
   }
   let nonFinite = 0;
   const parse = (name: string): JsonValue => {
-    const parsed = parseInspectJson(contents.get(name)!, name);
+    const parsed = parseSourceJson(contents.get(name)!, name);
     nonFinite += parsed.nonFinite;
     return parsed.value;
   };

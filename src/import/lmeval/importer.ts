@@ -3,8 +3,8 @@ import { ImportError } from '../errors.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import { isPlainPath } from '../input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
-import { parsePassThreshold } from '../inspect/importer.ts';
-import { parseInspectJson } from '../inspect/json.ts';
+import { parsePassThreshold } from '../threshold.ts';
+import { parseSourceJson } from '../source-json.ts';
 import { DEFAULT_FILTER, DEFAULT_METRIC, LMEVAL_ORIGIN_FORMAT, mapLmEvalRun, parseGraderId, type LmEvalOptions } from './map.ts';
 import { looksLikeRun, readLmEvalRun } from './read-run.ts';
 
@@ -68,7 +68,7 @@ export const lmEvalImporter: Importer = {
     const grader = parseGraderId(graderId);
     const resultsPath = [...sources.keys()].find((p) => RESULTS_FILE.test(p));
     if (grader === null || resultsPath === undefined) return null;
-    const { value } = parseInspectJson(sources.get(resultsPath)!, resultsPath);
+    const { value } = parseSourceJson(sources.get(resultsPath)!, resultsPath);
     const results = typeof value === 'object' && value !== null && !Array.isArray(value) ? value.results : null;
     if (typeof results !== 'object' || results === null || Array.isArray(results)) return null;
     const tasks = [...sources.keys()].map((p) => SAMPLES_FILE.exec(p)?.[1]).filter((t): t is string => t !== undefined);

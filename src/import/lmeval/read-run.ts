@@ -12,7 +12,7 @@ import { compareUtf8 } from '../../evidence/paths.ts';
 import { ImportError } from '../errors.ts';
 import type { ImportInput } from '../input.ts';
 import type { ImportLimits } from '../limits.ts';
-import { parseInspectJson } from '../inspect/json.ts';
+import { parseSourceJson } from '../source-json.ts';
 import { describeIssue, LmEvalResults, LmEvalSample } from './schema.ts';
 
 /** One parsed line of a samples file. */
@@ -87,7 +87,7 @@ export function looksLikeRun(input: ImportInput): boolean {
   if (input.kind !== 'directory') return false;
   for (const path of resultsFilesOf(input)) {
     try {
-      const { value } = parseInspectJson(input.files.get(path)!, path);
+      const { value } = parseSourceJson(input.files.get(path)!, path);
       if (isLmEvalResults(value)) return true;
     } catch {
       // not this one
@@ -134,7 +134,7 @@ function readSamplesFile(path: string, bytes: Uint8Array, budget: { records: num
     }
     budget.records++;
     if (budget.records > limits.maxRecords) throw new ImportError(`the samples files hold more than ${limits.maxRecords} lines (import_limits.maxRecords)`);
-    const parsed = parseInspectJson(chunk, `${path} line ${number}`);
+    const parsed = parseSourceJson(chunk, `${path} line ${number}`);
     budget.nonFinite += parsed.nonFinite;
     if (!isObject(parsed.value)) throw new ImportError(`not lm-eval output: ${path} line ${number} is not a JSON object`);
     const sample = validate(LmEvalSample, parsed.value, `${path} line ${number}`);
@@ -149,7 +149,7 @@ export function readLmEvalRun(input: ImportInput, limits: ImportLimits, chosen: 
   if (input.kind !== 'directory') throw new ImportError('an lm-eval run is a directory (results_<timestamp>.json and samples_<task>_<timestamp>.jsonl files): give the directory, not a file');
   const resultsPath = chooseResults(input, chosen);
   const resultsBytes = input.files.get(resultsPath)!;
-  const parsed = parseInspectJson(resultsBytes, resultsPath);
+  const parsed = parseSourceJson(resultsBytes, resultsPath);
   if (!isObject(parsed.value)) throw new ImportError(`not lm-eval output: ${resultsPath} is not a JSON object`);
   const results = validate(LmEvalResults, parsed.value, resultsPath);
   const stamp = RESULTS_NAME.exec(resultsPath)![1]!;

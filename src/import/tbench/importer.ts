@@ -4,19 +4,14 @@
  * "Terminal-Bench").
  */
 import { parseStrictJson } from '../../json/strict-json.ts';
-import { ImportError } from '../errors.ts';
+import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest, SourceMetric } from '../importer.ts';
 import { TBENCH_ORIGIN_FORMAT, mapTbenchInput } from './map.ts';
 import type { TbenchOptions } from './normalize.ts';
 import { detectLayout } from './read.ts';
 
-const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-/** Parses --pass-threshold: a plain non-negative decimal (no sign, hex or exponent); the text is kept as given in the grader id. */
-export function parseTbenchThreshold(text: string): number {
-  if (!DECIMAL.test(text) || text.length > 40) throw new ImportError(`--pass-threshold must be a decimal number, not ${JSON.stringify(text.slice(0, 40))}`);
-  return Number(text);
-}
+/** Parses --pass-threshold (threshold.ts): a plain decimal, no sign (rewards are never negative); the text is kept as given in the grader id. */
+export const parseTbenchThreshold = (text: string): number => parsePassThreshold(text, { sign: false });
 
 /** The Terminal-Bench options of a request. */
 export function tbenchOptions(request: Pick<ImportRequest, 'license' | 'flags'>): TbenchOptions {

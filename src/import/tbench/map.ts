@@ -13,7 +13,7 @@ import { ImportError } from '../errors.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { ImportInput } from '../input.ts';
 import type { ImportLimits } from '../limits.ts';
-import { secondsBetween } from '../inspect/time.ts';
+import { secondsBetween } from '../time.ts';
 import { normalizeHarbor, normalizeTb1, type Run, type TbenchOptions, type Trial } from './normalize.ts';
 import { MAIN_FILE, readRun, type TbenchRun } from './read.ts';
 

@@ -10,7 +10,7 @@ import { digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { Outcome } from '../../schema/index.ts';
 import { boundedString, plural } from '../common.ts';
 import { ImportError } from '../errors.ts';
-import { toUtcTimestamp } from '../inspect/time.ts';
+import { toUtcTimestamp } from '../time.ts';
 import type { HarborRun, Tb1Run } from './read.ts';
 import type { HarborTrial, Tb1Trial } from './schema.ts';
 

@@ -21,7 +21,7 @@ import type { JsonValue } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
 import type { ImportInput } from '../input.ts';
 import type { ImportLimits } from '../limits.ts';
-import { parseInspectJson } from '../inspect/json.ts';
+import { parseSourceJson } from '../source-json.ts';
 import { describeIssue, HarborJob, HarborTrial, Tb1Results, Tb1RunMetadata, Tb1Trial } from './schema.ts';
 
 export type Layout = 'tb1' | 'harbor';
@@ -68,7 +68,7 @@ interface Parsed {
 }
 
 function parseFile(bytes: Uint8Array, path: string): Parsed {
-  return parseInspectJson(bytes, `the file ${JSON.stringify(path)}`);
+  return parseSourceJson(bytes, `the file ${JSON.stringify(path)}`);
 }
 
 function validate<T>(schema: z.ZodType<T>, value: unknown, what: string, shape: string): T {

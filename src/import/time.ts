@@ -1,12 +1,13 @@
 /**
- * Inspect writes timestamps as Python `isoformat()` with a UTC offset
+ * Timestamps in other harnesses' output (Inspect, Terminal-Bench, Every Eval
+ * Ever) are Python `isoformat()` with a UTC offset
  * (`2025-05-12T20:27:36-04:00`, `2026-05-06T18:00:11.526663+00:00`). The
  * evidence format wants RFC 3339 UTC with `Z`. The conversion is plain
  * arithmetic on the fields (no clock, no locale, no time zone database); the
  * fraction digits are kept exactly as written. A timestamp without an offset
  * names no instant and is refused rather than guessed.
  */
-import { isValidTimestamp } from '../../schema/timestamp.ts';
+import { isValidTimestamp } from '../schema/timestamp.ts';
 
 const PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|z|[+-]\d{2}:?\d{2})$/;
 

@@ -1,8 +1,10 @@
 /**
- * Parses the JSON documents of an Inspect log, strictly.
+ * Parses the JSON documents of another harness's output (Inspect logs,
+ * lm-eval results, HELM runs, Terminal-Bench results), strictly: every
+ * importer that reads JSON reads it here.
  *
- * Inspect logs are not our format, but every value the importer maps comes
- * out of them, so they are read with the project's strict I-JSON parser: a
+ * They are not our format, but every value an importer maps comes out of
+ * them, so they are read with the project's strict I-JSON parser: a
  * member name twice in one object (which reading would win?), invalid UTF-8,
  * a lone surrogate or a noncharacter makes the log unreadable, with a line
  * and column. Two departures, both documented in docs/importing.md:
@@ -12,17 +14,17 @@
  *   error over one sample is NaN). Outside strings these tokens are read as
  *   `null` and counted; a mapped field that held one then fails its schema
  *   like any other null, and the import says how many were read.
- * - Logs nest deeper than evidence files may (messages with tool calls inside
- *   events): the depth limit is 512, not 64.
+ * - Logs nest deeper than evidence files may (Inspect messages with tool calls
+ *   inside events): the depth limit is 512, not 64.
  */
-import { parseStrictJson, type JsonValue } from '../../json/strict-json.ts';
-import { ImportError } from '../errors.ts';
+import { parseStrictJson, type JsonValue } from '../json/strict-json.ts';
+import { ImportError } from './errors.ts';
 
-/** Nesting limit for Inspect documents (values, the top level being depth 1). */
-export const INSPECT_MAX_DEPTH = 512;
+/** Nesting limit for source documents (values, the top level being depth 1). */
+export const SOURCE_MAX_DEPTH = 512;
 
 /** A parsed document and the number of non-finite number tokens read as null. */
-export interface InspectJson {
+export interface SourceJson {
   value: JsonValue;
   nonFinite: number;
 }
@@ -81,9 +83,9 @@ function isWordByte(c: number): boolean {
 }
 
 /** Parses one document of the log; `what` names it in the error ("the log", "header.json"). */
-export function parseInspectJson(bytes: Uint8Array, what: string): InspectJson {
+export function parseSourceJson(bytes: Uint8Array, what: string): SourceJson {
   const { bytes: cleaned, count } = replaceNonFinite(bytes);
-  const parsed = parseStrictJson(cleaned, { maxDepth: INSPECT_MAX_DEPTH });
+  const parsed = parseStrictJson(cleaned, { maxDepth: SOURCE_MAX_DEPTH });
   if (!parsed.ok) {
     const { message, line, column } = parsed.error;
     throw new ImportError(`${what} is not readable JSON: ${message} (line ${line}, column ${column})`);
