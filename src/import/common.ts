@@ -7,7 +7,9 @@
  */
 import { canonicalBytes, digestBytes, digestHex } from '../json/canonical.ts';
 import { NAME, VERSION } from '../version.ts';
-import type { CostState, LedgerRecord } from '../schema/index.ts';
+import type { Attempt, CostState, GradeResult, Grader, LedgerRecord, Plan } from '../schema/index.ts';
+import { jsonlBytes, prettyJson } from '../evidence/seal.ts';
+import type { ImportSummary, MappedBundle } from './importer.ts';
 import { ImportError } from './errors.ts';
 
 /**
@@ -127,4 +129,35 @@ export function importedNotes(parts: {
     ...(parts.usable === 0 ? ['## No usable grades', '', `${NO_USABLE_GRADES[0]!.toUpperCase()}${NO_USABLE_GRADES.slice(1)}.`, ''] : []),
   ];
   return lines.join('\n');
+}
+
+/**
+ * The last step of every mapping: writes plan.json, ledger.jsonl,
+ * attempts.jsonl, grades/1.json (one generation by one grader) and NOTES.md
+ * into `files` (which already holds the artifacts and the originals under
+ * `source/`), and returns the bundle with its summary, "no usable grades"
+ * first among what was missing when no attempt was usably graded.
+ */
+export function finishImport(parts: {
+  files: Map<string, Uint8Array>;
+  plan: Plan;
+  ledgerBytes: Uint8Array;
+  attempts: readonly Attempt[];
+  grades: { created_at: string; grader: Grader; results: readonly GradeResult[] };
+  notes: { heading: string; format: string; source: string };
+  missing: string[];
+  usable: number;
+  summary: Omit<ImportSummary, 'missing' | 'attempts'>;
+}): MappedBundle {
+  const { files, plan, missing, usable } = parts;
+  files.set('plan.json', prettyJson(plan));
+  files.set('ledger.jsonl', parts.ledgerBytes);
+  files.set('attempts.jsonl', jsonlBytes(parts.attempts));
+  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: parts.grades.created_at, grader: parts.grades.grader, results: parts.grades.results }));
+  files.set('NOTES.md', Buffer.from(importedNotes({ ...parts.notes, missing, usable }), 'utf8'));
+  return {
+    files,
+    planId: plan.plan_id,
+    summary: { ...parts.summary, attempts: parts.attempts.length, missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing },
+  };
 }

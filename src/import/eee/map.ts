@@ -12,10 +12,10 @@
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
-import { artifactWriter, attemptIdOf, boundedString, costFromUsd, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { artifactWriter, attemptIdOf, boundedString, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { EeeAggregateFile, EeeSidecar } from './read.ts';
 import type { EeeAggregate, EeeResult, EeeRow } from './schema.ts';
@@ -291,37 +291,23 @@ export function mapEee(agg: EeeAggregateFile, sidecar: EeeSidecar, options: EeeO
   noteCounts(missing, counts, tasks.length);
 
   const plan = planOf(aggregate, result, { started, ledgerBytes, tasks: ledger.length, grader, rule, subject, agent, source: agg.bytes, key });
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: started, grader, results }));
   files.set(`source/${agg.path}`, agg.bytes);
   files.set(`source/${sidecar.path}`, sidecar.bytes);
-  files.set(
-    'NOTES.md',
-    Buffer.from(
-      importedNotes({
-        heading: 'Imported Every Eval Ever record',
-        format: 'eee',
-        source: `Every Eval Ever aggregate and its samples sidecar, kept byte for byte under \`source/\` (the aggregate is the first file there)`,
-        missing,
-        usable: counts.usable,
-      }),
-      'utf8',
-    ),
-  );
-  return {
+  return finishImport({
     files,
-    planId: plan.plan_id,
-    summary: {
-      status: 'not recorded',
-      tasks: ledger.length,
-      attempts: attempts.length,
-      epochs: 1,
-      scorer: key,
-      missing: counts.usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    plan,
+    ledgerBytes,
+    attempts,
+    grades: { created_at: started, grader, results },
+    notes: {
+      heading: 'Imported Every Eval Ever record',
+      format: 'eee',
+      source: `Every Eval Ever aggregate and its samples sidecar, kept byte for byte under \`source/\` (the aggregate is the first file there)`,
     },
-  };
+    missing,
+    usable: counts.usable,
+    summary: { status: 'not recorded', tasks: ledger.length, epochs: 1, scorer: key },
+  });
 }
 
 /** What the samples lacked or the import filled in, one sentence per kind, with its count. */

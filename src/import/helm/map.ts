@@ -6,10 +6,10 @@
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
-import { artifactWriter, attemptIdOf, boundedString, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { artifactWriter, attemptIdOf, boundedString, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { ImportLimits } from '../limits.ts';
 import { aggregateStat, PER_INSTANCE_STATS, SCENARIO_STATE, STATS, type HelmRun } from './read-run.ts';
@@ -378,35 +378,21 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
   if (run.nonFinite > 0) missing.push(`${plural(run.nonFinite, 'non-finite number')} (NaN or Infinity) in the files read, read as null`);
   if (run.unread > 0) missing.push(`${plural(run.unread, 'other file')} of the run directory not read and not kept (display files, instances, scenario description, hidden entries)`);
 
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: NOT_RECORDED_TIME, grader, results }));
   for (const [path, bytes] of run.read) files.set(`source/${path}`, bytes);
-  files.set(
-    'NOTES.md',
-    Buffer.from(
-      importedNotes({
-        heading: 'Imported HELM run',
-        format: 'helm',
-        source: `HELM run directory's files it reads, kept byte for byte under \`source/\` (\`source/${PER_INSTANCE_STATS}\` is the first)`,
-        missing,
-        usable: counts.usable,
-      }),
-      'utf8',
-    ),
-  );
-  return {
+  return finishImport({
     files,
-    planId: plan.plan_id,
-    summary: {
-      status: 'not recorded',
-      tasks: ledgerRecords.length,
-      attempts: attempts.length,
-      epochs: attemptsPerTask,
-      scorer: metric,
-      missing: counts.usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    plan,
+    ledgerBytes,
+    attempts,
+    grades: { created_at: NOT_RECORDED_TIME, grader, results },
+    notes: {
+      heading: 'Imported HELM run',
+      format: 'helm',
+      source: `HELM run directory's files it reads, kept byte for byte under \`source/\` (\`source/${PER_INSTANCE_STATS}\` is the first)`,
     },
-  };
+    missing,
+    usable: counts.usable,
+    summary: { status: 'not recorded', tasks: ledgerRecords.length, epochs: attemptsPerTask, scorer: metric },
+  });
 }
 

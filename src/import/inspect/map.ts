@@ -6,10 +6,10 @@
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
-import { artifactWriter, attemptIdOf, costFromUsd, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { artifactWriter, attemptIdOf, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import type { ImportSummary, MappedBundle } from '../importer.ts';
 import type { InspectLog } from './read-log.ts';
 import type { InspectEvalSpec, InspectHeader, InspectModelUsage, InspectSample, InspectScore } from './schema.ts';
@@ -160,21 +160,18 @@ export function mapInspectLog(log: InspectLog, source: Uint8Array, options: Impo
   const files = new Map<string, Uint8Array>();
   const { attempts, results, usable } = attemptsAndGrades(m, { times, exactModel, agent: subject.agent, scorer, files });
 
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set(
-    'grades/1.json',
-    prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: times.completed ?? times.started, grader, results }),
-  );
   files.set(sourcePath(log.format), source);
-  files.set('NOTES.md', Buffer.from(notes(log, missing, usable), 'utf8'));
-  return {
+  return finishImport({
     files,
-    planId: plan.plan_id,
-    // The command prints "no usable grades" first among what the log lacked.
-    summary: { status: header.status, tasks: ledgerRecords.length, attempts: attempts.length, epochs, scorer, missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing },
-  };
+    plan,
+    ledgerBytes,
+    attempts,
+    grades: { created_at: times.completed ?? times.started, grader, results },
+    notes: { heading: 'Imported Inspect AI eval log', format: 'inspect', source: `Inspect AI eval log kept byte for byte as \`${sourcePath(log.format)}\`` },
+    missing,
+    usable,
+    summary: { status: header.status, tasks: ledgerRecords.length, epochs, scorer },
+  });
 }
 
 /** The run's status and how the log was read: an unfinished run, a missing header, non-finite numbers; no samples at all is an ImportError. */
@@ -533,13 +530,3 @@ function noteSampleCounts(missing: string[], counts: SampleCounts, scorer: strin
   if (counts.noTime > 0) missing.push(`${plural(counts.noTime, 'sample')} without total_time or start and end: wall_seconds 0`);
 }
 
-/**
- * NOTES.md: provenance and what is missing, in fixed words and counts (no log
- * text: it is rendered on the site). A log without one usable grade gets a
- * last section saying so; it comes last so that a bundle imported before it
- * existed is a byte prefix of the one imported now (the append-only history
- * sees appended bytes, not rewritten evidence).
- */
-function notes(log: InspectLog, missing: string[], usable: number): string {
-  return importedNotes({ heading: 'Imported Inspect AI eval log', format: 'inspect', source: `Inspect AI eval log kept byte for byte as \`${sourcePath(log.format)}\``, missing, usable });
-}

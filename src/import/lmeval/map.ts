@@ -11,11 +11,11 @@
 import { createHash } from 'node:crypto';
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { JsonValue } from '../../json/strict-json.ts';
-import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
-import { artifactWriter, attemptIdOf, boundedString, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { artifactWriter, attemptIdOf, boundedString, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { LmEvalRun, SampleLine } from './read-run.ts';
 import { unixToUtc } from './time.ts';
@@ -259,37 +259,23 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
   noteRunFiles(run, tasks, skipped, missing);
   if (run.nonFinite > 0) missing.push(`${plural(run.nonFinite, 'non-finite number')} (NaN or Infinity) in the files read as null`);
 
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: started, grader, results: gradeResults }));
   files.set(`source/${run.resultsPath}`, run.resultsBytes);
   for (const t of run.tasks) files.set(`source/${t.path}`, t.bytes);
-  files.set(
-    'NOTES.md',
-    Buffer.from(
-      importedNotes({
-        heading: 'Imported lm-evaluation-harness run',
-        format: 'lm-eval',
-        source: `lm-evaluation-harness results file and its samples files, kept byte for byte under \`source/\` (the results file is the first)`,
-        missing,
-        usable,
-      }),
-      'utf8',
-    ),
-  );
-  return {
+  return finishImport({
     files,
-    planId: plan.plan_id,
-    summary: {
-      status: 'not recorded',
-      tasks: ledger.length,
-      attempts: attempts.length,
-      epochs: 1,
-      scorer: grader.id,
-      missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    plan,
+    ledgerBytes,
+    attempts,
+    grades: { created_at: started, grader, results: gradeResults },
+    notes: {
+      heading: 'Imported lm-evaluation-harness run',
+      format: 'lm-eval',
+      source: `lm-evaluation-harness results file and its samples files, kept byte for byte under \`source/\` (the results file is the first)`,
     },
-  };
+    missing,
+    usable,
+    summary: { status: 'not recorded', tasks: ledger.length, epochs: 1, scorer: grader.id },
+  });
 }
 
 /**

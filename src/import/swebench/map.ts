@@ -10,10 +10,10 @@
  * NOTES.md).
  */
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
-import { artifactWriter, attemptIdOf, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { artifactWriter, attemptIdOf, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import { ImportError } from '../errors.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { Aggregate, ReportFile, SweRun } from './read-run.ts';
@@ -221,39 +221,25 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
     'plan_id',
   );
 
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: UNKNOWN_START, grader: SWEBENCH_GRADER, results }));
   if (run.predictions) files.set(`source/${run.predictions.path}`, run.predictions.bytes);
   if (run.aggregate) files.set(`source/${run.aggregate.path}`, run.aggregate.bytes);
   for (const r of run.reports.values()) files.set(`source/${r.path}`, r.bytes);
   const mainPath = `source/${mainFile.path}`;
-  files.set(
-    'NOTES.md',
-    Buffer.from(
-      importedNotes({
-        heading: 'Imported SWE-bench run',
-        format: 'swe-bench',
-        source: `SWE-bench run directory: its predictions, run report and per-instance reports kept byte for byte under \`source/\` (the main file, whose digest is \`origin.source\`, is \`${mainPath}\`)`,
-        missing,
-        usable: c.usable,
-      }),
-      'utf8',
-    ),
-  );
-  return {
+  return finishImport({
     files,
-    planId: plan.plan_id,
-    summary: {
-      status: runStatus(run.aggregate),
-      tasks: tasks.length,
-      attempts: attempts.length,
-      epochs: 1,
-      scorer: SWEBENCH_GRADER.id,
-      missing: c.usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    plan,
+    ledgerBytes,
+    attempts,
+    grades: { created_at: UNKNOWN_START, grader: SWEBENCH_GRADER, results },
+    notes: {
+      heading: 'Imported SWE-bench run',
+      format: 'swe-bench',
+      source: `SWE-bench run directory: its predictions, run report and per-instance reports kept byte for byte under \`source/\` (the main file, whose digest is \`origin.source\`, is \`${mainPath}\`)`,
     },
-  };
+    missing,
+    usable: c.usable,
+    summary: { status: runStatus(run.aggregate), tasks: tasks.length, epochs: 1, scorer: SWEBENCH_GRADER.id },
+  });
 }
 
 function runStatus(aggregate: Aggregate | null): string {

@@ -5,10 +5,10 @@
  * version. docs/importing.md ("Terminal-Bench") describes every field.
  */
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, prettyJson, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
 import { digestBytes } from '../../json/canonical.ts';
 import type { Attempt, GradeResult, Plan, Subject } from '../../schema/index.ts';
-import { artifactWriter, attemptIdOf, costFromUsd, importedLedgerRecord, importedNotes, importOrigin, NO_USABLE_GRADES, plural } from '../common.ts';
+import { artifactWriter, attemptIdOf, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import { ImportError } from '../errors.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { ImportInput } from '../input.ts';
@@ -103,38 +103,24 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
     'plan_id',
   );
   const { profile: _profile, ...grader } = run.grader;
-  files.set('plan.json', prettyJson(plan));
-  files.set('ledger.jsonl', ledgerBytes);
-  files.set('attempts.jsonl', jsonlBytes(attempts));
-  files.set('grades/1.json', prettyJson({ schema: 'ledgerboard.grades.v1', generation: 1, created_at: run.completed ?? run.created, grader, results }));
   for (const path of read.read) files.set(`source/${path}`, input.files.get(path)!);
   const layoutWords = run.layout === 'tb1' ? 'Terminal-Bench 1 run directory' : 'Harbor job directory (Terminal-Bench 2)';
   const main = MAIN_FILE[run.layout];
-  files.set(
-    'NOTES.md',
-    Buffer.from(
-      importedNotes({
-        heading: `Imported ${layoutWords}`,
-        format: 'terminal-bench',
-        source: `${layoutWords} whose files the import read, kept byte for byte under \`source/\` at their relative paths; the run's own \`${main}\` (\`source/${main}\`) is the main file`,
-        missing,
-        usable: counts.usable,
-      }),
-      'utf8',
-    ),
-  );
-  return {
+  return finishImport({
     files,
-    planId: plan.plan_id,
-    summary: {
-      status: run.status,
-      tasks: ledger.length,
-      attempts: attempts.length,
-      epochs: attemptsPerTask,
-      scorer: run.grader.id,
-      missing: counts.usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+    plan,
+    ledgerBytes,
+    attempts,
+    grades: { created_at: run.completed ?? run.created, grader, results },
+    notes: {
+      heading: `Imported ${layoutWords}`,
+      format: 'terminal-bench',
+      source: `${layoutWords} whose files the import read, kept byte for byte under \`source/\` at their relative paths; the run's own \`${main}\` (\`source/${main}\`) is the main file`,
     },
-  };
+    missing,
+    usable: counts.usable,
+    summary: { status: run.status, tasks: ledger.length, epochs: attemptsPerTask, scorer: run.grader.id },
+  });
 }
 
 function compareStarts(a: Trial, b: Trial): number {
