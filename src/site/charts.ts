@@ -259,7 +259,8 @@ export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   for (const report of reports) {
     for (const c of report.cohorts) {
       const row = byId.get(c.cohort_id);
-      if (row === undefined || c.board_id !== board.board_id || c.headline.rate === null || c.plans.length === 0) continue;
+      // A cohort (of this report or a retained one) without one usable grade has no rate to draw: not a 0% (usable-grades.ts).
+      if (row === undefined || c.board_id !== board.board_id || c.headline.rate === null || !hasUsableGrades(c) || c.plans.length === 0) continue;
       // Dated by the newest plan the rate pools; a later report of the same day replaces an earlier one.
       const day = Math.max(...c.plans.map((p) => dayOf(p.created_at)));
       points.set(`${row.key} ${day}`, { series: row.key, day, rate: c.headline.rate * 100, rank: row.rank });

@@ -14,6 +14,7 @@ import { writeEvidence, type Published } from './publish.ts';
 import { absolute, boardsOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
 import { transcriptPath } from './transcripts.ts';
+import { hasUsableGrades } from './usable-grades.ts';
 import { taskPath } from './task-key.ts';
 import { reportChanges, UNCHECKED } from './report-changes.ts';
 
@@ -54,11 +55,13 @@ function csvField(value: string): string {
  * Columns are only ever appended (board_title and ledger_name came last), so a column keeps its position.
  */
 export function leaderboardCsv(model: SiteModel): string {
-  const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts', 'board_title', 'ledger_name']];
+  const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts', 'board_title', 'ledger_name', 'usable_grades']];
   for (const board of boardsOf(model)) {
     const title = boardTitle(model.report, board);
     for (const id of board.cohorts) {
       const c = cohortOf(model, id);
+      // Without one usable grade the rate and its interval measure nothing (usable-grades.ts): empty, never 0.
+      const usable = hasUsableGrades(c);
       rows.push([
         board.board_id,
         String(c.rank),
@@ -69,9 +72,9 @@ export function leaderboardCsv(model: SiteModel): string {
         c.subject.role,
         String(c.headline.resolved),
         String(c.headline.graded),
-        c.headline.rate === null ? '' : String(c.headline.rate),
-        c.headline.wilson ? String(c.headline.wilson[0]) : '',
-        c.headline.wilson ? String(c.headline.wilson[1]) : '',
+        c.headline.rate === null || !usable ? '' : String(c.headline.rate),
+        c.headline.wilson && usable ? String(c.headline.wilson[0]) : '',
+        c.headline.wilson && usable ? String(c.headline.wilson[1]) : '',
         c.delta === null || c.delta.rate === null ? '' : String(c.delta.rate),
         c.delta?.interval ? String(c.delta.interval[0]) : '',
         c.delta?.interval ? String(c.delta.interval[1]) : '',
@@ -82,6 +85,7 @@ export function leaderboardCsv(model: SiteModel): string {
         String(c.attempts),
         title,
         board.ledger.name,
+        usable ? 'yes' : 'no',
       ]);
     }
   }

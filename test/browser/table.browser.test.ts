@@ -274,9 +274,13 @@ describe('files', () => {
     }
     const csv = await (await fetch(`${server.origin}/leaderboard.csv`)).text();
     const [header, ...rows] = csv.trimEnd().split('\r\n');
-    expect(header!.split(',').slice(-2)).toEqual(['board_title', 'ledger_name']);
+    expect(header!.split(',').slice(-3)).toEqual(['board_title', 'ledger_name', 'usable_grades']);
     expect(rows).toHaveLength(report.cohorts.length);
     const first = ordered[0]!;
-    expect(rows[0]!.endsWith(`,${boardTitle(report, first)},${first.ledger.name}`)).toBe(true);
+    expect(rows[0]!.endsWith(`,${boardTitle(report, first)},${first.ledger.name},yes`)).toBe(true);
+    // The demo's imported runs without a usable grade: no rate in the CSV, said so.
+    const unusable = rows.filter((r) => r.endsWith(',no'));
+    expect(unusable.length).toBeGreaterThanOrEqual(3);
+    for (const r of unusable) expect(r.split(',').slice(9, 12)).toEqual(['', '', '']);
   });
 });

@@ -552,6 +552,19 @@ describe('timeChart', () => {
     expect(timeChart(now.board, now.cohorts, [{ cohorts: [...then.cohorts.values()] }])).toBeNull();
   });
 
+  it('draws no point for a report in which the cohort had no usable grade (not a 0%)', () => {
+    const now = dated([['2026-09-14T12:00:00Z', '2026-11-02T14:00:00Z'], ['2026-09-14T12:00:00Z', '2026-11-02T14:00:00Z']]);
+    const then = dated([['2026-09-14T12:00:00Z'], ['2026-09-14T12:00:00Z']]);
+    const none = Object.fromEntries(TERMINAL_CLASSES.map((c) => [c, c === 'harness_failure' ? 10 : 0])) as ReportCohort['terminal_classes'];
+    const earlier = [...then.cohorts.values()].map((c, i) => (i === 1 ? { ...c, headline: { ...c.headline, resolved: 0, rate: 0 }, terminal_classes: none } : c));
+    const chart = timeChart(now.board, now.cohorts, [{ cohorts: earlier }, { cohorts: [...now.cohorts.values()] }])!;
+    expect(chart.alt).toContain('2. m2 · loop 3.1.0, as reported: 2026-11-02 50.0%');
+    expect(chart.alt).not.toMatch(/ 0\.0%/);
+    // With the usable grades it had, the same report gives the earlier point.
+    const usable = [...then.cohorts.values()].map((c, i) => (i === 1 ? { ...c, headline: { ...c.headline, resolved: 0, rate: 0 }, terminal_classes: { ...none, harness_failure: 0, model_failure: 10 } } : c));
+    expect(timeChart(now.board, now.cohorts, [{ cohorts: usable }, { cohorts: [...now.cohorts.values()] }])!.alt).toContain('2. m2 · loop 3.1.0, as reported: 2026-09-14 0.0%, 2026-11-02 50.0%');
+  });
+
   it('has role="img" and an aria-label naming the dates', () => {
     const two = dated([['2026-09-14T12:00:00Z'], ['2026-10-05T09:30:00Z']]);
     const chart = timeChart(two.board, two.cohorts, [{ cohorts: [...two.cohorts.values()] }])!;

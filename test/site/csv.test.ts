@@ -4,12 +4,14 @@ import { leaderboardCsv } from '../../src/site/data-files.ts';
 import type { SiteModel } from '../../src/site/model.ts';
 import type { ReportCohort } from '../../src/report/schema.ts';
 
-function modelWith(model: string, agent: string): SiteModel {
+function modelWith(model: string, agent: string, usable = true): SiteModel {
   const cohort = {
+    terminal_classes: { resolved: usable ? 1 : 0, model_failure: 0, safety_failure: 0, timeout: 0, harness_failure: usable ? 0 : 2 },
+    grader_failure_reasons: { failed: usable ? 1 : 0, errored: 0, missing: 0 },
     cohort_id: 'sha256:c',
     rank: 1,
     subject: { model, agent: { name: agent, version: '1' }, role: 'candidate' },
-    headline: { resolved: 1, graded: 2, rate: 0.5, wilson: [0.1, 0.9] },
+    headline: usable ? { resolved: 1, graded: 2, rate: 0.5, wilson: [0.1, 0.9] } : { resolved: 0, graded: 2, rate: 0, wilson: [0, 0.66] },
     delta: null,
     classes: null,
     verdict: null,
@@ -49,8 +51,14 @@ describe('columns', () => {
     const csv = leaderboardCsv(modelWith('m', 'a'));
     const header = csv.split('\r\n')[0]!.split(',');
     expect(header.slice(0, 20)).toEqual(['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts']);
-    expect(header.slice(20)).toEqual(['board_title', 'ledger_name']);
-    expect(row(csv).split(',').slice(20)).toEqual(['widget-bugs', 'widget-bugs']);
+    expect(header.slice(20)).toEqual(['board_title', 'ledger_name', 'usable_grades']);
+    expect(row(csv).split(',').slice(20)).toEqual(['widget-bugs', 'widget-bugs', 'yes']);
+  });
+
+  it('a cohort without one usable grade: rate and interval empty (not 0), usable_grades "no"; resolved and graded stay', () => {
+    const cells = row(leaderboardCsv(modelWith('m', 'a', false))).split(',');
+    expect(cells.slice(7, 12)).toEqual(['0', '2', '', '', '']);
+    expect(cells.at(-1)).toBe('no');
   });
 
   it('on the demo report, the two widget-bugs boards carry their distinct titles', async () => {
@@ -64,7 +72,7 @@ describe('columns', () => {
     } as unknown as SiteModel;
     const lines = leaderboardCsv(model).trimEnd().split('\r\n').slice(1);
     expect(lines).toHaveLength(report.cohorts.length);
-    const titles = [...new Set(lines.map((l) => l.split(',').slice(-2).join(',')))];
+    const titles = [...new Set(lines.map((l) => l.split(',').slice(-3, -1).join(',')))];
     expect(titles).toEqual(['widget-bugs · tool policy 3ac3b860 · grader 1.2.1,widget-bugs', 'widget-bugs · tool policy 4ac9ce42 · grader 1.2.0,widget-bugs']);
   });
 });
