@@ -40,7 +40,8 @@ export function secondsBetween(a: string, b: string): number {
   return (instantMs(b) - instantMs(a)) / 1000;
 }
 
-function instantMs(ts: string): number {
+/** Milliseconds since the epoch of an RFC 3339 UTC timestamp from toUtcTimestamp (plain arithmetic, fractions kept). */
+export function instantMs(ts: string): number {
   const whole = Date.UTC(Number(ts.slice(0, 4)), Number(ts.slice(5, 7)) - 1, Number(ts.slice(8, 10)), Number(ts.slice(11, 13)), Number(ts.slice(14, 16)), Number(ts.slice(17, 19)));
   const fraction = ts.length > 20 ? Number(`0${ts.slice(19, -1)}`) : 0;
   return whole + fraction * 1000;

@@ -11,6 +11,7 @@
  * integer, and rows without `messages` (0.2.0 called them `interactions`).
  */
 import { z } from 'zod';
+import { describeIssue as describeZodIssue } from '../zod-issue.ts';
 
 const NonNegativeInt = z.int().min(0);
 
@@ -91,9 +92,4 @@ export const EeeRow = z.looseObject({
 export type EeeRow = z.infer<typeof EeeRow>;
 
 /** The first issue of a failed parse, as "path: message". */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'does not match the schema';
-  const path = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-  return `${path}: ${issue.message}`;
-}
+export const describeIssue = (error: z.ZodError): string => describeZodIssue(error, 'does not match the schema');

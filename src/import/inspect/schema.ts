@@ -8,6 +8,7 @@
  * every member it maps is validated here, at the edge, with its type.
  */
 import { z } from 'zod';
+import { describeIssue as describeZodIssue } from '../zod-issue.ts';
 
 /** A JSON number that is finite (non-finite tokens were read as null before parsing). */
 const Finite = z.number();
@@ -117,9 +118,4 @@ export const InspectStart = z.looseObject({ version: z.int().min(1), eval: Inspe
 export const MAX_LOG_VERSION = 2;
 
 /** A one-line description of the first schema problem, for an ImportError. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'does not match the Inspect log schema';
-  const path = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-  return `${path}: ${issue.message}`;
-}
+export const describeIssue = (error: z.ZodError): string => describeZodIssue(error, 'does not match the Inspect log schema');

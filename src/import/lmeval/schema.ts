@@ -8,6 +8,7 @@
  * member it maps is validated here, at the edge, with its type.
  */
 import { z } from 'zod';
+import { describeIssue as describeZodIssue } from '../zod-issue.ts';
 
 /** `n-samples[task]`: docs in the dataset split and docs evaluated (after --limit). */
 const NSamples = z.looseObject({ original: z.int().min(0).nullish(), effective: z.int().min(0) });
@@ -55,9 +56,4 @@ export const LmEvalSample = z.looseObject({
 export type LmEvalSample = z.infer<typeof LmEvalSample>;
 
 /** A one-line description of the first schema problem, for an ImportError. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'does not match the lm-eval output schema';
-  const path = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-  return `${path}: ${issue.message}`;
-}
+export const describeIssue = (error: z.ZodError): string => describeZodIssue(error, 'does not match the lm-eval output schema');

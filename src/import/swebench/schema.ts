@@ -7,6 +7,7 @@
  * validated here, at the edge, with its type.
  */
 import { z } from 'zod';
+import { describeIssue as describeZodIssue } from '../zod-issue.ts';
 
 /** One line of a predictions JSONL: the harness's required members. `model_patch` may be null or empty (no patch). */
 export const Prediction = z.looseObject({
@@ -62,9 +63,4 @@ export const ExperimentsResults = z.looseObject({ resolved: Ids }).and(z.record(
 export type ExperimentsResults = { resolved: string[] } & Record<string, unknown>;
 
 /** A one-line description of the first schema problem, for an ImportError. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'does not match the expected shape';
-  const path = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-  return `${path}: ${issue.message}`;
-}
+export const describeIssue = (error: z.ZodError): string => describeZodIssue(error, 'does not match the expected shape');

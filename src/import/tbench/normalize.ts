@@ -10,7 +10,7 @@ import { digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { Outcome } from '../../schema/index.ts';
 import { boundedString, plural } from '../common.ts';
 import { ImportError } from '../errors.ts';
-import { toUtcTimestamp } from '../time.ts';
+import { instantMs, toUtcTimestamp } from '../time.ts';
 import type { HarborRun, Tb1Run } from './read.ts';
 import type { HarborTrial, Tb1Trial } from './schema.ts';
 
@@ -93,15 +93,11 @@ function tokensOf(input: number | null | undefined, output: number | null | unde
 
 /** The earliest and latest of some UTC timestamps, compared as instants (fraction digits vary, so not as strings). */
 function extremes(times: readonly (string | null)[]): { first: string | null; last: string | null } {
-  const known = times.filter((t): t is string => t !== null).map((t) => ({ t, ms: instant(t) }));
+  const known = times.filter((t): t is string => t !== null).map((t) => ({ t, ms: instantMs(t) }));
   known.sort((a, b) => a.ms - b.ms || compareUtf8(a.t, b.t));
   return { first: known[0]?.t ?? null, last: known[known.length - 1]?.t ?? null };
 }
 
-function instant(ts: string): number {
-  const whole = Date.UTC(Number(ts.slice(0, 4)), Number(ts.slice(5, 7)) - 1, Number(ts.slice(8, 10)), Number(ts.slice(11, 13)), Number(ts.slice(14, 16)), Number(ts.slice(17, 19)));
-  return whole + (ts.length > 20 ? Number(`0${ts.slice(19, -1)}`) * 1000 : 0);
-}
 
 /** Each task's trials must share one prompt (instruction, or task checksum): one task cannot have two. */
 function checkPrompts(trials: readonly Trial[]): void {

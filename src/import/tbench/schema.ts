@@ -11,6 +11,7 @@
  * only in the originals), but every member it maps is type-checked here.
  */
 import { z } from 'zod';
+import { describeIssue as describeZodIssue } from '../zod-issue.ts';
 
 const NonNegativeInt = z.int().min(0);
 
@@ -112,9 +113,4 @@ export const HarborJob = z.looseObject({
 export type HarborJob = z.infer<typeof HarborJob>;
 
 /** A one-line description of the first schema problem, for an ImportError. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'does not match the expected shape';
-  const path = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-  return `${path}: ${issue.message}`;
-}
+export const describeIssue = (error: z.ZodError): string => describeZodIssue(error, 'does not match the expected shape');
