@@ -14,7 +14,7 @@
 import { REASON_CODES, TERMINAL_CLASSES, type TerminalClass } from './grading.ts';
 import type { LedgerSplits } from './headline.ts';
 import type { CohortPool } from './pool.ts';
-import { meanPassAtK, sortedMedian, wilson } from './stats.ts';
+import { meanPassAtK, mergeSortedRuns, sortedMedian, wilson } from './stats.ts';
 
 /** Resolved of graded attempts on a set of tasks, with the rate and its Wilson 95% interval. */
 export interface RateFigures {
@@ -222,8 +222,6 @@ export function cohortFigures(pool: CohortPool, splits: LedgerSplits, tallies: R
   const cost: CostFigures = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
   let retries = 0;
   const total = attemptCount(pool);
-  const walls = new Float64Array(total);
-  let w = 0;
   const replicateMap = new Map<number, Replicate>();
   for (const part of pool.parts) {
     if (!part.integral) throw new Error(`internal: bundle ${part.bundle_id} has a token, retry or micros value that is not an integer >= 0`);
@@ -232,8 +230,6 @@ export function cohortFigures(pool: CohortPool, splits: LedgerSplits, tallies: R
     tokens.input += part.tokens.input;
     tokens.output += part.tokens.output;
     tokens.unknown += part.tokens.unknown;
-    walls.set(part.walls, w);
-    w += part.walls.length;
     retries += part.retries;
     cost.micros += part.cost.micros;
     cost.partial += part.cost.partial;
@@ -252,8 +248,9 @@ export function cohortFigures(pool: CohortPool, splits: LedgerSplits, tallies: R
   tokens.total = tokens.input + tokens.output;
   tokens.complete = tokens.unknown === 0;
   cost.complete = cost.unavailable === 0 && cost.partial === 0;
-  // As orderFreeSum: ascending order of the values (a typed array sorts numerically), then median over that order.
-  walls.sort();
+  // As orderFreeSum: ascending order of the values (a typed array's sort order; each part's walls are a sorted run), then median over that order.
+  const walls = mergeSortedRuns(pool.parts.map((p) => p.walls));
+  if (walls.length !== total) throw new Error(`internal: ${walls.length} wall times for ${total} attempts`);
   let wallSum = 0;
   for (let i = 0; i < walls.length; i++) wallSum += walls[i]!;
   const perIndex = [...replicateMap.values()].sort((x, y) => x.index - y.index);

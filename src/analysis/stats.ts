@@ -111,6 +111,59 @@ export function median(values: readonly number[]): number | null {
   return sortedMedian([...values].sort((a, b) => a - b));
 }
 
+/**
+ * The values of several runs, each already in ascending order, as one
+ * ascending Float64Array: exactly what concatenating them and sorting the
+ * typed array gives (-0 before +0 as well), by merging the runs pairwise
+ * (O(n log k) for k runs, where a sort is O(n log n): a cohort's wall times
+ * come as one sorted run per bundle, cohort-part.ts). A run that is not in
+ * that order (or holds NaN) is not trusted to be: then the values are
+ * sorted after all.
+ */
+export function mergeSortedRuns(runs: readonly Float64Array[]): Float64Array {
+  let level: Float64Array[] = runs.filter((r) => r.length > 0);
+  if (level.length === 0) return new Float64Array(0);
+  if (level.length === 1) level = [Float64Array.from(level[0]!)];
+  while (level.length > 1) {
+    const next: Float64Array[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? mergeTwo(level[i]!, level[i + 1]!) : level[i]!);
+    level = next;
+  }
+  const merged = level[0]!;
+  // A merge keeps each run's own order, so a run out of order (or holding NaN) leaves the result out of order: sorted after all.
+  for (let i = 1; i < merged.length; i++) if (!before(merged[i - 1]!, merged[i]!)) return merged.sort();
+  if (merged.length > 0 && Number.isNaN(merged[0])) return merged.sort();
+  return merged;
+}
+
+/** True when `a` may come before `b` in a typed array's ascending order (-0 before +0; false with NaN). */
+function before(a: number, b: number): boolean {
+  return a < b || (a === b && (a !== 0 || 1 / a < 0 || 1 / b > 0));
+}
+
+function mergeTwo(x: Float64Array, y: Float64Array): Float64Array {
+  const out = new Float64Array(x.length + y.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  let a = x[0]!;
+  let b = y[0]!;
+  for (;;) {
+    if (a < b || (a === b && (a !== 0 || 1 / a < 0 || 1 / b > 0))) {
+      out[k++] = a;
+      if (++i === x.length) break;
+      a = x[i]!;
+    } else {
+      out[k++] = b;
+      if (++j === y.length) break;
+      b = y[j]!;
+    }
+  }
+  if (i < x.length) out.set(x.subarray(i), k);
+  else out.set(y.subarray(j), k);
+  return out;
+}
+
 /** {@link median} of numbers already in ascending order (no NaN). */
 export function sortedMedian(sorted: ArrayLike<number>): number | null {
   if (sorted.length === 0) return null;

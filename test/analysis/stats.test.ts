@@ -11,6 +11,7 @@ import {
   Z95,
   meanPassAtK,
   median,
+  mergeSortedRuns,
   normalCdf,
   pairedBootstrapDelta,
   passAtK,
@@ -212,6 +213,37 @@ describe('median', () => {
 
   it('sorts numerically, not as strings', () => {
     expect(median([10, 9, 100])).toBe(10);
+  });
+});
+
+describe('mergeSortedRuns', () => {
+  /** What it must equal: the runs concatenated, sorted as a typed array (-0 before +0). */
+  const sorted = (runs: readonly Float64Array[]) => Float64Array.from(runs.flatMap((r) => [...r])).sort();
+  const bits = (a: Float64Array) => [...a].map((v) => (Object.is(v, -0) ? '-0' : String(v)));
+  const walls = fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(0, -0, 1, 2.5));
+
+  it('gives exactly the typed-array sort of the runs (sign of zero included), for sorted runs', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(walls, { maxLength: 40 }), { maxLength: 12 }), (lists) => {
+        const runs = lists.map((l) => Float64Array.from(l).sort());
+        expect(bits(mergeSortedRuns(runs))).toEqual(bits(sorted(runs)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('sorts after all when a run is not in order, holds NaN, or puts +0 before -0', () => {
+    const cases: Float64Array[][] = [
+      [Float64Array.of(3, 1), Float64Array.of(2)],
+      [Float64Array.of(1, Number.NaN), Float64Array.of(0)],
+      [Float64Array.of(0, -0), Float64Array.of(-0, 0)],
+    ];
+    for (const runs of cases) expect(bits(mergeSortedRuns(runs))).toEqual(bits(sorted(runs)));
+    expect(mergeSortedRuns([])).toEqual(new Float64Array(0));
+    const one = Float64Array.of(1, 2);
+    const merged = mergeSortedRuns([new Float64Array(0), one]);
+    expect([...merged]).toEqual([1, 2]);
+    expect(merged).not.toBe(one);
   });
 });
 
