@@ -17,8 +17,11 @@
  *   analysed again;
  * - full, 1 thread and full, 2 threads: the pipeline in scale-child.ts with
  *   no worker thread and with one (SCALE_WORKERS), no cache;
- * - build, warm: `ledgerboard build` with the warm cache (the kept render of
- *   the same model: no Astro run), into an output it replaces each time;
+ * - build, warm: `ledgerboard build` with the warm cache into the same output
+ *   each time: after the warm-up round the output already holds the site of
+ *   these inputs, hashed afresh and left as it is (src/site/output-stamp.ts);
+ * - build, new output: the same into a fresh output each round: the kept
+ *   render of the same model (no Astro run), every page and blob written;
  * - cp -r: copying the evidence into a fresh directory (the floor the issue
  *   sets for a warm build: within 2x).
  *
@@ -104,9 +107,9 @@ try {
   log('filling the warm cache');
   const filled = await cli(['--cache', warmCache, evidence.dir]);
   const warmNames = new Set(await readdir(warmCache));
-  /** Removes the entries a run with a new bundle added (its verification, poolings, section, report); the render `build, warm` keeps stays. */
+  /** Removes the entries a run with a new bundle added (its verification, poolings, section, report); the render and output listing the builds keep stay. */
   const forgetNew = async () => {
-    for (const name of await readdir(warmCache)) if (!warmNames.has(name) && !name.startsWith('render-')) await rm(join(warmCache, name));
+    for (const name of await readdir(warmCache)) if (!warmNames.has(name) && !name.startsWith('render-') && !name.startsWith('site-')) await rm(join(warmCache, name));
   };
   const reportIds = new Set<string | null>([filled.reportId]);
   const peaks: Record<string, number> = {};
@@ -135,9 +138,13 @@ try {
     'full, 1 thread': () => threads('full, 1 thread', '0'),
     'full, 2 threads': () => threads('full, 2 threads', '1'),
     'build, warm': async () => {
-      const result = await run('env', ['ASTRO_TELEMETRY_DISABLED=1', process.execPath, bin, 'build', '--config', config, '--bundles', evidence.dir, '--cache', warmCache, '--out', join(work, 'site')], root);
-      if (result.code !== 0) throw new Error(`ledgerboard build exited ${result.code}: ${result.stderr.trim()}`);
-      rendered.add(/from the cache/.test(result.stderr) ? 'kept render' : 'rendered');
+      const result = await buildInto(join(work, 'site'));
+      rendered.add(/left as it is/.test(result.stderr) ? 'output left as it is' : /from the cache/.test(result.stderr) ? 'kept render' : 'rendered');
+    },
+    'build, new output': async () => {
+      // A fresh output each round (removed at the end, untimed).
+      const result = await buildInto(join(work, `site-${outputs++}`));
+      freshRendered.add(/from the cache/.test(result.stderr) ? 'kept render' : 'rendered');
     },
     'cp -r': async () => {
       // A fresh directory each round (removed at the end, untimed).
@@ -145,7 +152,14 @@ try {
     },
   };
   const rendered = new Set<string>();
+  const freshRendered = new Set<string>();
   let copies = 0;
+  let outputs = 0;
+  async function buildInto(out: string): Promise<{ stderr: string }> {
+    const result = await run('env', ['ASTRO_TELEMETRY_DISABLED=1', process.execPath, bin, 'build', '--config', config, '--bundles', evidence.dir, '--cache', warmCache, '--out', out], root);
+    if (result.code !== 0) throw new Error(`ledgerboard build exited ${result.code}: ${result.stderr.trim()}`);
+    return result;
+  }
   async function measured(name: string, args: string[], sameReport = true): Promise<void> {
     const report = await cli(args);
     if (sameReport) reportIds.add(report.reportId);
@@ -182,6 +196,7 @@ try {
   console.log(`new, same ledger / warm = ${(m('new, same ledger') / m('warm')).toFixed(2)}x (target <= 1.5x)`);
   console.log(`cold / full = ${(m('cold') / m('full')).toFixed(2)}x (the cost of writing the entries)`);
   console.log(`build, warm / cp -r = ${(m('build, warm') / m('cp -r')).toFixed(2)}x (target <= 2x; pages: ${[...rendered].join('/')}; openssl / cp -r = ${(m('openssl') / m('cp -r')).toFixed(2)}x, the hash every build must do)`);
+  console.log(`build, new output / cp -r = ${(m('build, new output') / m('cp -r')).toFixed(2)}x (pages: ${[...freshRendered].join('/')}: every page and blob written)`);
   console.log(`full, 1 thread / full, 2 threads = ${(m('full, 1 thread') / m('full, 2 threads')).toFixed(2)}x (what the second core gives; ${availableParallelism()} cores here)`);
   console.log(`report ids: ${[...reportIds].join(', ')} (${reportIds.size === 1 ? 'every run the same' : 'DIFFERENT: a bug'})`);
   if (reportIds.size !== 1) process.exitCode = 1;

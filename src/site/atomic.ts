@@ -24,11 +24,7 @@ export function stagingPaths(target: string): { target: string; staging: string;
  * When it throws, the staging directory is removed and `target` is untouched.
  */
 export async function replaceDirectory<T>(target: string, fill: (staging: string) => Promise<T>): Promise<T> {
-  const paths = stagingPaths(target);
-  await recoverInterruptedSwap(paths);
-  await removeOwn(paths.staging);
-  // Checked before any work: the swap will remove <target>.previous.
-  await removeOwn(paths.previous);
+  const paths = await tidyBeside(target);
   let result: T;
   try {
     result = await fill(paths.staging);
@@ -44,6 +40,21 @@ export async function replaceDirectory<T>(target: string, fill: (staging: string
   await rename(paths.staging, paths.target);
   await rm(paths.previous, { recursive: true, force: true });
   return result;
+}
+
+/**
+ * What a killed build left beside `target`: an interrupted swap is put back
+ * (the old output returns to `target`), a staging or previous directory a
+ * build left is removed; anything else there is refused (OutputDirError).
+ * Every build does this first, also one that leaves the output as it is.
+ */
+export async function tidyBeside(target: string): Promise<ReturnType<typeof stagingPaths>> {
+  const paths = stagingPaths(target);
+  await recoverInterruptedSwap(paths);
+  await removeOwn(paths.staging);
+  // Checked before any work: the swap will remove <target>.previous.
+  await removeOwn(paths.previous);
+  return paths;
 }
 
 /** A previous build died between its two renames: put the old output back (only a site: never someone's directory). */

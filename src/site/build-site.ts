@@ -10,13 +10,14 @@ import { basePathOf, type Config } from '../config/config.ts';
 import type { Report } from '../report/schema.ts';
 import { buildSiteModel } from './model.ts';
 import { readRetained } from '../history/retained-reports.ts';
-import { replaceDirectory } from './atomic.ts';
+import { replaceDirectory, tidyBeside } from './atomic.ts';
 import { publishedOf, withheldJson, type ReadBundle } from './publish.ts';
 import { rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
 import { keepRender, readKeptRender, renderedFiles, renderKey, writeRender } from './render-cache.ts';
+import { keepOutputStamp, listOutput, outputKey, readOutputStamp } from './output-stamp.ts';
 import { siteTasks } from './tasks.ts';
 import { keysJson, readAttestations } from '../attest/published.ts';
 import { checkSignatures, currentReport } from './signatures.ts';
@@ -44,7 +45,13 @@ export interface SiteBuildOptions {
   history?: HistoryCheck;
   /** The attestations directory (signed reports, FORMAT.md 10), resolved; absent or missing: none published. */
   attestationsDir?: string;
-  /** The cache directory (the verification cache's): the render of the same model and site code is kept and reused there (render-cache.ts). */
+  /**
+   * The cache directory (the verification cache's): the render of the same
+   * model and site code is kept and reused there (render-cache.ts), and the
+   * listing of each finished output, so that a build of the same inputs into
+   * an output that still holds exactly that site leaves it as it is
+   * (output-stamp.ts).
+   */
   renderCache?: string;
   log: (line: string) => void;
 }
@@ -63,6 +70,19 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   for (const rule of published.unmatchedRules) options.log(`warning: the withhold rule "${rule}" matches no file: nothing is held back by it`);
   for (const n of published.notWithheld) options.log(`warning: ${n.path} is withheld by a rule but published anyway: ${n.because} has the same bytes, and is always published`);
   const withheldCount = published.bundles.reduce((n, b) => n + b.withheld.length, 0);
+  // The same inputs as the site the output holds (checked byte for byte): nothing to write.
+  const stampKey = options.renderCache === undefined ? null : await outputKey({ report, bundles, config, retainedDir: options.retainedDir, ...(options.attestationsDir === undefined ? {} : { attestationsDir: options.attestationsDir }), sourceDate: options.sourceDate ?? null });
+  if (stampKey !== null) {
+    const stamp = await readOutputStamp(options.renderCache!, stampKey);
+    if (stamp !== null) {
+      await tidyBeside(options.outDir);
+      if ((await listOutput(options.outDir, stamp, stamp)) !== null) {
+        if (withheldCount > 0) options.log(`withheld: the bytes of ${withheldCount} files are not published (their digests are)`);
+        options.log(`the output already holds the site of these inputs (${stamp.files.length} files hashed, every one as built): left as it is`);
+        return { outDir: resolve(options.outDir), pages: stamp.pages, files: stamp.count };
+      }
+    }
+  }
   // Each published envelope checked against the bytes this site publishes (the pages say signed, or why not).
   const signatures = attestations === null ? {} : await checkSignatures([currentReport(report), ...retained.reports], published, attestations);
   const retainedWithheld = Object.fromEntries(await Promise.all(retained.reports.map(async (r) => [r.hex, await readRetainedWithheld(options.retainedDir, r.hex)] as const)));
@@ -79,7 +99,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     ...(options.history ? { history: options.history } : {}),
   });
   await mkdir(dirname(resolve(options.outDir)), { recursive: true });
-  return await replaceDirectory(options.outDir, async (staging) => {
+  const built = await replaceDirectory(options.outDir, async (staging) => {
     // The task pages' rows are not in the model, but follow from the same published bundles, which the model names.
     const key = options.renderCache === undefined ? null : await renderKey(model);
     const kept = key === null ? null : await readKeptRender(options.renderCache!, key);
@@ -112,4 +132,9 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     }
     return { outDir: resolve(options.outDir), pages: await countPages(model), files };
   });
+  if (stampKey !== null) {
+    const listing = await listOutput(built.outDir, { pages: built.pages, count: built.files });
+    if (listing !== null) await keepOutputStamp(options.renderCache!, stampKey, listing);
+  }
+  return built;
 }

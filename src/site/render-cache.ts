@@ -81,7 +81,7 @@ export async function renderKey(model: SiteModel): Promise<string> {
 }
 
 /** A `/`-separated relative path with no `.`, `..` or empty segment, no backslash or NUL. */
-function plainPath(path: unknown): path is string {
+export function plainPath(path: unknown): path is string {
   return typeof path === 'string' && path.length > 0 && !/[\\\0]/.test(path) && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 

@@ -254,7 +254,8 @@ describe('a killed build', () => {
   it('SIGKILL while the new site is being written leaves the previous output byte for byte', { timeout: 120_000 }, async () => {
     const before = new Map<string, string>();
     for (const file of await listFiles(outA)) before.set(file, sha(await readFile(join(outA, file))));
-    const child = spawn(process.execPath, ['bin/ledgerboard.mjs', 'build', '--out', outA], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+    // --no-cache: with the cache, a build of the same inputs into outA would leave it as it is (output-stamp.ts) and write nothing.
+    const child = spawn(process.execPath, ['bin/ledgerboard.mjs', 'build', '--no-cache', '--out', outA], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
     // Wait until the build has started writing its staging directory, then kill it without warning.
     const staging = `${outA}.staging`;
