@@ -20,6 +20,8 @@ export function points(delta: number | null): string {
 
 /** An integer with thin groups of three digits ("1,234,567"), locale-free. */
 export function grouped(n: number): string {
+  // Under 1,000 there is nothing to group (most numbers a task page writes: a million of them at 10^6 attempts).
+  if (n >= 0 && n < 1000) return String(Math.trunc(n));
   const sign = n < 0 ? '-' : '';
   const digits = String(Math.abs(Math.trunc(n)));
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');

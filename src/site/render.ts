@@ -10,6 +10,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SiteModel } from './model.ts';
 import type { TaskDetails } from './tasks.ts';
+import { taskPageData } from './attempt-rows.ts';
+import { cohortOf } from './view.ts';
 import type { TranscriptDetails } from './transcripts.ts';
 import { processAlive } from './build-lock.ts';
 
@@ -41,10 +43,11 @@ export const TRANSCRIPTS_MODULE = 'virtual:ledgerboard/transcripts';
 
 /**
  * A Vite plugin serving `moduleId` with one function, `exportName(n)`: the
- * data of page n, read from `<dir>/<n>.json`, which renderPages writes before
- * Astro runs (writePageData). The rows of every task page (10^6 attempts) and
- * the transcripts are too many for the site model; each page reads only its
- * own, so a render holds one page's data at a time.
+ * data of page n, read from `<dir>/<n>.json` (and `<n>.html`: see
+ * {@link writePageData}), which renderPages writes before Astro runs. The
+ * rows of every task page (10^6 attempts) and the transcripts are too many
+ * for the site model; each page reads only its own, so a render holds one
+ * page's data at a time.
  */
 export function pageDataPlugin(moduleId: string, exportName: string, dir: string): VitePlugin {
   const resolved = `\0${moduleId}`;
@@ -52,7 +55,16 @@ export function pageDataPlugin(moduleId: string, exportName: string, dir: string
     "import { readFileSync } from 'node:fs';",
     "import { join } from 'node:path';",
     `const dir = ${JSON.stringify(dir)};`,
-    `export function ${exportName}(n) { return JSON.parse(readFileSync(join(dir, \`\${Number(n)}.json\`), 'utf8')); }`,
+    `export function ${exportName}(n) {`,
+    '  const data = JSON.parse(readFileSync(join(dir, `${Number(n)}.json`), \'utf8\'));',
+    '  if (Array.isArray(data.htmlLengths)) {',
+    '    const all = readFileSync(join(dir, `${Number(n)}.html`), \'utf8\');',
+    '    let at = 0;',
+    '    data.html = data.htmlLengths.map((length) => all.slice(at, (at += length)));',
+    '    delete data.htmlLengths;',
+    '  }',
+    '  return data;',
+    '}',
     '',
   ].join('\n');
   return {
@@ -68,11 +80,33 @@ interface PageData {
   detail(n: number): Promise<unknown>;
 }
 
-/** Writes every page's data, one JSON file per page (`<n>.json`), one page at a time. */
+/**
+ * Writes every page's data, one page at a time: `<n>.json`, and when the
+ * data has `html` (a list of HTML strings: a task page's rows, about 1 GB at
+ * 10^6 attempts) those strings concatenated in `<n>.html`, their lengths in
+ * the JSON as `htmlLengths` (no JSON escaping of the HTML on the way out or
+ * back in). The plugin gives the page the same data.
+ */
 export async function writePageData(data: PageData | null, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   if (data === null) return;
-  for (let n = 0; n < data.pages.length; n++) await writeFile(join(dir, `${n}.json`), JSON.stringify(await data.detail(n)));
+  // Page n is written while page n + 1 is made (one page's writes in flight at a time).
+  let writing: Promise<unknown> = Promise.resolve();
+  for (let n = 0; n < data.pages.length; n++) {
+    const detail = (await data.detail(n)) as { html?: unknown };
+    let writes: Promise<unknown>;
+    if (Array.isArray(detail.html)) {
+      const { html, ...rest } = detail as { html: string[] };
+      writes = Promise.all([writeFile(join(dir, `${n}.html`), html.join('')), writeFile(join(dir, `${n}.json`), JSON.stringify({ ...rest, htmlLengths: html.map((h) => h.length) }))]);
+    } else {
+      writes = writeFile(join(dir, `${n}.json`), JSON.stringify(detail));
+    }
+    // Handled below (awaited); the handler keeps a failure from being reported as unhandled meanwhile.
+    writes.catch(() => undefined);
+    await writing;
+    writing = writes;
+  }
+  await writing;
 }
 
 type VitePlugin = { name: string; resolveId: (id: string) => string | undefined; load: (id: string) => string | undefined };
@@ -112,7 +146,8 @@ export async function renderPages(
     await linkPackages(join(work, 'node_modules'));
     const out = join(work, 'out');
     const detailsDir = join(work, 'task-details');
-    await writePageData(details, detailsDir);
+    // Task pages get their rows as HTML already (attempt-rows.ts), each cohort's in its currency.
+    await writePageData(details === null ? null : { pages: details.pages, detail: async (n) => taskPageData(await details.detail(n), (id) => cohortOf(model, id).cost.currency) }, detailsDir);
     const transcriptsDir = join(work, 'transcripts');
     await writePageData(transcripts, transcriptsDir);
     process.chdir(work);

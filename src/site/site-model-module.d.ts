@@ -7,9 +7,9 @@ declare module 'virtual:ledgerboard/site-model' {
   export default model;
 }
 
-/** The rows of each task page: served by render.ts (pageDataPlugin) for one render. */
+/** The rows of each task page, as HTML already (attempt-rows.ts): served by render.ts (pageDataPlugin) for one render. */
 declare module 'virtual:ledgerboard/task-details' {
-  export function taskDetail(n: number): import('./tasks.ts').TaskDetail;
+  export function taskDetail(n: number): import('./attempt-rows.ts').TaskPageData;
 }
 
 /** The transcript of each transcript page: served by render.ts (pageDataPlugin) for one render. */
