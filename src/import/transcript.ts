@@ -27,6 +27,8 @@ export interface TranscriptScore {
   value: string;
   answer: string | null;
   explanation: string | null;
+  /** Characters of the name, value, answer and explanation left out (each is shown up to SCORE_FIELD_CHARS). */
+  cut: number;
 }
 
 export interface Transcript {
@@ -36,6 +38,22 @@ export interface Transcript {
   total: number;
   /** Text cut from shown messages (characters) when one message alone passes the budget. */
   cut: number;
+  /** Scores the log records past the first MAX_SCORES (counted, not shown). */
+  scoresHidden: number;
+}
+
+/** The most characters of one score field (name, value, answer, explanation) a transcript page shows. */
+export const SCORE_FIELD_CHARS = 16 * 1024;
+/** The most scores of one attempt a transcript page lists. */
+export const MAX_SCORES = 100;
+
+/** The first `max` UTF-16 code units of a text, never ending inside a surrogate pair, and how many were left out. */
+export function cutText(text: string, max: number): { text: string; cut: number } {
+  if (text.length <= max) return { text, cut: 0 };
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end--;
+  return { text: text.slice(0, end), cut: text.length - end };
 }
 
 /** The text one transcript page shows at most (UTF-16 code units of message text, tool arguments and scores). */

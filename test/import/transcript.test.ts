@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inspectTranscripts } from '../../src/import/inspect/transcript.ts';
-import { transcriptKey, TRANSCRIPT_TEXT_CHARS } from '../../src/import/transcript.ts';
+import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS } from '../../src/import/transcript.ts';
 import { importerNamed } from '../../src/import/registry.ts';
 import { evalLog, header, jsonLog, sample } from './helpers.ts';
 
@@ -43,9 +43,30 @@ describe('Inspect transcripts', () => {
     expect(one.messages[2]!.toolCalls).toEqual([{ name: 'bash', arguments: '{"cmd":"ls; echo \\"$HOME\\""}' }]);
     expect(one.messages[3]!.tool).toEqual({ name: 'bash', error: 'took too long <b>' });
     expect(one.scores).toEqual([
-      { name: 'match', value: '"C"', answer: '4', explanation: `because ${XSS}` },
-      { name: 'judge', value: '0.5', answer: null, explanation: null },
+      { name: 'match', value: '"C"', answer: '4', explanation: `because ${XSS}`, cut: 0 },
+      { name: 'judge', value: '0.5', answer: null, explanation: null, cut: 0 },
     ]);
+    expect(one.scoresHidden).toBe(0);
+  });
+
+  it('cap each score field at SCORE_FIELD_CHARS and list the first MAX_SCORES scores, counting what is left out', async () => {
+    const long = 'e'.repeat(SCORE_FIELD_CHARS + 7);
+    const scores: Record<string, unknown> = { big: { value: 'v'.repeat(SCORE_FIELD_CHARS + 3), answer: long, explanation: `${'x'.repeat(SCORE_FIELD_CHARS - 1)}😀tail` } };
+    for (let i = 0; i < MAX_SCORES + 5; i++) scores[`s${i}`] = { value: i };
+    const t = (await inspectTranscripts(jsonLog([sample(1, 1, { scores, messages: [{ role: 'user', content: 'hi' }] })]))).get(transcriptKey('1', 1))!;
+    expect(t.scores).toHaveLength(MAX_SCORES);
+    expect(t.scoresHidden).toBe(6);
+    const big = t.scores[0]!;
+    expect(big.value).toHaveLength(SCORE_FIELD_CHARS);
+    expect(big.answer).toHaveLength(SCORE_FIELD_CHARS);
+    // Never half a surrogate pair: the emoji straddling the limit is left out whole.
+    expect(big.explanation).toBe('x'.repeat(SCORE_FIELD_CHARS - 1));
+    // The value is JSON text (quoted: 3 + 2 over), the answer 7 over, the explanation 6 (the emoji and 'tail').
+    expect(big.cut).toBe(5 + 7 + 6);
+    expect(t.scores[1]).toEqual({ name: 's0', value: '0', answer: null, explanation: null, cut: 0 });
+    expect(cutText('ab', 5)).toEqual({ text: 'ab', cut: 0 });
+    expect(cutText('a😀', 2)).toEqual({ text: 'a', cut: 2 });
+    expect(cutText('abc', -1)).toEqual({ text: '', cut: 3 });
   });
 
   it('read .eval archives the same as .json logs', async () => {

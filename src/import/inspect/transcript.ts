@@ -6,7 +6,7 @@
  * index (map.ts). Attachment references (`attachment://<id>`, how .eval logs
  * store long text once) are resolved from the sample's `attachments`.
  */
-import { transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
+import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import { readInspectLog } from './read-log.ts';
 import type { ZipLimits } from './zip.ts';
 
@@ -53,17 +53,25 @@ function messageOf(raw: Json, attachments: Record<string, Json>): TranscriptMess
   return { role, text: parts.join('\n\n'), toolCalls, tool, omitted };
 }
 
-function scoresOf(raw: Json): TranscriptScore[] {
-  if (!isRecord(raw)) return [];
-  return Object.entries(raw).map(([name, s]) => {
+/** The scores a page lists (the first MAX_SCORES, each field within SCORE_FIELD_CHARS), and how many more the log records. */
+function scoresOf(raw: Json): { scores: TranscriptScore[]; hidden: number } {
+  if (!isRecord(raw)) return { scores: [], hidden: 0 };
+  const entries = Object.entries(raw);
+  const scores = entries.slice(0, MAX_SCORES).map(([rawName, s]) => {
     const score = isRecord(s) ? s : {};
-    return {
-      name,
-      value: jsonText(score.value),
-      answer: typeof score.answer === 'string' ? score.answer : null,
-      explanation: typeof score.explanation === 'string' ? score.explanation : null,
+    let cut = 0;
+    const field = (text: string): string => {
+      const kept = cutText(text, SCORE_FIELD_CHARS);
+      cut += kept.cut;
+      return kept.text;
     };
+    const name = field(rawName);
+    const value = field(jsonText(score.value));
+    const answer = typeof score.answer === 'string' ? field(score.answer) : null;
+    const explanation = typeof score.explanation === 'string' ? field(score.explanation) : null;
+    return { name, value, answer, explanation, cut };
   });
+  return { scores, hidden: entries.length - scores.length };
 }
 
 function size(m: TranscriptMessage): number {
@@ -82,7 +90,7 @@ export async function inspectTranscripts(bytes: Uint8Array, limits?: ZipLimits):
     const raw = sample as Record<string, Json>;
     if (!Array.isArray(raw.messages) || raw.messages.length === 0) continue;
     const attachments = isRecord(raw.attachments) ? raw.attachments : {};
-    const scores = scoresOf(raw.scores);
+    const { scores, hidden } = scoresOf(raw.scores);
     let budget = TRANSCRIPT_TEXT_CHARS - scores.reduce((n, s) => n + s.name.length + s.value.length + (s.answer?.length ?? 0) + (s.explanation?.length ?? 0), 0);
     const messages: TranscriptMessage[] = [];
     let cut = 0;
@@ -96,13 +104,13 @@ export async function inspectTranscripts(bytes: Uint8Array, limits?: ZipLimits):
       }
       if (messages.length === 0) {
         // One message larger than the page: its text is cut, its tool calls dropped (said on the page).
-        const keep = Math.max(0, budget);
-        cut = message.text.length - Math.min(message.text.length, keep) + message.toolCalls.reduce((k, c) => k + c.name.length + c.arguments.length, 0);
-        messages.push({ ...message, text: message.text.slice(0, keep), toolCalls: [] });
+        const kept = cutText(message.text, budget);
+        cut = kept.cut + message.toolCalls.reduce((k, c) => k + c.name.length + c.arguments.length, 0);
+        messages.push({ ...message, text: kept.text, toolCalls: [] });
       }
       break;
     }
-    out.set(transcriptKey(String(sample.id), sample.epoch), { messages, scores, total: raw.messages.length, cut });
+    out.set(transcriptKey(String(sample.id), sample.epoch), { messages, scores, total: raw.messages.length, cut, scoresHidden: hidden });
   }
   return out;
 }
