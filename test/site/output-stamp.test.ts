@@ -11,9 +11,10 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileTree } from '../helpers/file-tree.ts';
 import { hashFiles, hashOne } from '../../src/site/hash-files.ts';
 import { listOutput, OUTPUT_STAMP_FORMAT, outputKey, readOutputStamp, type OutputInputs } from '../../src/site/output-stamp.ts';
 import { parseConfig } from '../../src/config/config.ts';
@@ -33,19 +34,7 @@ const build = (args: string[], env: Record<string, string> = {}) =>
     maxBuffer: 1 << 26,
   });
 
-/** Every file under a directory, path to bytes' SHA-256 (sorted paths). */
-async function tree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (d: string) => {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else out[relative(dir, p)] = e.isFile() ? createHash('sha256').update(await readFile(p)).digest('hex') : 'not a file';
-    }
-  };
-  await walk(dir);
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
+const tree = fileTree;
 
 const LEFT = /build: the output already holds the site of these inputs \(\d+ files hashed, every one as built\): left as it is/;
 

@@ -10,10 +10,11 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileTree } from '../helpers/file-tree.ts';
 import { readKeptRender, RENDER_CACHE_FORMAT } from '../../src/site/render-cache.ts';
 
 const scratch: string[] = [];
@@ -31,19 +32,7 @@ const build = (args: string[]) =>
     maxBuffer: 1 << 26,
   });
 
-/** Every file under a directory, path to bytes' SHA-256 (sorted paths). */
-async function tree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (d: string) => {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(await readFile(p)).digest('hex');
-    }
-  };
-  await walk(dir);
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
+const tree = fileTree;
 
 const renders = async (cache: string) => (await readdir(cache).catch(() => [] as string[])).filter((n) => n.startsWith('render-'));
 
