@@ -292,18 +292,19 @@ function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: str
     const off = pairs.filter(([, n, list]) => n !== undefined && list !== undefined && n !== list.length).length;
     if (off > 0) missing.push(`the run report contradicts itself: ${plural(off, 'count')} (such as resolved_instances) differ from the length of the matching id list`);
   }
-  const say = (n: number, text: string) => {
-    if (n > 0) missing.push(`${plural(n, 'instance')} ${text}`);
+  // Each line in the singular for one instance and in the plural for more ("1 instance ... has", "2 instances ... have").
+  const say = (n: number, one: string, more: string) => {
+    if (n > 0) missing.push(`${plural(n, 'instance')} ${n === 1 ? one : more}`);
   };
-  say(c.resolvedListedNoReport, 'listed as resolved by the aggregate have no report.json here: not graded (harness_failure), not counted as resolved');
-  say(c.resolvedListedReportSaysNot, 'listed as resolved by the aggregate are not resolved in their report.json: graded by the report.json (fail)');
-  say(c.unresolvedListedReportSaysResolved, 'listed as unresolved by the aggregate are resolved in their report.json: graded by the report.json (pass)');
-  say(c.resolvedNotListed, 'resolved in their report.json are not in the aggregate\'s resolved list: graded by the report.json (pass)');
-  say(c.emptyListedHasPatch, 'listed as empty patches by the aggregate have a non-empty patch in the predictions');
-  say(c.emptyNotListed, 'with an empty patch in the predictions are not in the aggregate\'s empty-patch list');
-  say(c.errorListedHasReport, 'listed as errors by the run report have a report.json: graded by the report.json');
-  say(c.predictionNotSubmitted, 'in the predictions are not in the run report\'s submitted list');
-  say(c.submittedNoPrediction, 'in the run report\'s submitted list have no prediction here: not imported as tasks');
+  say(c.resolvedListedNoReport, 'listed as resolved by the aggregate has no report.json here: not graded (harness_failure), not counted as resolved', 'listed as resolved by the aggregate have no report.json here: not graded (harness_failure), not counted as resolved');
+  say(c.resolvedListedReportSaysNot, 'listed as resolved by the aggregate is not resolved in its report.json: graded by the report.json (fail)', 'listed as resolved by the aggregate are not resolved in their report.json: graded by the report.json (fail)');
+  say(c.unresolvedListedReportSaysResolved, 'listed as unresolved by the aggregate is resolved in its report.json: graded by the report.json (pass)', 'listed as unresolved by the aggregate are resolved in their report.json: graded by the report.json (pass)');
+  say(c.resolvedNotListed, 'resolved in its report.json is not in the aggregate\'s resolved list: graded by the report.json (pass)', 'resolved in their report.json are not in the aggregate\'s resolved list: graded by the report.json (pass)');
+  say(c.emptyListedHasPatch, 'listed as an empty patch by the aggregate has a non-empty patch in the predictions', 'listed as empty patches by the aggregate have a non-empty patch in the predictions');
+  say(c.emptyNotListed, 'with an empty patch in the predictions is not in the aggregate\'s empty-patch list', 'with an empty patch in the predictions are not in the aggregate\'s empty-patch list');
+  say(c.errorListedHasReport, 'listed as an error by the run report has a report.json: graded by the report.json', 'listed as errors by the run report have a report.json: graded by the report.json');
+  say(c.predictionNotSubmitted, 'in the predictions is not in the run report\'s submitted list', 'in the predictions are not in the run report\'s submitted list');
+  say(c.submittedNoPrediction, 'in the run report\'s submitted list has no prediction here: not imported as a task', 'in the run report\'s submitted list have no prediction here: not imported as tasks');
 }
 
 function noteCounts(c: Counts, tasks: number, missing: string[]): void {

@@ -94,12 +94,15 @@ describe('the mapping, on a synthetic run', () => {
     const m = await mapRun(sixBranches({ resolved_ids: ['b__b-2', 'f__f-6'], unresolved_ids: ['a__a-1'], resolved_instances: 5, empty_patch_ids: ['a__a-1'] }));
     const notes = notesOf(m);
     expect(notes).toContain('- the run report contradicts itself: 2 counts (such as resolved_instances) differ from the length of the matching id list');
-    expect(notes).toContain('- 1 instance listed as resolved by the aggregate have no report.json here: not graded (harness_failure), not counted as resolved');
-    expect(notes).toContain('- 1 instance listed as resolved by the aggregate are not resolved in their report.json: graded by the report.json (fail)');
-    expect(notes).toContain('- 1 instance listed as unresolved by the aggregate are resolved in their report.json: graded by the report.json (pass)');
-    expect(notes).toContain("- 1 instance resolved in their report.json are not in the aggregate's resolved list: graded by the report.json (pass)");
-    expect(notes).toContain('- 1 instance listed as empty patches by the aggregate have a non-empty patch in the predictions');
-    expect(notes).toContain("- 1 instance with an empty patch in the predictions are not in the aggregate's empty-patch list");
+    expect(notes).toContain('- 1 instance listed as resolved by the aggregate has no report.json here: not graded (harness_failure), not counted as resolved');
+    expect(notes).toContain('- 1 instance listed as resolved by the aggregate is not resolved in its report.json: graded by the report.json (fail)');
+    expect(notes).toContain('- 1 instance listed as unresolved by the aggregate is resolved in its report.json: graded by the report.json (pass)');
+    expect(notes).toContain("- 1 instance resolved in its report.json is not in the aggregate's resolved list: graded by the report.json (pass)");
+    expect(notes).toContain('- 1 instance listed as an empty patch by the aggregate has a non-empty patch in the predictions');
+    expect(notes).toContain("- 1 instance with an empty patch in the predictions is not in the aggregate's empty-patch list");
+    // Two of a kind: the plural (each line reads as a sentence for one instance and for several).
+    const two = notesOf(await mapRun(sixBranches({ resolved_ids: ['a__a-1', 'c__c-3', 'd__d-4'] })));
+    expect(two).toMatch(/- 2 instances listed as resolved by the aggregate (have no report\.json here|are not resolved in their report\.json)/);
     // The grades come from the report.json files, never from the aggregate.
     expect(jsonOf(m, 'grades/1.json').results.map((r: { verdict: string }) => r.verdict)).toEqual(['pass', 'fail', 'fail', 'fail']);
   });
