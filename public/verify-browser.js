@@ -17,11 +17,14 @@
  *   { "kind": "file", "url", "sha256", "bytes" }        the file's size and SHA-256
  *   { "kind": "self-id", "url", "member", "expected" }  SHA-256 of the RFC 8785 form
  *                                                        of the JSON at url without member
- *   { "kind": "manifest", "url", "expected", "blobs", "withheld"? }   a bundle's manifest.json: its
+ *   { "kind": "manifest", "url", "expected", "blobs", "withheld"?,
+ *     "withheldList"?, "bundle"? }   a bundle's manifest.json: its
  *       bundle_id re-derives to expected, and every file it lists is served at
  *       blobs + <sha256 hex> with the listed size and SHA-256 (docs/site.md);
  *       a file whose sha256 is in withheld (the site's withheld files) is
- *       counted as withheld, never fetched, never a match or a mismatch
+ *       counted as withheld, never fetched, never a match or a mismatch;
+ *       with withheldList (a page lists at most 1,000 withheld files), the
+ *       withheld.json there adds every file it lists for bundle (a dir hex)
  *   { "kind": "signature", "url", "keyid", "keys", "report_id", "subjects": [{ "name", "url" }] }
  *       a signed report (FORMAT.md 10): the DSSE envelope at url is an in-toto
  *       statement about report_id naming each subject by the SHA-256 of the
@@ -147,10 +150,15 @@
     var id = await selfId(manifest, 'bundle_id');
     var listed = Array.isArray(manifest.files) ? manifest.files : null;
     if (listed === null) throw new Error('the manifest has no files list');
-    var held = Array.isArray(check.withheld) ? check.withheld : [];
+    var held = new Set(Array.isArray(check.withheld) ? check.withheld : []);
+    // A page lists at most 1,000 withheld files; past that it names /withheld.json, which lists them all (by bundle).
+    if (typeof check.withheldList === 'string') {
+      var all = parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await fetchBytes(check.withheldList)));
+      (Array.isArray(all.files) ? all.files : []).forEach(function (f) { if (f && f.bundle === check.bundle) held.add(f.sha256); });
+    }
     // A file a stranger needs is always checked, whatever the page says is withheld.
     var needed = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/;
-    var files = listed.filter(function (f) { return !(f && held.indexOf(f.sha256) >= 0 && !needed.test(String(f.path))); });
+    var files = listed.filter(function (f) { return !(f && held.has(f.sha256) && !needed.test(String(f.path))); });
     var withheld = listed.length - files.length;
     var problems = [];
     if (id !== check.expected) problems.push('bundle_id: derived ' + id + ', expected ' + check.expected);

@@ -262,6 +262,48 @@ describe('a signed site with withheld files', () => {
     }
   });
 
+  it('past the 1,000 withheld files a page lists, the plan page verifier reads the rest from /withheld.json (never fetching one)', async () => {
+    const bundle = withheld[0]!.bundle;
+    const mine = withheld.filter((f) => f.bundle === bundle);
+    expect(mine.length).toBeGreaterThan(1);
+    const manifest = JSON.parse(await readFile(join(work, 'signed', 'bundles', bundle, 'manifest.json'), 'utf8')) as { plan_id: string };
+    // What a page of a bundle with over 1,000 withheld files carries: a list cut short, and where the rest are.
+    const run = async (withList: boolean) => {
+      const page = await jsOn.context.newPage();
+      try {
+        await page.goto(`${server('signed').origin}/plans/${manifest.plan_id.slice(7)}/`);
+        await page.evaluate(
+          ({ withList, bundle }) => {
+            const root = document.querySelector('[data-verify-root]')!;
+            const checks = JSON.parse(root.getAttribute('data-verify-checks')!) as { kind: string; withheld?: string[] }[];
+            for (const c of checks) if (c.kind === 'manifest') Object.assign(c, { withheld: c.withheld!.slice(0, 1) }, withList ? { withheldList: '/withheld.json', bundle } : {});
+            root.setAttribute('data-verify-checks', JSON.stringify(checks));
+          },
+          { withList, bundle },
+        );
+        const before = server('signed').requests.length;
+        await page.click('[data-verify-root] button[data-verify]');
+        await page.waitForFunction(() => ['match', 'mismatch', 'error'].includes(document.querySelector('[data-verify-root]')?.getAttribute('data-verify-status') ?? ''), undefined, { timeout: 60_000 });
+        const asked = new Set(server('signed').requests.slice(before));
+        return {
+          status: await page.getAttribute('[data-verify-root]', 'data-verify-status'),
+          live: (await page.textContent('[data-verify-root] [data-verify-live]')) ?? '',
+          fetchedWithheld: mine.filter((f) => asked.has(`/blobs/${f.sha256.slice(7)}`)).length,
+          list: asked.has('/withheld.json'),
+        };
+      } finally {
+        await page.close();
+      }
+    };
+    const listed = await run(true);
+    expect(listed).toMatchObject({ status: 'match', fetchedWithheld: 0, list: true });
+    expect(listed.live).toContain(`${mine.length} withheld (committed digest, not published)`);
+    // Without the list, the files past the cut would be fetched (and are not there): the check fails.
+    const cut = await run(false);
+    expect(cut.status).toBe('mismatch');
+    expect(cut.fetchedWithheld).toBe(mine.length - 1);
+  });
+
   it('the retained report says signed, and (JavaScript off) which withheld files are still withheld, then revealed', async () => {
     const before = await text(jsOff, `${server('signed').origin}/reports/${reportHex}/`);
     expect(before).toContain(`Signed by key ${keyid.slice(0, 12)}`);
