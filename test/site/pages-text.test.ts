@@ -28,9 +28,10 @@ const LONG_AGENT = `l${'o'.repeat(50_000)}p`;
 let out = '';
 let report: Report;
 
-/** A page's text: tags dropped, entities decoded, whitespace collapsed. */
+/** A page's text: figure spans (inline, src/site/page-figures.ts) unwrapped, other tags dropped, entities decoded, whitespace collapsed. */
 function textOf(html: string): string {
   return html
+    .replace(/<span data-figure="[^"]*">([^<]*)<\/span>/g, '$1')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ');
