@@ -78,6 +78,8 @@ function printResult(r: ImportResult, io: CliIo, paint: ReturnType<typeof painte
     `${paint(ok ? 'green' : 'red', r.status.padEnd(10))} ${showFormat ? `${r.format.padEnd(15)} ` : ''}bundle ${shortDigest(r.bundleId)}  ${s.attempts} attempts (${s.tasks} tasks x ${s.epochs} epochs), log ${terminalSafe(s.status)}  ${terminalSafe(r.dir)}\n`,
   );
   for (const m of s.missing) io.stdout.write(`  missing  ${terminalSafe(m)}\n`);
+  // What the input held beyond the kept files: the bundle cannot say it (a re-import from the kept originals must give the same bundle).
+  for (const u of s.unkept ?? []) io.stderr.write(`  note     ${terminalSafe(u)}\n`);
   for (const f of r.findings.filter((f) => f.severity === 'error')) io.stdout.write(`  ${f.code}: ${terminalSafe(f.message)}\n`);
   return ok;
 }

@@ -8,9 +8,9 @@
 import { canonicalBytes, digestBytes, digestHex } from '../json/canonical.ts';
 import { NAME, VERSION } from '../version.ts';
 import type { Attempt, CostState, GradeResult, Grader, LedgerRecord, Plan } from '../schema/index.ts';
-import { jsonlBytes, prettyJson } from '../evidence/seal.ts';
+import { jsonlBytes, prettyJson } from '../evidence/manifest.ts';
 import type { ImportSummary, MappedBundle } from './importer.ts';
-import { ImportError } from './errors.ts';
+import { ImportLimitError } from './errors.ts';
 
 /**
  * The NOTES.md line of an import without one usable grade (no scorer, every
@@ -90,7 +90,7 @@ export function artifactWriter(files: Map<string, Uint8Array>): (value: unknown)
  */
 export function boundedString(value: string, maxBytes: number, what: string): string {
   const bytes = Buffer.byteLength(value, 'utf8');
-  if (bytes > maxBytes) throw new ImportError(`${what} is ${bytes} bytes long, more than the ${maxBytes} an import keeps (import_limits.maxStringBytes)`);
+  if (bytes > maxBytes) throw new ImportLimitError(`${what} is ${bytes} bytes long, more than the ${maxBytes} an import keeps (import_limits.maxStringBytes)`, 'maxStringBytes');
   return value;
 }
 
@@ -146,8 +146,10 @@ export function finishImport(parts: {
   grades: { created_at: string; grader: Grader; results: readonly GradeResult[] };
   notes: { heading: string; format: string; source: string };
   missing: string[];
+  /** What the input held that was not read or kept: the summary's `unkept`, never in NOTES.md. */
+  unkept?: readonly string[];
   usable: number;
-  summary: Omit<ImportSummary, 'missing' | 'attempts'>;
+  summary: Omit<ImportSummary, 'missing' | 'attempts' | 'unkept'>;
 }): MappedBundle {
   const { files, plan, missing, usable } = parts;
   files.set('plan.json', prettyJson(plan));
@@ -158,6 +160,11 @@ export function finishImport(parts: {
   return {
     files,
     planId: plan.plan_id,
-    summary: { ...parts.summary, attempts: parts.attempts.length, missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing },
+    summary: {
+      ...parts.summary,
+      attempts: parts.attempts.length,
+      missing: usable === 0 ? [NO_USABLE_GRADES, ...missing] : missing,
+      ...(parts.unkept !== undefined && parts.unkept.length > 0 ? { unkept: [...parts.unkept] } : {}),
+    },
   };
 }

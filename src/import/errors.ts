@@ -7,3 +7,19 @@
 export class ImportError extends Error {
   override readonly name = 'ImportError';
 }
+
+/**
+ * An ImportError raised because the input is over one of the import limits
+ * (ImportLimits, the config's `import_limits`), not because it cannot be
+ * mapped: a re-derivation (rederive.ts) reports it as not reproduced under
+ * its limits, never as a mismatch.
+ */
+export class ImportLimitError extends ImportError {
+  constructor(
+    message: string,
+    /** The limit, as `import_limits` names it. */
+    readonly limit: string,
+  ) {
+    super(message);
+  }
+}

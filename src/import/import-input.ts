@@ -15,8 +15,11 @@ import { canonicalBytes } from '../json/canonical.ts';
 import { verifyBundle } from '../verify/verify-bundle.ts';
 import type { BundleStatus, Finding } from '../verify/findings.ts';
 import { ImportError } from './errors.ts';
-import type { Importer, ImportRequest, ImportSummary, MappedBundle } from './importer.ts';
+import type { Importer, ImportRequest, ImportSummary } from './importer.ts';
 import { readImportInput, type ImportInput } from './input.ts';
+import { mapImportInput } from './map-input.ts';
+
+export { mapImportInput } from './map-input.ts';
 
 /** The result of importing one input. */
 export interface ImportResult {
@@ -54,26 +57,6 @@ export function bundleDirName(input: ImportInput): string {
   const identity =
     input.kind === 'file' ? [...input.files.values()][0]! : canonicalBytes([...input.files].map(([path, bytes]) => [path, sha256Hex(bytes)]));
   return `${slug}-${sha256Hex(identity).slice(0, 12)}`;
-}
-
-/**
- * Maps an input with its importer, without touching the disk (the pure part
- * of an import), and checks what every importer promises: a directory
- * importer keeps each original it lists under `source/` byte for byte.
- */
-export async function mapImportInput(importer: Importer, input: ImportInput, request: ImportRequest): Promise<MappedBundle> {
-  const mapped = await importer.map(input, request);
-  const sources = [...mapped.files.keys()].filter((p) => p.startsWith('source/'));
-  if (sources.length === 0) throw new Error(`importer ${importer.name} kept no original under source/`);
-  if (importer.input === 'directory') {
-    for (const path of sources) {
-      const original = input.files.get(path.slice('source/'.length));
-      if (original === undefined || !Buffer.from(original).equals(Buffer.from(mapped.files.get(path)!))) {
-        throw new Error(`importer ${importer.name} wrote ${path}, which is not the input file of that relative path byte for byte`);
-      }
-    }
-  }
-  return mapped;
 }
 
 /** True when a path exists and is anything but an empty directory. */

@@ -4,7 +4,7 @@
  * the mapping of a read input onto the files of one evidence bundle
  * (FORMAT.md section 9). docs/importing.md has one section per format.
  */
-import type { ImportInput } from './input.ts';
+import type { ImportInput } from './input-shape.ts';
 import type { ImportLimits } from './limits.ts';
 import type { Transcript } from './transcript.ts';
 
@@ -36,6 +36,13 @@ export interface ImportSummary {
   scorer: string | null;
   /** One sentence per thing the source lacked or the import could not carry, fixed words and counts only. */
   missing: string[];
+  /**
+   * What the import did not read or keep of its input (other files, hidden
+   * entries skipped): the import command says it on stderr; never written
+   * into the bundle, which must follow from the files it keeps alone (a
+   * re-import from the kept originals has no such files).
+   */
+  unkept?: string[];
 }
 
 /** A mapped bundle: its files (manifest excluded), plan id and summary. */

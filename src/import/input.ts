@@ -13,32 +13,11 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { compareUtf8 } from '../evidence/paths.ts';
-import { ImportError } from './errors.ts';
+import { ImportError, ImportLimitError } from './errors.ts';
 import type { ImportLimits } from './limits.ts';
+import { isPlainPath, type ImportInput } from './input-shape.ts';
 
-/** One import's input, read. */
-export interface ImportInput {
-  /** The input's own name (its last path component), used only for the bundle directory's slug; never part of a bundle. */
-  readonly name: string;
-  /** A file input, or a directory input. */
-  readonly kind: 'file' | 'directory';
-  /**
-   * The input's files by relative path ('/'-separated, byte order): a file
-   * input has exactly one entry, under its own name; a directory input one
-   * per regular file under it.
-   */
-  readonly files: ReadonlyMap<string, Uint8Array>;
-  /** Relative paths of a directory's hidden entries (a name starting with '.'), never read: an importer may say so in NOTES.md. */
-  readonly skipped: readonly string[];
-}
-
-/** The characters a relative path of an input file may hold: what every shell and file system takes as is. */
-export const PLAIN_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9._@+=,-]*)(?:\/[A-Za-z0-9_][A-Za-z0-9._@+=,-]*)*$/;
-
-/** True when a relative path is plain (PLAIN_PATH, at most 255 bytes, no '.' or '..' component). */
-export function isPlainPath(path: string): boolean {
-  return path.length <= 255 && PLAIN_PATH.test(path) && !path.split('/').some((c) => c === '.' || c === '..');
-}
+export { isPlainPath, PLAIN_PATH, type ImportInput } from './input-shape.ts';
 
 function errno(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -55,7 +34,7 @@ async function readBounded(path: string, what: string, limits: ImportLimits): Pr
   try {
     const size = (await handle.stat()).size;
     if (size > limits.maxFileBytes) {
-      throw new ImportError(`${what} is ${size} bytes, more than the ${limits.maxFileBytes} an import reads (import_limits.maxFileBytes)`);
+      throw new ImportLimitError(`${what} is ${size} bytes, more than the ${limits.maxFileBytes} an import reads (import_limits.maxFileBytes)`, 'maxFileBytes');
     }
     const bytes = await handle.readFile();
     if (bytes.length > limits.maxFileBytes) throw new ImportError(`${what} grew past ${limits.maxFileBytes} bytes while it was read`);
@@ -112,10 +91,10 @@ export async function readImportInput(path: string, limits: ImportLimits): Promi
         continue;
       }
       if (!entry.isFile()) throw new ImportError(`the input holds ${shown}, which is neither a regular file nor a directory`);
-      if (files.size >= limits.maxFiles) throw new ImportError(`the input holds more than ${limits.maxFiles} files (import_limits.maxFiles)`);
+      if (files.size >= limits.maxFiles) throw new ImportLimitError(`the input holds more than ${limits.maxFiles} files (import_limits.maxFiles)`, 'maxFiles');
       const bytes = await readBounded(join(dir, entry.name), `the file ${shown}`, limits);
       total += bytes.length;
-      if (total > limits.maxInputBytes) throw new ImportError(`the input's files hold more than ${limits.maxInputBytes} bytes together (import_limits.maxInputBytes)`);
+      if (total > limits.maxInputBytes) throw new ImportLimitError(`the input's files hold more than ${limits.maxInputBytes} bytes together (import_limits.maxInputBytes)`, 'maxInputBytes');
       files.set(rel, bytes);
     }
   };

@@ -64,7 +64,7 @@ export const eeeImporter: Importer = {
     const mapped = mapEee(agg, sidecar, options);
     // Said on the command line only: NOTES.md must be the same when a stranger re-imports from the kept originals alone.
     const unread = input.files.size - 2;
-    if (unread > 0) mapped.summary.missing.push(`${unread === 1 ? '1 other file' : `${unread} other files`} of the input not read (only the aggregate and its sidecar are kept)`);
+    if (unread > 0) (mapped.summary.unkept ??= []).push(`${unread === 1 ? '1 other file' : `${unread} other files`} of the input not read (only the aggregate and its sidecar are kept)`);
     return mapped;
   },
   async sourceMetrics(sources, graderId): Promise<SourceMetric[] | null> {

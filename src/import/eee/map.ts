@@ -12,7 +12,7 @@
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, boundedString, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';

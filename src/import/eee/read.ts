@@ -16,8 +16,8 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { parseStrictJson, type JsonValue } from '../../json/strict-json.ts';
-import { ImportError } from '../errors.ts';
-import type { ImportInput } from '../input.ts';
+import { ImportError, ImportLimitError } from '../errors.ts';
+import type { ImportInput } from '../input-shape.ts';
 import { describeIssue, EeeAggregate, EeeRow, type EeeDetailed } from './schema.ts';
 
 /** Nesting limit for EEE documents (transcripts nest deeper than evidence files may). */
@@ -196,7 +196,7 @@ export function readRows(bytes: Uint8Array, maxRecords: number): EeeRow[] {
     const nl = buf.indexOf(0x0a, start);
     const end = nl === -1 ? buf.length : nl;
     if (end === start) throw new ImportError(`the sidecar's line ${line} is blank: a JSONL row per line, no blank lines`);
-    if (rows.length >= maxRecords) throw new ImportError(`the sidecar holds more than ${maxRecords} rows (import_limits.maxRecords)`);
+    if (rows.length >= maxRecords) throw new ImportLimitError(`the sidecar holds more than ${maxRecords} rows (import_limits.maxRecords)`, 'maxRecords');
     const value = parse(buf.subarray(start, end), `the sidecar's line ${line}`);
     if (!isObject(value)) throw new ImportError(`the sidecar's line ${line} is not a JSON object`);
     rows.push(validate(EeeRow, value, `the sidecar's line ${line}`));

@@ -6,7 +6,7 @@
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, boundedString, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
@@ -376,7 +376,8 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
   }
   missing.push('HELM records no per-request cost in a run directory: cost unavailable for every attempt');
   if (run.nonFinite > 0) missing.push(`${plural(run.nonFinite, 'non-finite number')} (NaN or Infinity) in the files read, read as null`);
-  if (run.unread > 0) missing.push(`${plural(run.unread, 'other file')} of the run directory not read and not kept (display files, instances, scenario description, hidden entries)`);
+  // Said on the command line only: NOTES.md must follow from the kept files alone (a re-import from them has no other file).
+  const unkept = run.unread > 0 ? [`${plural(run.unread, 'other file')} of the run directory not read and not kept (display files, instances, scenario description, hidden entries)`] : [];
 
   for (const [path, bytes] of run.read) files.set(`source/${path}`, bytes);
   return finishImport({
@@ -391,6 +392,7 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
       source: `HELM run directory's files it reads, kept byte for byte under \`source/\` (\`source/${PER_INSTANCE_STATS}\` is the first)`,
     },
     missing,
+    unkept,
     usable: counts.usable,
     summary: { status: 'not recorded', tasks: ledgerRecords.length, epochs: attemptsPerTask, scorer: metric },
   });

@@ -8,8 +8,8 @@
  */
 import type { z } from 'zod';
 import { parseSourceJson } from '../source-json.ts';
-import { ImportError } from '../errors.ts';
-import type { ImportInput } from '../input.ts';
+import { ImportError, ImportLimitError } from '../errors.ts';
+import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { HelmPerInstanceStats, HelmRunSpec, HelmScenarioState, HelmStats, type HelmInstanceStats, type HelmRunSpec as RunSpec, type HelmScenarioState as ScenarioState, type HelmStat } from './schema.ts';
 
@@ -46,7 +46,7 @@ function parseDocument<T>(bytes: Uint8Array, name: string, schema: z.ZodType<T>,
   const { value, nonFinite } = parseSourceJson(bytes, name);
   counted.nonFinite += nonFinite;
   if (Array.isArray(value) && value.length > limits.maxRecords) {
-    throw new ImportError(`${name} holds ${value.length} records, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`);
+    throw new ImportLimitError(`${name} holds ${value.length} records, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`, 'maxRecords');
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ImportError(`${name} is not a HELM ${name} as the importer reads it (${schemaProblem(parsed.error)})`);
@@ -73,7 +73,7 @@ export function readHelmRun(input: ImportInput, limits: ImportLimits): HelmRun {
   if (stateBytes !== undefined) {
     scenarioState = parseDocument(stateBytes, SCENARIO_STATE, HelmScenarioState, limits, counted);
     if (scenarioState.request_states.length > limits.maxRecords) {
-      throw new ImportError(`${SCENARIO_STATE} holds ${scenarioState.request_states.length} request states, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`);
+      throw new ImportLimitError(`${SCENARIO_STATE} holds ${scenarioState.request_states.length} request states, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`, 'maxRecords');
     }
     read.set(SCENARIO_STATE, stateBytes);
   }

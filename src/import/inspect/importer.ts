@@ -2,9 +2,9 @@
 import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
-import type { ImportInput } from '../input.ts';
+import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
-import { DEFAULT_IMPORT_OPTIONS, INSPECT_ORIGIN_FORMAT, mapInspectLog, type ImportOptions } from './map.ts';
+import { DEFAULT_IMPORT_OPTIONS, INSPECT_ORIGIN_FORMAT, mapInspectLog, passThresholdOfProfile, type ImportOptions } from './map.ts';
 import { detectFormat, readInspectLog, readInspectMetrics, readZipNames } from './read-log.ts';
 import { inspectTranscripts } from './transcript.ts';
 import type { ZipLimits } from './zip.ts';
@@ -21,7 +21,8 @@ export function inspectOptions(request: Pick<ImportRequest, 'license' | 'flags'>
   const scorer = request.flags.scorer;
   return {
     license: request.license,
-    passThreshold: typeof threshold === 'string' ? parsePassThreshold(threshold) : DEFAULT_IMPORT_OPTIONS.passThreshold,
+    // An exponent is accepted: the plan records a non-default threshold as String() writes it (1e-7), and the re-run command gives it back.
+    passThreshold: typeof threshold === 'string' ? parsePassThreshold(threshold, { exponent: true }) : DEFAULT_IMPORT_OPTIONS.passThreshold,
     scorer: typeof scorer === 'string' ? scorer : null,
   };
 }
@@ -80,6 +81,8 @@ export const inspectImporter: Importer = {
     return only === undefined ? new Map() : inspectTranscripts(only);
   },
   rerunFlags(plan) {
-    return plan.grader.id === 'none' ? [] : [['--scorer', plan.grader.id]];
+    const profile = (plan.grader as { profile?: unknown }).profile;
+    const threshold = typeof profile === 'string' ? passThresholdOfProfile(profile) : null;
+    return [...(plan.grader.id === 'none' ? [] : [['--scorer', plan.grader.id]]), ...(threshold === null ? [] : [['--pass-threshold', threshold]])];
   },
 };

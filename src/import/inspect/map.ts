@@ -6,7 +6,7 @@
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
@@ -32,8 +32,24 @@ export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
 
 export { NO_USABLE_GRADES } from '../common.ts';
 
-/** The grader profile recorded for an Inspect scorer. */
+/** The grader profile recorded for an Inspect scorer (at the default pass threshold). */
 export const INSPECT_GRADER_PROFILE = 'inspect-scorer';
+
+/**
+ * The plan's grader profile for a pass threshold: `inspect-scorer` at the
+ * default (1), else `inspect-scorer pass>=N` (N as String() writes it), so
+ * the threshold can be read back from the bundle (a re-import, the re-run
+ * command) and bundles at the default threshold stay as they were.
+ */
+export function inspectGraderProfile(passThreshold: number): string {
+  return passThreshold === DEFAULT_IMPORT_OPTIONS.passThreshold ? INSPECT_GRADER_PROFILE : `${INSPECT_GRADER_PROFILE} pass>=${String(passThreshold)}`;
+}
+
+/** The pass threshold a grader profile records: the default for `inspect-scorer`, N for `inspect-scorer pass>=N`, else null (not an Inspect profile). */
+export function passThresholdOfProfile(profile: string): string | null {
+  if (profile === INSPECT_GRADER_PROFILE) return null;
+  return /^inspect-scorer pass>=(\S{1,40})$/.exec(profile)?.[1] ?? null;
+}
 
 export type { ImportSummary, MappedBundle };
 
@@ -415,7 +431,7 @@ function planOf(
         session_topology: 'single-session',
       },
       harness: { name: 'inspect_ai', version, commit: digestHex(digestCanonical(harnessSpecOf(m))) },
-      grader: { profile: INSPECT_GRADER_PROFILE, ...parts.grader },
+      grader: { profile: inspectGraderProfile(m.options.passThreshold), ...parts.grader },
       subjects: [parts.subject],
       attempts: parts.epochs,
       budget: null,

@@ -17,7 +17,7 @@ import { crc32 } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { Decompress } from 'fzstd';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { ImportError } from '../errors.ts';
+import { ImportError, ImportLimitError } from '../errors.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
 
 /** Size limits of an archive read. */
@@ -79,7 +79,7 @@ export async function readZipEntries(
   }
   try {
     if (zip.entryCount > limits.maxEntries) {
-      throw new ImportError(`the archive lists ${zip.entryCount} entries, more than the limit of ${limits.maxEntries}`);
+      throw new ImportLimitError(`the archive lists ${zip.entryCount} entries, more than the limit of ${limits.maxEntries}`, 'maxEntries');
     }
     const entries: { info: ZipEntryInfo; entry: Entry }[] = [];
     const seen = new Set<string>();
@@ -99,11 +99,11 @@ export async function readZipEntries(
     let total = 0;
     for (const { info } of selected) {
       if (info.uncompressedSize > limits.maxEntryBytes) {
-        throw new ImportError(`the archive entry ${JSON.stringify(info.name)} declares ${info.uncompressedSize} bytes uncompressed, more than the limit of ${limits.maxEntryBytes}`);
+        throw new ImportLimitError(`the archive entry ${JSON.stringify(info.name)} declares ${info.uncompressedSize} bytes uncompressed, more than the limit of ${limits.maxEntryBytes}`, 'maxEntryBytes');
       }
       total += info.uncompressedSize;
       if (total > limits.maxTotalBytes) {
-        throw new ImportError(`the archive's entries declare more than ${limits.maxTotalBytes} bytes uncompressed in total (the limit): refused as a possible zip bomb`);
+        throw new ImportLimitError(`the archive's entries declare more than ${limits.maxTotalBytes} bytes uncompressed in total (the limit): refused as a possible zip bomb`, 'maxTotalBytes');
       }
     }
     const contents = new Map<string, Buffer>();

@@ -1,7 +1,7 @@
 /** The lm-evaluation-harness importer: one output directory (one run with --log_samples) per bundle (docs/importing.md, "lm-evaluation-harness"). */
 import { ImportError } from '../errors.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
-import { isPlainPath } from '../input.ts';
+import { isPlainPath } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import { parseSourceJson } from '../source-json.ts';

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { JsonValue } from '../../json/strict-json.ts';
-import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
@@ -256,7 +256,8 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
   if (uninterpretable > 0) missing.push(`${plural(uninterpretable, 'doc')} whose metric value is not a number or a boolean: verdict error`);
   if (otherFilterLines > 0) missing.push(`${plural(otherFilterLines, 'sample line')} under other filters not imported (a filter is another scoring of the same response; see --filter)`);
   if (otherMetrics > 0) missing.push(`${plural(otherMetrics, 'other metric')} not imported (one grading generation grades with one metric; see --metric)`);
-  noteRunFiles(run, tasks, skipped, missing);
+  const unkept: string[] = [];
+  noteRunFiles(run, tasks, skipped, missing, unkept);
   if (run.nonFinite > 0) missing.push(`${plural(run.nonFinite, 'non-finite number')} (NaN or Infinity) in the files read as null`);
 
   files.set(`source/${run.resultsPath}`, run.resultsBytes);
@@ -273,6 +274,7 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
       source: `lm-evaluation-harness results file and its samples files, kept byte for byte under \`source/\` (the results file is the first)`,
     },
     missing,
+    unkept,
     usable,
     summary: { status: 'not recorded', tasks: ledger.length, epochs: 1, scorer: grader.id },
   });
@@ -371,8 +373,8 @@ function harnessSpecOf(run: LmEvalRun, tasks: readonly string[]): Record<string,
   };
 }
 
-/** The results' tasks and groups that have no samples, and the files of the directory not read. */
-function noteRunFiles(run: LmEvalRun, tasks: readonly string[], skipped: number, missing: string[]): void {
+/** The results' tasks and groups that have no samples (in NOTES.md), and the files of the directory not read (`unkept`: on the command line only). */
+function noteRunFiles(run: LmEvalRun, tasks: readonly string[], skipped: number, missing: string[], unkept: string[]): void {
   const imported = new Set(tasks);
   const groups = Object.entries(run.results.group_subtasks ?? {}).filter(([, subtasks]) => subtasks.length > 0).map(([g]) => g);
   const groupSet = new Set(groups);
@@ -381,6 +383,6 @@ function noteRunFiles(run: LmEvalRun, tasks: readonly string[], skipped: number,
   if (without > 0) missing.push(`${plural(without, 'task')} in the results without a samples file: not imported`);
   const presentGroups = groups.filter((g) => Object.hasOwn(run.results.results, g)).length;
   if (presentGroups > 0) missing.push(`${plural(presentGroups, 'group')} in the results (aggregates over subtasks): not tasks; every subtask with samples is imported on its own`);
-  if (run.ignored > 0) missing.push(`${plural(run.ignored, 'other file')} of the directory not read (other runs, files in subfolders, anything but this run's files): not kept`);
-  if (skipped > 0) missing.push(`${plural(skipped, 'hidden entry', 'hidden entries')} of the directory skipped, never read`);
+  if (run.ignored > 0) unkept.push(`${plural(run.ignored, 'other file')} of the directory not read (other runs, files in subfolders, anything but this run's files): not kept`);
+  if (skipped > 0) unkept.push(`${plural(skipped, 'hidden entry', 'hidden entries')} of the directory skipped, never read`);
 }

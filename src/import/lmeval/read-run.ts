@@ -9,8 +9,8 @@
 import type { z } from 'zod';
 import type { JsonValue } from '../../json/strict-json.ts';
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { ImportError } from '../errors.ts';
-import type { ImportInput } from '../input.ts';
+import { ImportError, ImportLimitError } from '../errors.ts';
+import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { parseSourceJson } from '../source-json.ts';
 import { describeIssue, LmEvalResults, LmEvalSample } from './schema.ts';
@@ -133,7 +133,7 @@ function readSamplesFile(path: string, bytes: Uint8Array, budget: { records: num
       throw new ImportError(`${path} line ${number} is blank: a samples file holds one JSON object per line`);
     }
     budget.records++;
-    if (budget.records > limits.maxRecords) throw new ImportError(`the samples files hold more than ${limits.maxRecords} lines (import_limits.maxRecords)`);
+    if (budget.records > limits.maxRecords) throw new ImportLimitError(`the samples files hold more than ${limits.maxRecords} lines (import_limits.maxRecords)`, 'maxRecords');
     const parsed = parseSourceJson(chunk, `${path} line ${number}`);
     budget.nonFinite += parsed.nonFinite;
     if (!isObject(parsed.value)) throw new ImportError(`not lm-eval output: ${path} line ${number} is not a JSON object`);

@@ -10,7 +10,7 @@
  * NOTES.md).
  */
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { artifactWriter, attemptIdOf, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';

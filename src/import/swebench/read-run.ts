@@ -18,9 +18,9 @@
 import { parseStrictJson, parseStrictText, type JsonValue } from '../../json/strict-json.ts';
 import { decodeUtf8 } from '../../json/strict-json.ts';
 import type { z } from 'zod';
-import { ImportError } from '../errors.ts';
+import { ImportError, ImportLimitError } from '../errors.ts';
 import { boundedString } from '../common.ts';
-import type { ImportInput } from '../input.ts';
+import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { describeIssue, ExperimentsResults, InstanceReport, Prediction, RunReport } from './schema.ts';
 
@@ -121,7 +121,7 @@ function readPredictions(path: string, bytes: Uint8Array, limits: ImportLimits):
   if (!decoded.ok) throw new ImportError(`the predictions file ${shown(path)} is not UTF-8 text: ${decoded.error.message}`);
   const text = decoded.text.endsWith('\n') ? decoded.text.slice(0, -1) : decoded.text;
   const raw = text.split('\n');
-  if (raw.length > limits.maxRecords) throw new ImportError(`the predictions file holds ${raw.length} lines, more than the ${limits.maxRecords} records an import reads (import_limits.maxRecords)`);
+  if (raw.length > limits.maxRecords) throw new ImportLimitError(`the predictions file holds ${raw.length} lines, more than the ${limits.maxRecords} records an import reads (import_limits.maxRecords)`, 'maxRecords');
   const lines: Prediction[] = [];
   const seen = new Set<string>();
   raw.forEach((line, i) => {
@@ -178,7 +178,7 @@ export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
     }
     const earlier = reports.get(instanceId);
     if (earlier !== undefined) throw new ImportError(`two reports for instance ${JSON.stringify(instanceId.slice(0, 200))} (${shown(earlier.path)} and ${shown(path)}): one run directory holds one run`);
-    if (reports.size >= limits.maxRecords) throw new ImportError(`the directory holds more than ${limits.maxRecords} per-instance reports (import_limits.maxRecords)`);
+    if (reports.size >= limits.maxRecords) throw new ImportLimitError(`the directory holds more than ${limits.maxRecords} per-instance reports (import_limits.maxRecords)`, 'maxRecords');
     reports.set(instanceId, { path, bytes, instanceId, report: validate(InstanceReport, value, `the report ${shown(path)}`) });
   }
   if (predictions === null && reports.size === 0) {

@@ -5,13 +5,13 @@
  * version. docs/importing.md ("Terminal-Bench") describes every field.
  */
 import { compareUtf8 } from '../../evidence/paths.ts';
-import { jsonlBytes, withSelfId } from '../../evidence/seal.ts';
+import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import { digestBytes } from '../../json/canonical.ts';
 import type { Attempt, GradeResult, Plan, Subject } from '../../schema/index.ts';
 import { artifactWriter, attemptIdOf, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import { ImportError } from '../errors.ts';
 import type { MappedBundle } from '../importer.ts';
-import type { ImportInput } from '../input.ts';
+import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { secondsBetween } from '../time.ts';
 import { normalizeHarbor, normalizeTb1, type Run, type TbenchOptions, type Trial } from './normalize.ts';
@@ -79,8 +79,10 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
   });
   noteCounts(missing, counts, run);
   const unread = input.files.size - read.read.length;
-  if (unread > 0) missing.push(`${plural(unread, 'other file')} of the input (recordings, logs, agent and verifier output) not read: not kept in the bundle`);
-  if (input.skipped.length > 0) missing.push(`${plural(input.skipped.length, 'hidden entry', 'hidden entries')} of the input skipped, never read`);
+  // Said on the command line only: NOTES.md must follow from the kept files alone (a re-import from them has no other file).
+  const unkept: string[] = [];
+  if (unread > 0) unkept.push(`${plural(unread, 'other file')} of the input (recordings, logs, agent and verifier output) not read: not kept in the bundle`);
+  if (input.skipped.length > 0) unkept.push(`${plural(input.skipped.length, 'hidden entry', 'hidden entries')} of the input skipped, never read`);
 
   const mainBytes = input.files.get(MAIN_FILE[run.layout])!;
   const plan = withSelfId(
@@ -118,6 +120,7 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
       source: `${layoutWords} whose files the import read, kept byte for byte under \`source/\` at their relative paths; the run's own \`${main}\` (\`source/${main}\`) is the main file`,
     },
     missing,
+    unkept,
     usable: counts.usable,
     summary: { status: run.status, tasks: ledger.length, epochs: attemptsPerTask, scorer: run.grader.id },
   });

@@ -18,8 +18,8 @@ import type { z } from 'zod';
 import { compareUtf8 } from '../../evidence/paths.ts';
 import { canonicalJson } from '../../json/canonical.ts';
 import type { JsonValue } from '../../json/strict-json.ts';
-import { ImportError } from '../errors.ts';
-import type { ImportInput } from '../input.ts';
+import { ImportError, ImportLimitError } from '../errors.ts';
+import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { parseSourceJson } from '../source-json.ts';
 import { describeIssue, HarborJob, HarborTrial, Tb1Results, Tb1RunMetadata, Tb1Trial } from './schema.ts';
@@ -126,7 +126,7 @@ function readTb1(input: ImportInput, limits: ImportLimits): Tb1Run {
   let nonFinite = main.nonFinite;
   const results = validate(Tb1Results, main.value, "the run's results.json", 'a Terminal-Bench 1 run result');
   if (results.results.length > limits.maxRecords) {
-    throw new ImportError(`the run holds ${results.results.length} trials, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`);
+    throw new ImportLimitError(`the run holds ${results.results.length} trials, more than the ${limits.maxRecords} an import reads (import_limits.maxRecords)`, 'maxRecords');
   }
   const trials = results.results.map((t, i) => validate(Tb1Trial, t, `trial ${i + 1} of the run's results.json`, 'a Terminal-Bench 1 trial'));
   const raw = new Map<string, string>();
@@ -182,7 +182,7 @@ function readHarbor(input: ImportInput, limits: ImportLimits): HarborRun {
   const names = new Set<string>();
   for (const [path, bytes] of input.files) {
     if (!HARBOR_TRIAL_FILE.test(path)) continue;
-    if (trials.length >= limits.maxRecords) throw new ImportError(`the job holds more than ${limits.maxRecords} trials (import_limits.maxRecords)`);
+    if (trials.length >= limits.maxRecords) throw new ImportLimitError(`the job holds more than ${limits.maxRecords} trials (import_limits.maxRecords)`, 'maxRecords');
     const parsed = parseFile(bytes, path);
     nonFinite += parsed.nonFinite;
     const trial = validate(HarborTrial, parsed.value, `the trial file ${JSON.stringify(path)}`, 'a Harbor trial result');

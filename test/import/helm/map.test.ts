@@ -251,11 +251,12 @@ describe('trials, requests and times', () => {
     expect(notesOf((await mapRun(runInput(run))).files)).toContain('- stats.json counts 3 instances in the test split, the per-instance stats hold 2: the tasks imported are those 2');
   });
 
-  it('other files of the run directory are not read, not kept, and counted', async () => {
+  it('other files of the run directory are not read, not kept, and counted on the command line only', async () => {
     const input = runInput({ ...toyRun(), extra: { 'display_predictions.json': '[]', 'instances.json': '[]' } });
     const m = await mapRun(input);
     expect([...m.files.keys()].some((p) => p.includes('display') || p.includes('instances.json'))).toBe(false);
-    expect(notesOf(m.files)).toContain('- 2 other files of the run directory not read and not kept (display files, instances, scenario description, hidden entries)');
+    expect(notesOf(m.files)).not.toContain('other file');
+    expect(m.summary.unkept).toEqual(['2 other files of the run directory not read and not kept (display files, instances, scenario description, hidden entries)']);
   });
 });
 

@@ -167,7 +167,9 @@ describe('which files are the run', () => {
     expect(await rejection(mapRun(input))).toBe(`the directory holds 2 runs ("${R}", "${other}"): choose one with --results FILE`);
     const b = await mapRun(input, { results: R });
     expect([...b.files.keys()].filter((p) => p.startsWith('source/'))).toEqual([`source/${R}`, `source/${S('t')}`]);
-    expect(notesOf(b)).toContain('- 4 other files of the directory not read');
+    // Said on the command line (summary.unkept), never in the bundle: a re-import from the kept files has no other file.
+    expect(notesOf(b)).not.toContain('other file');
+    expect(b.summary.unkept).toEqual([expect.stringMatching(/^4 other files of the directory not read/)]);
     expect(await rejection(mapRun(input, { results: 'results_nope.json' }))).toMatch(/^--results "results_nope.json" is not a results file at the top of the directory/);
     expect(await rejection(mapRun(input, { results: '../results_x.json' }))).toMatch(/^--results must name a results file at the top of the directory/);
   });
