@@ -16,6 +16,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeVerifier } from './bundle-verifier.mjs';
+import { bundleBrowserVerifier } from './bundle-browser-verifier.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lib = join(root, 'lib');
@@ -24,7 +26,15 @@ const stamp = join(lib, '.source-digest');
 /** SHA-256 over every compiled input (path and bytes), in a fixed order. */
 function sourceDigest() {
   const hash = createHash('sha256');
-  const files = [join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json'), fileURLToPath(import.meta.url)];
+  const files = [
+    join(root, 'tsconfig.json'),
+    join(root, 'tsconfig.build.json'),
+    join(root, 'package.json'),
+    join(root, 'package-lock.json'),
+    fileURLToPath(import.meta.url),
+    join(root, 'scripts', 'bundle-verifier.mjs'),
+    join(root, 'scripts', 'bundle-browser-verifier.mjs'),
+  ];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
@@ -49,6 +59,8 @@ export async function compile() {
   rmSync(next, { recursive: true, force: true });
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit', cwd: root });
   await bundleZod(next);
+  await bundleNodeVerifier(root, next);
+  await bundleBrowserVerifier(root, next);
   writeFileSync(join(next, '.source-digest'), `${digest}\n`);
   if (existsSync(lib)) renameSync(lib, old);
   renameSync(next, lib);

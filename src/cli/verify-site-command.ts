@@ -1,40 +1,88 @@
 /**
- * `ledgerboard verify-site <url|dir> [--key PEM|KEYID]... [--json]`: the
- * published site's own verify.mjs checks (every id re-derived from the bytes
- * served, and with --key the signature of a pinned key, FORMAT.md 10), run
- * from the CLI. It is the very script the site publishes (public/verify.mjs
- * of this package), so the two can never disagree.
+ * `ledgerboard verify-site <url|dir> [--key PEM|KEYID]... [--json]`: a
+ * published site checked with the INSTALLED ledgerboard (a stranger's own
+ * copy, never the script the site serves): every id and digest, the
+ * signature of a pinned key (FORMAT.md 10), and the report re-derived from
+ * the evidence (FORMAT.md 8) by this version's verifier and analysis. It
+ * says which version re-derived it; a site made by another version whose
+ * report this one cannot reproduce is said to be so (exit 3), not a
+ * mismatch. The site's own /verify.mjs is compared with the one this
+ * version bundles when the versions agree.
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { digestBytes } from '../json/canonical.ts';
+import { directorySource, urlSource } from '../rederive/site-checks.mjs';
+import { main } from '../rederive/verify-main.ts';
+import { VERIFIER_DIR } from '../site/verifier-files.ts';
+import { VERSION } from '../version.ts';
 import { UsageError, type Command } from './command.ts';
 
-/** public/verify.mjs of this package (from src/cli or lib/cli, two levels up). */
-const VERIFY_SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'public', 'verify.mjs');
-
 export const verifySiteCommand: Command = {
-  summary: "re-derive a published site's ids and check its signature by a pinned key",
+  summary: 're-derive a published site from its evidence with this ledgerboard, and check its signature by a pinned key',
   usage: `Usage: ledgerboard verify-site [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
 
-Runs the checks of the site's /verify.mjs against a site over HTTP(S) or a
-copy on disk: report_id, board and cohort ids, the cohort files, every
-bundle's content_digest, and for every counted bundle its bundle_id, plan_id
-and the SHA-256 of every file its manifest lists, all from the bytes served.
+Checks a site over HTTP(S) or a copy on disk with this installed
+ledgerboard (not the script the site serves):
+- every id and digest: report_id, board and cohort ids, the cohort files,
+  every bundle's content_digest, and for every counted bundle its
+  bundle_id, plan_id and the SHA-256 of every file its manifest lists;
+- the report re-derived (FORMAT.md 8): every published bundle verified
+  again by the format's rules (imports re-run on their kept originals),
+  the counted ones analysed with the config the report carries, compared
+  with /report.json byte for byte; then the cohort files, leaderboard.csv,
+  changes.json, the feed and the figures the pages print. A difference
+  names the first member that differs.
+- the site's /verify.mjs compared with the one this version makes, when
+  the report names this version.
 
 With --key (a public key PEM file, or the 64-hex id of a key listed in the
 site's /keys.json) the current report must carry a valid signature by that
 pinned key (FORMAT.md 10) over /report.json and every counted manifest as
-fetched. Without it, who signed is shown and said not to be pinned: a key
-the site serves proves nothing on its own.
+fetched. Without it, who signed is shown and said not to be pinned.
 
 Exit: 0 every check matches, 1 any mismatch (or no valid signature by a
-pinned key), 2 usage error or the site cannot be reached.`,
+pinned key), 2 usage error or the site cannot be reached, 3 the report was
+made by another ledgerboard version and this one re-derives another report
+(re-derive it with that version: npx ledgerboard@<version> verify-site).`,
   options: { json: { type: 'boolean' }, key: { type: 'string', multiple: true } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw new UsageError('verify-site takes one site URL or directory', 'verify-site');
     const keys = (values.key as unknown as string[] | undefined) ?? [];
-    const args = [...(values.json === true ? ['--json'] : []), ...keys.flatMap((k) => ['--key', k]), positionals[0]!];
-    const script = (await import(pathToFileURL(VERIFY_SCRIPT).href)) as { main(args: string[], out: (line: string) => void, err: (line: string) => void): Promise<number> };
-    return await script.main(args, (line) => io.stdout.write(`${line}\n`), (line) => io.stderr.write(`${line}\n`));
+    const site = positionals[0]!;
+    const args = [...(values.json === true ? ['--json'] : []), ...keys.flatMap((k) => ['--key', k]), site];
+    const write = (stream: NodeJS.WritableStream) => (line: string) => stream.write(`${line}\n`);
+    const code = await main(args, write(io.stdout), write(io.stderr), {
+      program: 'ledgerboard verify-site',
+      rederiveWith: (version) => `re-derive it with that version: npx --yes --package ledgerboard@${version} ledgerboard verify-site ${site}`,
+    });
+    if (code === 2 || values.json === true) return code;
+    // The site's own script, when it claims to be this version's: is it the one this version makes?
+    const line = await scriptLine(site);
+    if (line !== null) io.stdout.write(`${line.text}\n`);
+    return line?.mismatch && code === 0 ? 1 : code;
   },
 };
+
+/** Compares the site's /verify.mjs with this version's, when the site's report names this version. */
+async function scriptLine(site: string): Promise<{ text: string; mismatch: boolean } | null> {
+  const get = /^https?:\/\//i.test(site) ? urlSource(site) : directorySource(site);
+  const [report, script, own] = await Promise.all([
+    get('/report.json').catch(() => null),
+    get('/verify.mjs').catch(() => null),
+    readFile(join(VERIFIER_DIR, 'verify.mjs')).catch(() => null),
+  ]);
+  if (report === null || own === null) return null;
+  let version: unknown;
+  try {
+    version = (JSON.parse(new TextDecoder().decode(report)) as { generator?: { version?: unknown } }).generator?.version;
+  } catch {
+    return null;
+  }
+  if (version !== VERSION) return { text: `info  verify.mjs the site was made by ledgerboard ${String(version)}: its /verify.mjs is not compared with this version's`, mismatch: false };
+  if (script === null) return { text: 'MISMATCH verify.mjs /verify.mjs is not published', mismatch: true };
+  const same = digestBytes(script) === digestBytes(own);
+  return same
+    ? { text: `ok  verify.mjs /verify.mjs is the script ledgerboard ${VERSION} makes (${digestBytes(own)})`, mismatch: false }
+    : { text: `MISMATCH verify.mjs /verify.mjs (${digestBytes(script)}) is not the script ledgerboard ${VERSION} makes (${digestBytes(own)})`, mismatch: true };
+}

@@ -5,139 +5,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
-import { WithholdRule } from './withhold.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
-import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import { ConfigError } from './errors.ts';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
+import { Config } from './schema.ts';
 
-/**
- * The verdict PASS rule: no regressed task (any regression is REGRESSION
- * first, FORMAT.md 7.4, so this part is not configurable) and at least
- * `min_improved` improved tasks (default 1).
- */
-export const AcceptanceRule = z.strictObject({
-  min_improved: z.int().min(0).default(1).describe('How many headline tasks a candidate must improve (with none regressed) to PASS.'),
-});
-export type AcceptanceRule = z.infer<typeof AcceptanceRule>;
-
-/** Pin the grading layer to one grader (id + version); null: each attempt's latest generation. */
-export const GradingPin = z
-  .strictObject({
-    id: z.string().min(1).describe("The grader's id, as the grades files name it."),
-    version: z.string().min(1).describe("The grader's version, as the grades files name it."),
-  })
-  .nullable();
-export type GradingPin = z.infer<typeof GradingPin>;
-
-/**
- * Limits on what one bundle may make ledgerboard read (src/evidence/limits.ts).
- * Absent: the defaults, and the report's config has no `limits` member (so a
- * report made before limits existed keeps its id). Present: every limit, each
- * given value or its default, in the report.
- */
-export const LimitsConfig = z.strictObject({
-  files: z.int().min(1).default(LIMIT_DEFAULTS.files),
-  file_bytes: z.int().min(1).default(LIMIT_DEFAULTS.file_bytes),
-  structured_file_bytes: z.int().min(1).default(LIMIT_DEFAULTS.structured_file_bytes),
-  structured_total_bytes: z.int().min(1).default(LIMIT_DEFAULTS.structured_total_bytes),
-  jsonl_lines: z.int().min(1).default(LIMIT_DEFAULTS.jsonl_lines),
-  line_bytes: z.int().min(1).default(LIMIT_DEFAULTS.line_bytes),
-  depth: z.int().min(1).max(64, 'FORMAT.md makes nesting deeper than 64 BAD_JSON: depth is at most 64').default(LIMIT_DEFAULTS.depth),
-  notes_bytes: z.int().min(1).default(LIMIT_DEFAULTS.notes_bytes),
-  string_bytes: z.int().min(1).default(LIMIT_DEFAULTS.string_bytes),
-});
-
-/**
- * Limits of `ledgerboard import` (src/import/limits.ts): what one input may
- * make it read. Import only: never part of a report.
- */
-export const ImportLimitsConfig = z.strictObject({
-  file_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxFileBytes).describe('Largest single input file read at all.'),
-  files: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxFiles).describe('Most files an input directory may hold.'),
-  input_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxInputBytes).describe("Largest total size of one input's files."),
-  records: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxRecords).describe('Most records (samples, instances, trials, lines) one input may hold.'),
-  string_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxStringBytes).describe('Longest string (model name, sample id) a mapped field keeps; a longer one is refused, never cut.'),
-  archive_entries: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxEntries).describe("Most entries an archive's central directory may list."),
-  entry_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxEntryBytes).describe('Largest uncompressed archive entry read.'),
-  archive_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxTotalBytes).describe('Largest total uncompressed size of the archive entries read.'),
-});
-
-/** The whole config; every member has a default, so `{}` is a valid config. */
-export const Config = z.strictObject({
-  $schema: z.string().optional().describe('The JSON Schema this file follows, for editors (ledgerboard init writes the one in node_modules/ledgerboard/public/schema/config.json). Ignored by ledgerboard and left out of the report.'),
-  title: z.string().min(1).default('ledgerboard').describe("The leaderboard's title: the site's heading, the citation's title and the feed's name."),
-  site_url: z
-    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://board.example.org/"' })
-    // Any base path: pages link root-relative to it (/board/boards/...). A query or a fragment would make every URL ambiguous.
-    .refine((url) => new URL(url).search === '' && new URL(url).hash === '' && !url.includes('?') && !url.includes('#'), 'expected a URL without a query or a fragment, such as "https://user.github.io/board/"')
-    .default('http://localhost:4321/')
-    .describe('Where the site is published (http or https), the root of an origin or a path under it (https://user.github.io/board/): every link, the canonical URLs, citations, the feed, the sitemap and the commands beside every id use it. A path without a final "/" gets one.'),
-  /** One directory, or several (e.g. frozen and imported evidence side by side), searched for bundles in order. */
-  bundles_dir: z
-    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
-    .default('content/bundles')
-    .describe('Where build, retain and report (given no directory) look for bundles: one directory or a list, each relative to the config file. An empty directory is a board with no evidence yet.'),
-  retained_reports_dir: z.string().min(1).default('content/reports').describe('The append-only history: retained reports (ledgerboard retain) and the manifests of the bundles they counted, relative to the config file.'),
-  attestations_dir: z
-    .string()
-    .min(1)
-    .default('content/attestations')
-    .describe('Signed reports (ledgerboard sign, FORMAT.md 10): one DSSE envelope per report and key, <report-hex>/<keyid>.json, create-only, relative to the config file; build publishes them under /attestations/.'),
-  withhold: z
-    .array(WithholdRule)
-    .default([])
-    .describe('Files of the bundles whose bytes the site never publishes (verified and counted as usual; their digests stay public): a holdout kept secret until revealed by removing the rule. Never changes a report id, a figure or a URL.'),
-  compare_max_cohorts: z
-    .int()
-    .min(2)
-    .default(50)
-    .describe('Site only: a board of at most this many cohorts gets a compare page (/boards/<hex>/compare/<a>/<b>/) for every pair of cohorts (50: up to 1,225 pages); a larger board links only each cohort\'s 5 nearest neighbours by rank, its pair matrix still showing every pair. Never changes a report id or a figure.'),
-  acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
-  grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
-  limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),
-  import_limits: ImportLimitsConfig.optional().describe('Import only (ledgerboard import --config): what one input may make an importer read; over a limit the input is refused and nothing is written. Absent: the defaults. Never part of a report.'),
-});
-export type Config = z.infer<typeof Config>;
-
-/** The site's URL as its pages use it: site_url with its path ending in "/". */
-export function siteUrlOf(config: Pick<Config, 'site_url'>): string {
-  return new URL(basePathOf(config), config.site_url).href;
-}
-
-/** The path the site is served under: site_url's path, always ending with "/" ("/" at the root of an origin). */
-export function basePathOf(config: Pick<Config, 'site_url'>): string {
-  const path = new URL(config.site_url).pathname;
-  return path.endsWith('/') ? path : `${path}/`;
-}
+export * from './schema.ts';
 
 /** The bundles directories of a config, each resolved against the config's directory. */
 export function bundleDirs(loaded: LoadedConfig): string[] {
   const dirs = loaded.config.bundles_dir;
   return (typeof dirs === 'string' ? [dirs] : dirs).map((dir) => configPath(loaded, dir));
-}
-
-/** The import limits in force: the config's `import_limits`, each missing one its default. */
-export function importLimitsOf(config: Config): ImportLimits {
-  const l = config.import_limits;
-  if (l === undefined) return { ...DEFAULT_IMPORT_LIMITS };
-  return {
-    maxFileBytes: l.file_bytes,
-    maxFiles: l.files,
-    maxInputBytes: l.input_bytes,
-    maxRecords: l.records,
-    maxStringBytes: l.string_bytes,
-    maxEntries: l.archive_entries,
-    maxEntryBytes: l.entry_bytes,
-    maxTotalBytes: l.archive_bytes,
-  };
-}
-
-/** The limits in force: the config's, else the defaults. */
-export function limitsOf(config: Config): Limits {
-  return { ...LIMIT_DEFAULTS, ...config.limits };
 }
 
 /** The config file name, at the repository root. */

@@ -43,3 +43,16 @@ export function collisionKey(path: string): string {
   if (/^[\x00-\x7f]*$/.test(path)) return path.toLowerCase();
   return path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
+
+/** Files whose bytes the verifier parses; all others are only hashed. */
+export function isStructuredPath(path: string): boolean {
+  return (
+    path === 'manifest.json' ||
+    path === 'plan.json' ||
+    path === 'ledger.jsonl' ||
+    path === 'attempts.jsonl' ||
+    path === 'grant.json' ||
+    path === 'NOTES.md' ||
+    (path.startsWith('grades/') && path.endsWith('.json') && path.indexOf('/', 7) === -1)
+  );
+}

@@ -20,7 +20,9 @@ import { join } from 'node:path';
 import type { ContentArena } from './arena.ts';
 import { LIMIT_DEFAULTS, type LimitHit, type Limits } from './limits.ts';
 import { hashFd, hashFdSync, SYNC_READ_MAX_BYTES } from './hash-file.ts';
-import { compareUtf8 } from './paths.ts';
+import { compareUtf8, isStructuredPath } from './paths.ts';
+
+export { isStructuredPath };
 
 /** What a directory entry is. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'block-device' | 'char-device' | 'unknown';
@@ -53,19 +55,6 @@ export interface BundleSnapshot {
    * nothing was read, and the bundle is not judged.
    */
   notRead?: LimitHit;
-}
-
-/** Files whose bytes the verifier parses; all others are only hashed. */
-export function isStructuredPath(path: string): boolean {
-  return (
-    path === 'manifest.json' ||
-    path === 'plan.json' ||
-    path === 'ledger.jsonl' ||
-    path === 'attempts.jsonl' ||
-    path === 'grant.json' ||
-    path === 'NOTES.md' ||
-    (path.startsWith('grades/') && path.endsWith('.json') && path.indexOf('/', 7) === -1)
-  );
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

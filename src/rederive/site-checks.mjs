@@ -1,14 +1,11 @@
-#!/usr/bin/env node
 /* global fetch, TextDecoder */
 /**
- * verify.mjs: re-derive every id of a published ledgerboard site, with no
- * dependency beyond Node >= 18 itself (docs/site.md, "Re-deriving").
+ * The id, digest and signature checks of verify.mjs (docs/site.md,
+ * "Re-deriving"): plain JavaScript over Node's standard library, bundled into
+ * verify.mjs with the re-derivation of the report (rederive.ts) by
+ * scripts/bundle-verifier.mjs; verify-main.ts is the command line.
  *
- *   node verify.mjs https://example.org/board/     fetch the site over HTTP(S)
- *   node verify.mjs ./dist                         read a copy on disk (URL path /x/y is DIR/x/y)
- *   node verify.mjs --json ./dist                  the same results as JSON
- *
- * What a clean run proves, for the bytes the site serves right now:
+ * What these checks prove, for the bytes the site serves right now:
  * - /report.json is RFC 8785 canonical JSON plus a newline, and its report_id
  *   is the SHA-256 of its RFC 8785 form without report_id;
  * - every board_id is the digest of the board's key, every cohort_id the
@@ -36,13 +33,10 @@
  * Without --key it says who signed (under the keys /keys.json serves), and
  * that no key is pinned: a key served by the site proves nothing.
  *
- * Exit status: 0 every check matches, 1 any mismatch, 2 usage error or the
- * site (its /report.json) cannot be reached.
  */
 import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 // ---- RFC 8785 (JSON Canonicalization Scheme) --------------------------------
 
@@ -465,9 +459,9 @@ export function diffSummary(diff) {
 // ---- Signed reports (FORMAT.md 10; the same rules as src/attest/envelope.ts) ----
 
 const PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const HEX64 = /^[0-9a-f]{64}$/;
+export const HEX64 = /^[0-9a-f]{64}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const keyIdOf = (key) => createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+export const keyIdOf = (key) => createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
 const pae = (type, payload) => {
   const t = Buffer.from(type, 'utf8');
   return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `), t, Buffer.from(` ${payload.length} `), payload]);
@@ -593,85 +587,4 @@ export async function verifySignatures(get, reportBytes, report, pinned) {
     if (!any) record('info', `/attestations/${hex}/`, 'not signed (no attestation by a key in /keys.json)');
   }
   return results;
-}
-
-// ---- Command line ----------------------------------------------------------------
-
-const HELP = `usage: node verify.mjs [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
-
-Re-derives every id of a ledgerboard site: report_id, board and cohort ids,
-the cohort JSON files, every bundle's content_digest (from its files.json),
-and for every counted bundle its bundle_id, the size and SHA-256 of every
-file its manifest lists (served at /blobs/<sha256 hex>), and its plan_id;
-and every "what changed" diff in /changes.json, recomputed from the two reports.
-With --key (a public key PEM file, or a 64-hex key id to look up in the
-site's /keys.json), the report must carry a valid signature (FORMAT.md 10)
-by each pinned key over /report.json and every counted manifest as fetched;
-without it, who signed is shown but not trusted.
-Exit status: 0 all match, 1 any mismatch, 2 usage error or unreachable site.`;
-
-/** Runs the command line; returns the exit status. */
-export async function main(args, out = console.log, err = console.error) {
-  if (args.includes('--help') || args.includes('-h')) return (out(HELP), 0);
-  const asJson = args.includes('--json');
-  const pinned = [];
-  const targets = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--json') continue;
-    if (args[i] !== '--key') {
-      targets.push(args[i]);
-      continue;
-    }
-    const value = args[++i];
-    if (value === undefined) return (err(HELP), 2);
-    if (HEX64.test(value)) pinned.push({ keyid: value });
-    else {
-      let pem;
-      try {
-        pem = await readFile(value, 'utf8');
-      } catch (error) {
-        return (err(`verify.mjs: --key ${value}: neither a 64-hex key id nor a readable PEM file (${error.message})`), 2);
-      }
-      const key = publicKeyOf(pem);
-      if (key instanceof Error) return (err(`verify.mjs: --key ${value}: ${key.message}`), 2);
-      pinned.push({ keyid: keyIdOf(key), key });
-    }
-  }
-  if (targets.length !== 1 || targets[0].startsWith('-')) return (err(HELP), 2);
-  const site = targets[0];
-  let get;
-  let reportBytes;
-  try {
-    if (/^https?:\/\//i.test(site)) get = urlSource(site);
-    else if ((await stat(site).catch(() => null))?.isDirectory()) get = directorySource(site);
-    else return (err(`verify.mjs: ${site} is neither an http(s) URL nor a directory`), 2);
-    reportBytes = await get('/report.json');
-    if (reportBytes === null) return (err(`verify.mjs: ${site} has no /report.json`), 2);
-  } catch (error) {
-    return (err(`verify.mjs: cannot read /report.json of ${site}: ${error.cause?.message ?? error.message}`), 2);
-  }
-  const results = await verifySite(get, reportBytes);
-  let report = null;
-  try {
-    report = parseJsonBytes(reportBytes);
-  } catch {
-    // verifySite already reported it.
-  }
-  if (isObject(report)) results.push(...(await verifySignatures(get, reportBytes, report, pinned)));
-  else if (pinned.length > 0) results.push({ status: 'MISMATCH', check: 'signature', subject: '/report.json', detail: 'no report to check a signature of', count: 1, failed: 1, problems: [] });
-  const checks = results.reduce((n, r) => n + r.count, 0);
-  const mismatches = results.reduce((n, r) => n + r.failed, 0);
-  if (asJson) out(JSON.stringify({ site, checks, mismatches, results }, null, 2));
-  else {
-    for (const r of results) {
-      out(`${r.status === 'MISMATCH' ? 'MISMATCH ' : `${r.status}  `}${r.check} ${r.subject}${r.detail ? ` ${r.detail}` : ''}`);
-      for (const problem of r.problems) out(`    ${problem}`);
-    }
-    out(`${checks} checks, ${mismatches} mismatches`);
-  }
-  return mismatches === 0 ? 0 : 1;
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(process.argv.slice(2));
 }

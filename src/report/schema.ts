@@ -5,7 +5,7 @@
  * source of its TypeScript type and of public/schema/report.json.
  */
 import { z } from 'zod';
-import { Config } from '../config/config.ts';
+import { Config } from '../config/schema.ts';
 import { Digest, Timestamp } from '../schema/common.ts';
 import { TERMINAL_CLASSES } from '../analysis/grading.ts';
 import { BOUNDED_TOTALS } from '../analysis/score.ts';
@@ -272,9 +272,11 @@ export type ReportBoard = z.infer<typeof ReportBoard>;
  * numbers mean, without where the files sit (bundles_dir,
  * retained_reports_dir) and without the editor's `$schema`. A bundle is
  * known by its id, never by its directory, so moving the same evidence
- * elsewhere keeps the report id.
+ * elsewhere keeps the report id. `import_limits` is kept when the config
+ * has it (absent: absent, like `limits`): imports are re-derived under
+ * them, so a stranger re-deriving the report needs the same ones.
  */
-export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, withhold: true, compare_max_cohorts: true, import_limits: true }).extend({
+export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, withhold: true, compare_max_cohorts: true }).extend({
   // Reports retained before the paths were left out carry them; they stay valid reports.
   bundles_dir: Config.shape.bundles_dir.unwrap().optional(),
   retained_reports_dir: Config.shape.retained_reports_dir.unwrap().optional(),
@@ -283,7 +285,7 @@ export type ReportConfig = z.infer<typeof ReportConfig>;
 
 /** Strips the paths and the editor's `$schema` from a config (see ReportConfig). */
 export function reportConfigOf(config: Config): ReportConfig {
-  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, import_limits: _import, ...rest } = config;
+  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, ...rest } = config;
   return rest;
 }
 

@@ -7,6 +7,7 @@
  * leaves the previous output untouched.
  */
 import { basePathOf, type Config } from '../config/config.ts';
+import { readVerifierFiles } from './verifier-files.ts';
 import type { Report } from '../report/schema.ts';
 import { buildSiteModel } from './model.ts';
 import { readRetained } from '../history/retained-reports.ts';
@@ -66,6 +67,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   // Signed reports: the envelopes of the current and the retained reports, and the public keys (none: nothing is added).
   const attestations = options.attestationsDir === undefined ? null : await readAttestations(options.attestationsDir, [report.report_id.slice('sha256:'.length), ...retained.reports.map((r) => r.hex)]);
   for (const name of attestations?.ignored ?? []) options.log(`attestations: ignored ${name} (not <report-hex>/<keyid>.json or keys/<keyid>.pem)`);
+  const verifiers = await readVerifierFiles();
   const published = publishedOf(report, bundles, config.withhold);
   for (const rule of published.unmatchedRules) options.log(`warning: the withhold rule "${rule}" matches no file: nothing is held back by it`);
   for (const n of published.notWithheld) options.log(`warning: ${n.path} is withheld by a rule but published anyway: ${n.because} has the same bytes, and is always published`);
@@ -116,6 +118,11 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');
     let files = await writeDataFiles(model, published, retained.reports, staging);
+    // The site's own verifiers (verifier-files.ts), bundled from the code that built it.
+    for (const file of verifiers) {
+      await writeFile(join(staging, file.path.slice(1)), file.bytes);
+      files++;
+    }
     if (withheldCount > 0) {
       // Withheld files (config withhold): their digests, sizes and reasons, for verify.mjs and the in-browser verifier.
       await writeFile(join(staging, 'withheld.json'), withheldJson(published.bundles));

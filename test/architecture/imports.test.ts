@@ -20,6 +20,7 @@ export const STAGES: readonly (readonly string[])[] = [
   ['history', 'attest'],
   ['run'],
   ['site', 'pages', 'layouts', 'components'],
+  ['rederive'],
   ['cli'],
 ];
 

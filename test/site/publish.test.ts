@@ -15,7 +15,7 @@ import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
 import { publishedOf, writeEvidence, type Published } from '../../src/site/publish.ts';
-import { contentDigestOf } from '../../public/verify.mjs';
+import { contentDigestOf } from '../../src/rederive/site-checks.mjs';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';
 

@@ -14,7 +14,7 @@
 import { execFile } from 'node:child_process';
 import { cp, writeFile } from 'node:fs/promises';
 import { canonicalJson } from '../../src/json/canonical.ts';
-import * as verifyScript from '../../public/verify.mjs';
+import * as verifyScript from '../../src/rederive/site-checks.mjs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

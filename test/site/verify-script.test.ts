@@ -17,9 +17,9 @@ import { canonicalJson, digestHex } from '../../src/json/canonical.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { REPO_ROOT } from '../helpers/hang-guard.ts';
 import { buildSiteFixture, ODD_PATH, type SiteFixture } from '../helpers/site-fixture.ts';
-import { canonicalize, directorySource, parseJson } from '../../public/verify.mjs';
+import { canonicalize, directorySource, parseJson } from '../../src/rederive/site-checks.mjs';
 
-const SCRIPT = join(REPO_ROOT, 'public', 'verify.mjs');
+const SCRIPT = join(REPO_ROOT, 'lib', 'site-verifier', 'verify.mjs');
 const BROWSER_SCRIPT = join(REPO_ROOT, 'public', 'verify-browser.js');
 const JCS = new URL('../fixtures/jcs-rfc8785/', import.meta.url);
 

@@ -1,0 +1,191 @@
+/**
+ * Re-deriving a published site (FORMAT.md 8): from the site's bytes alone,
+ * verify every published bundle again (sections 6 and 9, imports re-run),
+ * analyse the counted ones with the config the report carries, and compare
+ * the report so made with /report.json byte for byte; then every file the
+ * site derives from it (cohort JSON, leaderboard.csv, changes.json, the feed)
+ * and the figures its pages print. A difference names the first member that
+ * differs, with both values.
+ *
+ * The very code the build runs does this (verifySnapshot, rederiveImport,
+ * buildReport, the site's data texts): verify.mjs is this folder bundled for
+ * Node, the in-browser verifier's worker the same for a browser, and
+ * `ledgerboard verify-site` runs it from the installed package.
+ */
+import { canonicalJson } from '../json/canonical.ts';
+import { parseStrictJson } from '../json/strict-json.ts';
+import { LIMIT_DEFAULTS } from '../evidence/limits.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
+import { Config } from '../config/schema.ts';
+import { buildReport } from '../report/build-report.ts';
+import { Report } from '../report/schema.ts';
+import { statusOf, type Finding } from '../verify/findings.ts';
+import type { BundleResult } from '../pipeline/results.ts';
+import { VERSION } from '../version.ts';
+import { differenceText, reportDifferences } from './compare-report.ts';
+import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived-files.ts';
+import { checkPages } from './pages.ts';
+import { readSiteBundle, SiteProblem } from './site-bundles.ts';
+import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
+
+export type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
+
+/** The site has no report to re-derive (no /report.json): not a mismatch, a site that cannot be checked. */
+export class NoReportError extends Error {}
+
+/** Codes found by comparing with the retained history, which this re-derivation takes as published (see takeHistory). */
+const HISTORY_CODES = new Set(['REWRITTEN_EVIDENCE']);
+
+const decoder = new TextDecoder();
+
+/** The import limits a report's config carries (absent: the defaults). */
+function importLimitsOf(config: Record<string, unknown>): ImportLimits {
+  const l = config.import_limits as Record<string, number> | undefined;
+  if (l === undefined) return { ...DEFAULT_IMPORT_LIMITS };
+  return {
+    maxFileBytes: l.file_bytes ?? DEFAULT_IMPORT_LIMITS.maxFileBytes,
+    maxFiles: l.files ?? DEFAULT_IMPORT_LIMITS.maxFiles,
+    maxInputBytes: l.input_bytes ?? DEFAULT_IMPORT_LIMITS.maxInputBytes,
+    maxRecords: l.records ?? DEFAULT_IMPORT_LIMITS.maxRecords,
+    maxStringBytes: l.string_bytes ?? DEFAULT_IMPORT_LIMITS.maxStringBytes,
+    maxEntries: l.archive_entries ?? DEFAULT_IMPORT_LIMITS.maxEntries,
+    maxEntryBytes: l.entry_bytes ?? DEFAULT_IMPORT_LIMITS.maxEntryBytes,
+    maxTotalBytes: l.archive_bytes ?? DEFAULT_IMPORT_LIMITS.maxTotalBytes,
+  };
+}
+
+/** Re-derives a site's report and everything derived from it (see the module comment). */
+export async function rederiveSite(get: SiteGet, options: RederiveOptions & { cannotRunHere?: (error: unknown) => boolean } = {}): Promise<RederiveResult> {
+  const lines: RederiveLine[] = [];
+  const reportBytes = await get('/report.json');
+  if (reportBytes === null) throw new NoReportError('the site has no /report.json');
+  const parsed = parseStrictJson(reportBytes);
+  const schema = parsed.ok ? Report.safeParse(parsed.value) : null;
+  const claimed = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) ? (parsed.value as { generator?: { version?: unknown } }).generator?.version : undefined;
+  const version = { rederived: VERSION, report: typeof claimed === 'string' ? claimed : null };
+  const finish = (): RederiveResult => ({ lines, mismatches: lines.filter((l) => l.status === 'MISMATCH').length, notRederived, version });
+  let notRederived: string[] = [];
+  if (schema === null || !schema.success) {
+    lines.push({ status: 'MISMATCH', check: 'report', subject: '/report.json', detail: parsed.ok ? 'not a ledgerboard.report.v1 report: nothing can be re-derived' : `not strict JSON (${parsed.error.message})` });
+    return finish();
+  }
+  const published = schema.data;
+  const config = Config.parse({ ...published.config });
+  const limits = { ...LIMIT_DEFAULTS, ...published.config.limits };
+  const importLimits = importLimitsOf(published.config as Record<string, unknown>);
+
+  // The bundles to verify again: all, or those pinning a chosen ledger.
+  const chosen = options.ledgers;
+  const inScope = (b: Report['bundles'][number]) => chosen === undefined || (b.plan !== null && chosen.has(b.plan.ledger.digest));
+  const bundles = published.bundles.filter(inScope);
+  let bytes = 0;
+  const progress = (phase: 'bundles' | 'history' | 'analysis' | 'files' | 'pages', done: number, total: number) => options.onProgress?.({ phase, done, total, bytes });
+  const results: BundleResult[] = [];
+  const problems: RederiveLine[] = [];
+  progress('bundles', 0, bundles.length);
+  for (const [i, entry] of bundles.entries()) {
+    try {
+      const read = await readSiteBundle(get, entry, { limits, importLimits, cannotRunHere: options.cannotRunHere });
+      results.push(read.result);
+      problems.push(...read.lines);
+      bytes += read.fetched;
+    } catch (error) {
+      if (!(error instanceof SiteProblem)) throw error;
+      problems.push({ status: 'MISMATCH', check: 'bundle', subject: error.subject, detail: `${error.message}: it cannot be verified again` });
+    }
+    progress('bundles', i + 1, bundles.length);
+  }
+  progress('history', 0, 1);
+  const taken = takeHistory(results, published);
+  if (taken > 0) problems.push({ status: 'info', check: 'history', subject: '/history.json', detail: `${taken} REWRITTEN_EVIDENCE finding(s) taken from the report as published: the retained manifests they compare with are not published, so the append-only check is not re-derived` });
+  progress('analysis', 0, 1);
+  const rederived = buildReport(results, config);
+  progress('analysis', 1, 1);
+
+  // The report itself: byte for byte in full, the chosen ledgers' parts otherwise.
+  if (chosen === undefined) {
+    const text = `${canonicalJson(rederived)}\n`;
+    const same = text === decoder.decode(reportBytes);
+    if (same) {
+      const counted = rederived.bundles.filter((b) => b.counted).length;
+      lines.push({ status: 'ok', check: 'report', subject: '/report.json', detail: `re-derived from the evidence, byte for byte: ${rederived.bundles.length} bundles verified again (${counted} counted), ${rederived.boards.length} boards, ${rederived.cohorts.length} cohorts, every verdict, rate, interval, pair and rank range` });
+    } else lines.push(...mismatchLines(published, rederived, text));
+  } else {
+    const part = (r: Report) => restrict(r, chosen);
+    const differences = reportDifferences(part(published), part(rederived));
+    if (differences.length === 0) lines.push({ status: 'ok', check: 'report', subject: '/report.json', detail: `the chosen boards re-derive from the evidence: ${part(rederived).bundles.length} bundles, ${part(rederived).boards.length} boards, ${part(rederived).cohorts.length} cohorts` });
+    for (const d of differences) lines.push({ status: 'MISMATCH', check: 'report', subject: '/report.json', detail: differenceText(d) });
+    notRederived = published.boards.filter((b) => !chosen.has(b.ledger.digest)).map((b) => b.board_id);
+    if (notRederived.length > 0) lines.push({ status: 'info', check: 'report', subject: '/report.json', detail: `${notRederived.length} board(s) not re-derived (not chosen): ${notRederived.map((id) => id.slice(0, 19)).join(', ')}` });
+  }
+  lines.push(...problems);
+
+  // What the site derives from the report, made again from the re-derived one.
+  if (chosen === undefined) {
+    progress('files', 0, 1);
+    const history = await get('/history.json');
+    let retained: Awaited<ReturnType<typeof readRetainedFromSite>> = [];
+    if (history === null) lines.push({ status: 'info', check: 'history', subject: '/history.json', detail: 'not published (a site built before it existed): changes.json and the feed are compared without retained reports' });
+    else {
+      const listed = parseStrictJson(history);
+      const hexes = listed.ok ? (listed.value as { reports?: unknown }).reports : null;
+      if (!Array.isArray(hexes) || hexes.some((h) => typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h))) lines.push({ status: 'MISMATCH', check: 'history', subject: '/history.json', detail: 'not {"schema": "ledgerboard.history.v1", "reports": [<hex>, ...]}' });
+      else retained = await readRetainedFromSite(get, hexes as string[]);
+    }
+    lines.push(...(await checkDerivedFiles(get, derivedModel(rederived, retained))));
+    progress('files', 1, 1);
+  } else lines.push({ status: 'info', check: 'files', subject: '/', detail: 'leaderboard.csv, changes.json and the feed span every board: compared only when every board is re-derived' });
+  lines.push(...(await checkPages(get, rederived, chosen, (done, total) => progress('pages', done, total))));
+
+  if (version.report !== null && version.report !== VERSION) {
+    lines.push({ status: 'info', check: 'version', subject: '/report.json', detail: `the report was made by ledgerboard ${version.report}; re-derived by ledgerboard ${VERSION}` });
+  }
+  return finish();
+}
+
+/** The MISMATCH lines of a report that does not re-derive: each differing member, or the bytes when only they differ. */
+function mismatchLines(published: Report, rederived: Report, text: string): RederiveLine[] {
+  const differences = reportDifferences(published, rederived);
+  if (differences.length === 0) {
+    return [{ status: 'MISMATCH', check: 'report', subject: '/report.json', detail: `the same members as the re-derived report, but not its bytes (RFC 8785 plus a newline, ${text.length} characters)` }];
+  }
+  return differences.map((d) => ({ status: 'MISMATCH', check: 'report', subject: '/report.json', detail: differenceText(d) }));
+}
+
+/**
+ * The history-stage findings of the published report, added to the
+ * re-derived verification of the same bundle: the append-only check
+ * compares with retained manifests this site does not publish, so it is
+ * taken as published (docs/threat-model.md says so). Returns how many.
+ */
+function takeHistory(results: BundleResult[], published: Report): number {
+  const byKey = new Map(published.bundles.map((b) => [b.content_digest, b]));
+  let taken = 0;
+  for (const [i, result] of results.entries()) {
+    const entry = byKey.get(result.content_digest);
+    const history = (entry?.findings ?? []).filter((f) => HISTORY_CODES.has(f.code)) as Finding[];
+    if (history.length === 0 || result.verification.status !== 'verified') continue;
+    const findings = [...result.verification.findings, ...history.map((f) => ({ ...f }))];
+    results[i] = { ...result, verification: { ...result.verification, findings, status: statusOf(findings) } };
+    taken += history.length;
+  }
+  return taken;
+}
+
+/** The parts of a report that concern the chosen ledgers: their bundles, boards, cohorts and incompatibilities. */
+function restrict(report: Report, ledgers: ReadonlySet<string>): Report {
+  const boards = report.boards.filter((b) => ledgers.has(b.ledger.digest));
+  const boardIds = new Set(boards.map((b) => b.board_id));
+  return {
+    ...report,
+    bundles: report.bundles.filter((b) => b.plan !== null && ledgers.has(b.plan.ledger.digest)),
+    boards,
+    cohorts: report.cohorts.filter((c) => boardIds.has(c.board_id)),
+    incompatibilities: { cohorts: report.incompatibilities.cohorts.filter((i) => boardIds.has(i.board_a)), ledgers: [] },
+    conflicts: [],
+    excluded_by_grading_pin: [],
+    inputs_digest: '',
+    evidence_date: null,
+    report_id: '',
+  } as Report;
+}

@@ -1,0 +1,150 @@
+/**
+ * verify.mjs, the command line (docs/site.md, "Re-deriving"): every id and
+ * digest of a published site (site-checks.mjs), the signature of a pinned
+ * key (FORMAT.md 10), and the report re-derived from the evidence with the
+ * format's rules and the analysis (rederive.ts, FORMAT.md 8). Bundled into
+ * one file that imports nothing but Node's standard library
+ * (scripts/bundle-verifier.mjs); `ledgerboard verify-site` runs the same
+ * function from the installed package.
+ *
+ *   node verify.mjs https://example.org/board/     fetch the site over HTTP(S)
+ *   node verify.mjs ./dist                         read a copy on disk (URL path /x/y is DIR/x/y)
+ *   node verify.mjs --json ./dist                  the same results as JSON
+ *
+ * Exit status: 0 every check matches, 1 any mismatch, 2 usage error or the
+ * site (its /report.json) cannot be reached, 3 the report was made by another
+ * ledgerboard version and this one re-derives another report (re-derive it
+ * with that version).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { directorySource, HEX64, keyIdOf, parseJsonBytes, publicKeyOf, urlSource, verifySignatures, verifySite } from './site-checks.mjs';
+import { rederiveSite } from './rederive.ts';
+import type { RederiveLine } from './types.ts';
+import { VERSION } from '../version.ts';
+
+/** One printed result: as site-checks.mjs gives them, and the re-derivation's lines. */
+interface Result {
+  status: string;
+  check: string;
+  subject: string;
+  detail: string;
+  count: number;
+  failed: number;
+  problems: string[];
+}
+
+/** Who runs it: the site's script, or the installed CLI (the words and the version line differ). */
+export interface MainOptions {
+  program: string;
+  /** How a reader re-derives with the version a site names (shown when versions differ). */
+  rederiveWith?: (version: string) => string;
+}
+
+const HELP = (program: string) => `usage: ${program} [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
+
+Re-derives a ledgerboard site from its published bytes:
+- every id and digest: report_id, board and cohort ids, every bundle's
+  content_digest (files.json), and for every counted bundle its bundle_id,
+  plan_id and the size and SHA-256 of every file its manifest lists
+  (served at /blobs/<sha256 hex>), and every "what changed" diff;
+- the report itself (FORMAT.md 8): every published bundle verified again by
+  the format's rules (imports re-run on their kept originals, FORMAT.md 9),
+  the counted ones analysed with the config the report carries, and the
+  report so made compared with /report.json byte for byte; then the cohort
+  files, leaderboard.csv, changes.json, the feed and the figures the pages
+  print. A difference names the first member that differs.
+With --key (a public key PEM file, or a 64-hex key id to look up in the
+site's /keys.json), the report must carry a valid signature (FORMAT.md 10)
+by each pinned key over /report.json and every counted manifest as fetched;
+without it, who signed is shown but not trusted.
+Exit status: 0 all match, 1 any mismatch, 2 usage error or unreachable site,
+3 made by another ledgerboard version that re-derives another report.`;
+
+const asResult = (l: RederiveLine): Result => ({ ...l, count: l.status === 'info' ? 0 : 1, failed: l.status === 'MISMATCH' ? 1 : 0, problems: [] });
+
+/** Runs the command line; returns the exit status. */
+export async function main(args: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error, options: MainOptions = { program: 'node verify.mjs' }): Promise<number> {
+  const help = HELP(options.program);
+  if (args.includes('--help') || args.includes('-h')) return (out(help), 0);
+  const asJson = args.includes('--json');
+  const pinned: { keyid: string; key?: unknown }[] = [];
+  const targets: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--json') continue;
+    if (args[i] !== '--key') {
+      targets.push(args[i]!);
+      continue;
+    }
+    const value = args[++i];
+    if (value === undefined) return (err(help), 2);
+    if (HEX64.test(value)) pinned.push({ keyid: value });
+    else {
+      let pem: string;
+      try {
+        pem = await readFile(value, 'utf8');
+      } catch (error) {
+        return (err(`${options.program}: --key ${value}: neither a 64-hex key id nor a readable PEM file (${(error as Error).message})`), 2);
+      }
+      const key = publicKeyOf(pem);
+      if (key instanceof Error) return (err(`${options.program}: --key ${value}: ${key.message}`), 2);
+      pinned.push({ keyid: keyIdOf(key), key });
+    }
+  }
+  if (targets.length !== 1 || targets[0]!.startsWith('-')) return (err(help), 2);
+  const site = targets[0]!;
+  let get: (path: string) => Promise<Uint8Array | null>;
+  let reportBytes: Uint8Array | null;
+  try {
+    if (/^https?:\/\//i.test(site)) get = urlSource(site);
+    else if ((await stat(site).catch(() => null))?.isDirectory()) get = directorySource(site);
+    else return (err(`${options.program}: ${site} is neither an http(s) URL nor a directory`), 2);
+    reportBytes = await get('/report.json');
+    if (reportBytes === null) return (err(`${options.program}: ${site} has no /report.json`), 2);
+  } catch (error) {
+    const e = error as Error & { cause?: Error };
+    return (err(`${options.program}: cannot read /report.json of ${site}: ${e.cause?.message ?? e.message}`), 2);
+  }
+  const results: Result[] = await verifySite(get, reportBytes);
+  let report: unknown = null;
+  try {
+    report = parseJsonBytes(reportBytes);
+  } catch {
+    // verifySite already reported it.
+  }
+  const isReport = report !== null && typeof report === 'object' && !Array.isArray(report);
+  if (isReport) results.push(...(await verifySignatures(get, reportBytes, report, pinned)));
+  else if (pinned.length > 0) results.push({ status: 'MISMATCH', check: 'signature', subject: '/report.json', detail: 'no report to check a signature of', count: 1, failed: 1, problems: [] });
+
+  // The report re-derived from the evidence (FORMAT.md 8).
+  const rederived = await rederiveSite(get);
+  const versionDiffers = rederived.version.report !== null && rederived.version.report !== VERSION;
+  let status = 0;
+  if (versionDiffers && rederived.mismatches > 0) {
+    // Another version may analyse differently: not proof of a forgery, and not a match either.
+    const first = rederived.lines.find((l) => l.status === 'MISMATCH');
+    results.push(...rederived.lines.filter((l) => l.status !== 'MISMATCH').map(asResult));
+    results.push({
+      status: 'NOT REPRODUCED',
+      check: 'version',
+      subject: '/report.json',
+      detail: `the report was made by ledgerboard ${rederived.version.report}; ledgerboard ${VERSION} re-derives another report (first difference: ${first?.check} ${first?.subject} ${first?.detail}); ${options.rederiveWith?.(rederived.version.report!) ?? `re-derive it with the verify.mjs of ledgerboard ${rederived.version.report}`}`,
+      count: 1,
+      failed: 0,
+      problems: [],
+    });
+    status = 3;
+  } else results.push(...rederived.lines.map(asResult));
+  const checks = results.reduce((n, r) => n + r.count, 0);
+  const mismatches = results.reduce((n, r) => n + r.failed, 0);
+  if (mismatches > 0) status = 1;
+  if (asJson) out(JSON.stringify({ site, rederived_by: `ledgerboard ${VERSION}`, report_by: rederived.version.report === null ? null : `ledgerboard ${rederived.version.report}`, checks, mismatches, results }, null, 2));
+  else {
+    for (const r of results) {
+      out(`${r.status === 'MISMATCH' || r.status === 'NOT REPRODUCED' ? `${r.status} ` : `${r.status}  `}${r.check} ${r.subject}${r.detail ? ` ${r.detail}` : ''}`);
+      for (const problem of r.problems) out(`    ${problem}`);
+    }
+    out(`re-derived by ledgerboard ${VERSION}${rederived.version.report !== null ? ` (the report names ledgerboard ${rederived.version.report})` : ''}`);
+    out(`${checks} checks, ${mismatches} mismatches`);
+  }
+  return status;
+}
