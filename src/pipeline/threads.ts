@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 import type { VerifyWorkerData } from './verify-worker.ts';
 import { verifyDirectory, type BundleEntry, type Progress, type BundleResult } from './verify-directory.ts';
 import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
@@ -55,8 +56,15 @@ type WorkerMessage =
   | { kind: 'done' }
   | { kind: 'error'; index: number; message: string; stack?: string; code?: unknown };
 
-/** Verifies the directories on the main thread and `workers` worker threads, under the given limits (and with the cache, when given). */
-export async function verifyOnThreads(dirs: readonly string[], workers: number, limits: Limits, onProgress?: Progress, cache?: VerifyCache): Promise<BundleResult[]> {
+/** Verifies the directories on the main thread and `workers` worker threads, under the given limits and import limits (and with the cache, when given). */
+export async function verifyOnThreads(
+  dirs: readonly string[],
+  workers: number,
+  limits: Limits,
+  onProgress?: Progress,
+  cache?: VerifyCache,
+  importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Promise<BundleResult[]> {
   const next = new SharedArrayBuffer(4);
   const counter = new Int32Array(next);
   const results: BundleResult[] = new Array(dirs.length);
@@ -70,7 +78,7 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
     const running = Array.from({ length: workers }, () => {
       // Compiled (lib/, as installed): the worker is plain JavaScript. From the TypeScript sources (tests, scripts):
       // a .mjs entry point that registers tsx's loader first, as a worker does not inherit the main thread's.
-      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits, cache } satisfies VerifyWorkerData, execArgv: [] });
+      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits, importLimits, cache } satisfies VerifyWorkerData, execArgv: [] });
       threads.push(worker);
       return new Promise<void>((resolve, reject) => {
         worker.on('message', (message: WorkerMessage) => {
@@ -89,10 +97,10 @@ export async function verifyOnThreads(dirs: readonly string[], workers: number, 
     const takeKept = async (kept: { index: number; key: string; content_digest: string; entries: BundleEntry[] }) => {
       const entry = await readCached(cache!, kept.key);
       if (entry !== null) finished(kept.index, { verification: entry.verification, content_digest: kept.content_digest, entries: kept.entries, cached: true });
-      else finished(kept.index, await verifyDirectory(dirs[kept.index]!, undefined, { limits, cache }));
+      else finished(kept.index, await verifyDirectory(dirs[kept.index]!, undefined, { limits, importLimits, cache }));
     };
     const own = (async () => {
-      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits, cache }));
+      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits, importLimits, cache }));
     })();
     await Promise.all([own, ...running]);
     await Promise.all(pending);

@@ -8,7 +8,8 @@
  *
  * - The key is the SHA-256 of {@link cacheKeyOf}'s canonical JSON: the
  *   snapshot's entries as read (path, kind, digest, size, what could not be
- *   read and why, names that are not UTF-8), the limits, and the code
+ *   read and why, names that are not UTF-8), the limits and the import
+ *   limits (an imported bundle's import is re-derived under them), and the code
  *   identity (ledgerboard's version, the digest of the compiled sources or of
  *   the verifier's source files, and V8's version, which fixes the entry's
  *   serialisation).
@@ -31,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import type { Limits } from '../evidence/limits.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 import { digestCanonical } from '../json/canonical.ts';
 import { readSealed, writeSealed } from '../cache/sealed.ts';
 import { VERSION } from '../version.ts';
@@ -45,19 +47,21 @@ export interface VerifyCache {
 }
 
 /** The value whose digest keys a bundle's entry (see the module comment). */
-export function cacheKeyOf(snapshot: BundleSnapshot, limits: Limits): unknown {
+export function cacheKeyOf(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS): unknown {
   return {
     format: CACHE_FORMAT,
     code: codeIdentity(),
     limits,
+    // An imported bundle's import is re-derived under them (import/rederive.ts).
+    import_limits: importLimits,
     notRead: snapshot.notRead ?? null,
     entries: snapshot.entries.map((e) => [e.path, e.kind, e.sha256 ?? null, e.bytes ?? null, e.unreadable ?? null, e.badName === true, e.limit ?? null]),
   };
 }
 
 /** The key of a snapshot: `sha256:<hex>`. */
-export function cacheKey(snapshot: BundleSnapshot, limits: Limits): string {
-  return digestCanonical(cacheKeyOf(snapshot, limits) as Parameters<typeof digestCanonical>[0]);
+export function cacheKey(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS): string {
+  return digestCanonical(cacheKeyOf(snapshot, limits, importLimits) as Parameters<typeof digestCanonical>[0]);
 }
 
 /** The kept result for a key, or null (no entry, or one that does not check: see the module comment). */
@@ -112,13 +116,16 @@ export function codeIdentity(): string {
     code = `compiled ${readFileSync(stamp, 'utf8').trim()}`;
   } else {
     const hash = createHash('sha256');
-    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'analysis', 'report', 'run']) {
+    // Every file of these folders, their subfolders too (the importers are src/import/<format>/: a verification re-derives imports).
+    const walk = (folder: string): void => {
       const dir = join(root, folder);
-      for (const name of readdirSync(dir).sort()) {
-        if (!/\.(ts|js|mjs)$/.test(name)) continue;
-        hash.update(`${folder}/${name}\0`).update(readFileSync(join(dir, name))).update('\0');
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (entry.isDirectory()) walk(`${folder}/${entry.name}`);
+        else if (/\.(ts|js|mjs)$/.test(entry.name)) hash.update(`${folder}/${entry.name}\0`).update(readFileSync(join(dir, entry.name))).update('\0');
       }
-    }
+    };
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'import', 'analysis', 'report', 'run']) walk(folder);
+    hash.update('version.ts\0').update(readFileSync(join(root, 'version.ts'))).update('\0');
     code = `sources ${hash.digest('hex')}`;
   }
   identity = `${VERSION} ${code} v8 ${process.versions.v8}`;

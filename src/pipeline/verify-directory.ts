@@ -2,21 +2,29 @@
  * Reading and verifying one bundle directory, with crash isolation (an
  * unexpected error is INTERNAL_ERROR on that bundle only), the reader's
  * limits, and a symbolic link met in discovery reported, never followed.
+ * An imported bundle that verifies has its import re-derived from its kept
+ * originals, read again from the directory (import/rederive.ts).
  * verifyPaths (verify-paths.ts) runs it over every discovered bundle, on this
  * thread or on worker threads (threads.ts).
  */
+import { constants } from 'node:fs';
+import { lstat, open, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ContentArena } from '../evidence/arena.ts';
 import { readBundle, type BundleSnapshot } from '../evidence/read-bundle.ts';
-import { lstat, readlink } from 'node:fs/promises';
-import { digestBytes, digestCanonical } from '../json/canonical.ts';
-import { finding, statusOf } from '../verify/findings.ts';
-import { jsonlLimitHit, LIMIT_DEFAULTS, limitMessage, nestingOver, type LimitHit, type Limits } from '../evidence/limits.ts';
-import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
+import { digestBytes } from '../json/canonical.ts';
+import { finding, statusOf, type Finding } from '../verify/findings.ts';
+import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
+import type { BundleVerification } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
+import { rederiveImport, withImportFindings, type BundleFileReader } from '../import/rederive.ts';
 import type { BundleEntry, DirectoryResult } from './results.ts';
 import { cacheKey, readCached, writeCached, type VerifyCache } from './verify-cache.ts';
+import { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
 
 export type { BundleEntry, DirectoryResult, BundleResult } from './results.ts';
+export { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
 
 /** Progress callback: bundles done so far and the total. */
 export type Progress = (done: number, total: number) => void;
@@ -24,6 +32,8 @@ export type Progress = (done: number, total: number) => void;
 /** How verifyPaths reads and verifies: the limits in force (default LIMIT_DEFAULTS), and the verifier (tests replace it). */
 export interface VerifyOptions {
   limits?: Limits;
+  /** The import limits an imported bundle's originals are re-imported under (the config's `import_limits`; default DEFAULT_IMPORT_LIMITS). */
+  importLimits?: ImportLimits;
   verify?: VerifyFunction;
   /**
    * Worker threads verifying next to the main thread (threads.ts; not with a
@@ -45,9 +55,6 @@ export interface VerifyOptions {
    */
   cache?: VerifyCache;
 }
-
-/** The verifier a pipeline runs on each snapshot: verifyBundle, or a replacement in tests of crash isolation. */
-export type VerifyFunction = (snapshot: BundleSnapshot, limits: Limits) => BundleVerification;
 
 /**
  * An unexpected error while processing one bundle (a bug in ledgerboard, not
@@ -77,6 +84,8 @@ export async function verifyDirectory(dir: string, arena?: ContentArena, options
 
 /** A directory read as a bundle: its snapshot, entries and content digest, not yet verified. */
 export interface DirectoryRead {
+  /** The bundle directory, as given: an imported bundle's originals are read from it again to re-derive the import. */
+  dir: string;
   snapshot: BundleSnapshot;
   entries: BundleEntry[];
   content_digest: string;
@@ -111,31 +120,82 @@ export async function readDirectory(dir: string, arena: ContentArena | undefined
     };
   }
   const entries = snapshot.entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256 ?? null, bytes: e.bytes ?? null, badName: e.badName === true }));
-  return { snapshot, entries, content_digest: contentDigest(snapshot) };
+  return { dir, snapshot, entries, content_digest: contentDigest(snapshot) };
 }
 
-/** The verifying half of {@link verifyDirectory}: the kept result when the cache has one, else verifyBundle (then kept). */
-export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFAULTS, verify, cache }: VerifyOptions = {}): Promise<DirectoryResult> {
+/**
+ * The verifying half of {@link verifyDirectory}: the kept result when the
+ * cache has one, else verifySnapshot and, for an imported bundle that
+ * verifies, the import re-derived from its originals on disk (then kept).
+ */
+export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFAULTS, importLimits = DEFAULT_IMPORT_LIMITS, verify, cache }: VerifyOptions = {}): Promise<DirectoryResult> {
   const { snapshot, entries, content_digest } = read;
   // A verifier passed in (a test's) is not the one the cache keys on.
-  const key = cache !== undefined && verify === undefined ? cacheKey(snapshot, limits) : null;
+  const key = cache !== undefined && verify === undefined ? cacheKey(snapshot, limits, importLimits) : null;
   if (key !== null) {
     const kept = await readCached(cache!, key);
     // The kept result of the same bytes; its entries and content digest are those just read (the key holds them).
     if (kept !== null) return { verification: kept.verification, content_digest, entries, cached: true };
   }
   let verification: BundleVerification;
-  let crashed = false;
+  // Not kept: an internal error (a bug of this run) or an original that changed while read (not a property of the bytes the key names).
+  let keep = true;
   try {
-    verification = snapshot.notRead ? notJudged([snapshot.notRead]) : withLimits(snapshot, limits, verify ?? verifyBundle);
+    verification = verifySnapshot(snapshot, limits, verify);
+    const rederived = await rederiveImport(verification, originalsReader(read), importLimits);
+    verification = withImportFindings(verification, rederived.findings);
   } catch (error) {
-    verification = internalError(error, 'verifying');
-    crashed = true;
+    keep = false;
+    verification = error instanceof ChangedWhileRead ? withImportFindings(verification!, [error.change]) : internalError(error, 'verifying');
   }
   const result = { verification, content_digest, entries };
-  // An internal error is a bug of this run, not a property of the bytes: never kept.
-  if (key !== null && !crashed) await writeCached(cache!, key, result);
+  if (key !== null && keep) await writeCached(cache!, key, result);
   return result;
+}
+
+/** An original of the bundle that no longer holds the bytes the snapshot read (or is gone): the evidence changed while it was read. */
+class ChangedWhileRead extends Error {
+  constructor(readonly change: Finding) {
+    super(change.message);
+  }
+}
+
+const OPEN_ORIGINAL = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Reads a bundle's original from its directory, as the reader does (never
+ * through a symbolic link, only a regular file), and checks it against the
+ * snapshot: its size and SHA-256 must be those read before. A file that is
+ * gone is MISSING_FILE, one whose bytes differ FILE_DIGEST_MISMATCH (thrown
+ * as ChangedWhileRead: the bundle changed while it was read). rederiveImport
+ * has already refused originals over the import limits by their manifest
+ * sizes, which the snapshot matched.
+ */
+function originalsReader(read: DirectoryRead): BundleFileReader {
+  const byPath = new Map(read.snapshot.entries.map((e) => [e.path, e]));
+  return async (path) => {
+    const entry = byPath.get(path);
+    if (entry === undefined || entry.kind !== 'file' || entry.sha256 === undefined) return null;
+    let bytes: Buffer;
+    try {
+      const handle = await open(join(read.dir, ...path.split('/')), OPEN_ORIGINAL);
+      try {
+        const stats = await handle.stat();
+        if (!stats.isFile() || stats.size !== entry.bytes) throw Object.assign(new Error('changed'), { code: 'CHANGED' });
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+      if (code === 'CHANGED') throw new ChangedWhileRead(finding('FILE_DIGEST_MISMATCH', path, `${path} changed while the bundle was read (its size is no longer the ${entry.bytes} bytes read first)`));
+      throw new ChangedWhileRead(finding('MISSING_FILE', path, `${path} could not be read again to re-derive the import (${code}): the bundle changed while it was read`));
+    }
+    if (digestBytes(bytes) !== entry.sha256) {
+      throw new ChangedWhileRead(finding('FILE_DIGEST_MISMATCH', path, `${path} changed while the bundle was read (it no longer hashes to ${entry.sha256})`));
+    }
+    return bytes;
+  };
 }
 
 /** The target of `dir` when it is a symbolic link (lstat: a path ending in a separator is the directory it names), else null. */
@@ -167,58 +227,4 @@ function linkedBundle(target: string): { verification: BundleVerification; conte
       evidence: evidence({}),
     },
   };
-}
-
-/**
- * Verifies a snapshot under the limits: the JSONL line limits (and a lowered
- * depth) are checked on the bytes before anything parses them; a file over a
- * limit is withheld from the verifier, its LIMIT_EXCEEDED finding comes first,
- * and the MISSING_FILE the verifier reports for it is dropped (it is there,
- * just not read).
- */
-function withLimits(snapshot: BundleSnapshot, limits: Limits, verify: VerifyFunction): BundleVerification {
-  const hits: LimitHit[] = [];
-  for (const entry of snapshot.entries) {
-    if (entry.limit) {
-      hits.push(entry.limit);
-      continue;
-    }
-    if (entry.content === undefined || entry.path === 'NOTES.md') continue;
-    const jsonl = entry.path.endsWith('.jsonl');
-    let hit = jsonl ? jsonlLimitHit(entry.path, entry.content, limits) : null;
-    if (!hit && limits.depth < LIMIT_DEFAULTS.depth) {
-      const over = nestingOver(entry.content, limits.depth, jsonl);
-      if (over) hit = { path: entry.path, limit: 'depth', value: limits.depth, actual: over.depth, ...(jsonl ? { line: over.line } : {}) };
-    }
-    if (hit) {
-      entry.limit = hit;
-      entry.unreadable = `is over limits.${hit.limit}: not parsed`;
-      delete entry.content;
-      hits.push(hit);
-    }
-  }
-  const verification = verify(snapshot, limits);
-  if (hits.length === 0) return verification;
-  const limited = new Set(hits.map((h) => h.path));
-  const findings = [
-    ...hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h), h.line)),
-    ...verification.findings.filter((f) => !(f.code === 'MISSING_FILE' && limited.has(f.file))),
-  ];
-  return { ...verification, findings, status: statusOf(findings) };
-}
-
-/** A bundle that was not judged at all (over a whole-bundle limit: nothing was read). */
-function notJudged(hits: readonly LimitHit[]): BundleVerification {
-  return {
-    bundle_id: null,
-    plan_id: null,
-    status: 'no_verdict',
-    findings: hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h))),
-    evidence: evidence({}),
-  };
-}
-
-/** The digest of a snapshot's sorted (path, kind, sha256) entries. */
-export function contentDigest(snapshot: BundleSnapshot): string {
-  return digestCanonical(snapshot.entries.map((e) => [e.path, e.kind, e.sha256 ?? null]));
 }

@@ -9,7 +9,7 @@ import { LIMIT_DEFAULTS } from '../evidence/limits.ts';
 import { verifyOnThreads, workersFor } from './threads.ts';
 import { verifyDirectory, type Progress, type BundleResult, type VerifyOptions } from './verify-directory.ts';
 
-export { contentDigest, verifyDirectory } from './verify-directory.ts';
+export { contentDigest, verifyDirectory, verifySnapshot } from './verify-directory.ts';
 export type { BundleEntry, Progress, BundleResult, VerifyFunction, VerifyOptions } from './verify-directory.ts';
 
 /** Discovers and verifies every bundle under the given paths, in argument order, bundles sorted within each. */
@@ -22,7 +22,7 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
   }
   // A verifier passed in (a test's) cannot be sent to another thread.
   const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
-  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache);
+  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache, options.importLimits);
   const results: BundleResult[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();

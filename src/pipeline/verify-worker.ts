@@ -11,6 +11,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ContentArena } from '../evidence/arena.ts';
 import type { Limits } from '../evidence/limits.ts';
+import type { ImportLimits } from '../import/limits.ts';
 import { cacheKey, hasCached, type VerifyCache } from './verify-cache.ts';
 import { finishDirectory, readDirectory } from './verify-directory.ts';
 import { toWire } from './wire.ts';
@@ -21,22 +22,24 @@ export interface VerifyWorkerData {
   /** Int32Array over it: [0] is the index of the next directory to take. */
   next: SharedArrayBuffer;
   limits: Limits;
+  /** The import limits imports are re-derived under. */
+  importLimits: ImportLimits;
   /** The verification cache, when the run uses one. */
   cache?: VerifyCache;
 }
 
-const { dirs, next, limits, cache } = workerData as VerifyWorkerData;
+const { dirs, next, limits, importLimits, cache } = workerData as VerifyWorkerData;
 const counter = new Int32Array(next);
 const arena = new ContentArena();
 for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) {
   try {
     const read = await readDirectory(dirs[i]!, arena, limits);
-    const key = cache !== undefined && !('result' in read) ? cacheKey(read.snapshot, limits) : null;
+    const key = cache !== undefined && !('result' in read) ? cacheKey(read.snapshot, limits, importLimits) : null;
     if (key !== null && !('result' in read) && hasCached(cache!, key)) {
       parentPort!.postMessage({ kind: 'kept', index: i, key, content_digest: read.content_digest, entries: read.entries });
       continue;
     }
-    const { wire, transfer } = toWire('result' in read ? read.result : await finishDirectory(read, { limits, cache }));
+    const { wire, transfer } = toWire('result' in read ? read.result : await finishDirectory(read, { limits, importLimits, cache }));
     parentPort!.postMessage({ kind: 'result', index: i, wire }, transfer);
   } catch (error) {
     const e = error as Error & { code?: unknown };

@@ -4,7 +4,7 @@
  * do with its result (render a site, print, retain); the golden report of
  * the demo is this pipeline without history.
  */
-import { limitsOf, type Config } from '../config/config.ts';
+import { importLimitsOf, limitsOf, type Config } from '../config/config.ts';
 import { checkHistoryIn, type HistoryCheck } from '../history/compare.ts';
 import type { Progress } from '../pipeline/verify-directory.ts';
 import type { VerifyCache } from '../pipeline/verify-cache.ts';
@@ -44,7 +44,12 @@ export interface PipelineResult {
 
 /** Runs the pipeline (see the module comment). */
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
-  const verified = await verifyPaths(input.paths, input.onProgress, { limits: limitsOf(input.config), requireBundles: input.requireBundles, cache: input.cache });
+  const verified = await verifyPaths(input.paths, input.onProgress, {
+    limits: limitsOf(input.config),
+    importLimits: importLimitsOf(input.config),
+    requireBundles: input.requireBundles,
+    cache: input.cache,
+  });
   const history = input.retainedDir === null ? null : await checkHistoryIn(verified, input.retainedDir);
   const results = history?.results ?? verified;
   if (input.cache === undefined) return { results, history, report: buildReport(results, input.config) };

@@ -196,6 +196,16 @@ export const FINDING_CODES = {
     when: "grant.json does not echo the plan's id, models, currency and budget, or an attempt started at or after the grant expired.",
     fix: 'Issue the grant from the frozen plan; attempts after expiry are not authorised.',
   },
+  IMPORT_MISMATCH: {
+    severity: 'error',
+    when: "An imported bundle that is otherwise verified, re-imported by this verifier's importer of its origin.format (the same ledgerboard version its origin.tool names) from its own kept originals under source/ (with the license of its ledger and the format flags its plan records, within the import limits), gives another bundle id, or the importer refuses those originals; the message names the first differing file in byte order (for a grades file, how many verdicts differ).",
+    fix: 'Re-import the original with `ledgerboard import` (the plan page gives the command) and publish that bundle; an imported bundle is never edited by hand.',
+  },
+  IMPORT_NOT_REPRODUCED: {
+    severity: 'warning',
+    when: "An imported, otherwise verified bundle whose import this verifier cannot re-run: it has no importer for origin.format, origin.tool is not ledgerboard at this verifier's version, or the kept originals are over the import limits (the message names the tool and version the bundle claims, and the limit).",
+    fix: 'Verify with the ledgerboard version the bundle names (or re-import the original with this one), or raise `import_limits` in the config if the originals are meant to be that large.',
+  },
   LIMIT_EXCEEDED: {
     severity: 'error',
     stage: 'read',

@@ -33,6 +33,8 @@ import {
   type SealOptions,
 } from '../helpers/bundle-builder.ts';
 import { repoUrl, runIsolatedAsync } from '../helpers/hang-guard.ts';
+import { bundleFiles, claimTool, DEMO_INSPECT, flipGradesToPass, writeImported } from '../helpers/imported-bundle.ts';
+import { verifyDirectory } from '../../src/pipeline/verify-directory.ts';
 
 afterAll(removeTempDirs);
 
@@ -1451,6 +1453,31 @@ const CASES = {
       }),
       expect: [4, 5, 6].map((line) => ({ code: 'GRANT_MISMATCH' as const, file: 'attempts.jsonl', line, count: 1 })),
       status: 'invalid',
+    },
+  ],
+  // Found by re-deriving an import (import/rederive.ts), which verifyDirectory runs after verifyBundle on an imported bundle that verifies.
+  IMPORT_MISMATCH: [
+    {
+      name: 'a demo Inspect import with every grade flipped to pass, resealed',
+      run: async () => {
+        const files = await bundleFiles(DEMO_INSPECT);
+        flipGradesToPass(files);
+        return (await verifyDirectory(await writeImported(files))).verification;
+      },
+      expect: [{ code: 'IMPORT_MISMATCH', file: 'grades/1.json', count: 1 }],
+      status: 'invalid',
+    },
+  ],
+  IMPORT_NOT_REPRODUCED: [
+    {
+      name: 'a demo Inspect import claiming ledgerboard 9.9.9, resealed',
+      run: async () => {
+        const files = await bundleFiles(DEMO_INSPECT);
+        claimTool(files, { name: 'ledgerboard', version: '9.9.9' });
+        return (await verifyDirectory(await writeImported(files))).verification;
+      },
+      expect: [{ code: 'IMPORT_NOT_REPRODUCED', file: 'plan.json', count: 1 }],
+      status: 'verified',
     },
   ],
 } satisfies Record<Exclude<FindingCode, 'LIMIT_EXCEEDED' | 'REWRITTEN_EVIDENCE' | 'INTERNAL_ERROR'>, Case[]>;
