@@ -486,10 +486,13 @@ describe('the report id', () => {
     expect(build([], Config.parse({ bundles_dir: ['x', 'y'], retained_reports_dir: 'z' })).report_id).toBe(build([]).report_id);
     // A site-only key (compare pages) never changes the report id.
     expect(build([], Config.parse({ compare_max_cohorts: 3 })).report_id).toBe(build([]).report_id);
-    // Import limits are the importer's alone.
+    // Import limits: imports are re-derived under them, so the report carries them when the config has them (absent: absent, the same id).
+    expect(build([]).config).not.toHaveProperty('import_limits');
     const withImportLimits = build([], Config.parse({ import_limits: { file_bytes: 10 } }));
-    expect(withImportLimits.report_id).toBe(build([]).report_id);
-    expect(withImportLimits.config).not.toHaveProperty('import_limits');
+    expect(withImportLimits.report_id).not.toBe(build([]).report_id);
+    expect(withImportLimits.config.import_limits).toEqual(Config.parse({ import_limits: { file_bytes: 10 } }).import_limits);
+    expect(withImportLimits.config.import_limits?.file_bytes).toBe(10);
+    expect(Report.safeParse(withImportLimits).success).toBe(true);
     // An empty report is valid too.
     expect(Report.safeParse(build([])).success).toBe(true);
   });
