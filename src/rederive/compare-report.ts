@@ -27,6 +27,8 @@ const isObject = (v: unknown): v is Entity => v !== null && typeof v === 'object
 /** A value as it is shown in a difference: JSON, cut to 160 characters. */
 export function shown(value: unknown): string {
   if (value === undefined) return '(absent)';
+  // A plain token (a verdict, a status, an id) reads better unquoted.
+  if (typeof value === 'string' && /^[A-Za-z0-9_:.+-]{1,160}$/.test(value)) return value;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
