@@ -83,13 +83,13 @@ function compareEntities(
     seen.add(key);
     const p = byKey.get(key);
     if (p === undefined) {
-      out.push({ subject: `${kind} ${nameOf(r)}`, member: '(entry)', published: 'not in the published report', rederived: 'present' });
+      out.push({ subject: `${kind} ${nameOf(r)}`, member: '(entry)', published: 'none', rederived: 'an entry the evidence gives' });
       continue;
     }
     const d = firstDifference(p, r);
     if (d !== null) out.push({ subject: `${kind} ${nameOf(r)}`, member: d.member, published: shown(d.published), rederived: `${shown(d.rederived)}${explain?.(d.member, p, r) ?? ''}` });
   }
-  for (const p of a) if (!seen.has(keyOf(p))) out.push({ subject: `${kind} ${nameOf(p)}`, member: '(entry)', published: 'present', rederived: 'not re-derived from the evidence' });
+  for (const p of a) if (!seen.has(keyOf(p))) out.push({ subject: `${kind} ${nameOf(p)}`, member: '(entry)', published: 'in the report', rederived: 'none (the evidence gives no such entry)' });
   // Same entities in another order: the report's order is part of its bytes.
   if (out.length === 0 && a.length === b.length && a.some((e, i) => keyOf(e) !== keyOf(b[i]!))) {
     const i = a.findIndex((e, j) => keyOf(e) !== keyOf(b[j]!));

@@ -92,7 +92,7 @@ const READ_STAGE = new Set(['LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'NOT_REGULAR_FIL
  */
 export async function readSiteBundle(get: SiteGet, published: Report['bundles'][number], options: SiteBundleOptions): Promise<SiteBundle> {
   const dirHex = bundleDirHex(published);
-  const subject = `bundle ${published.bundle_id ?? published.content_digest}`;
+  const subject = published.bundle_id ?? published.content_digest;
   const lines: RederiveLine[] = [];
   let fetched = 0;
   // A report that calls a bundle verified publishes it under its bundle_id; read it where the build put it either way.

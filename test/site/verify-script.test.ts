@@ -107,7 +107,9 @@ describe('node verify.mjs <dir>', () => {
     expect(out.checks).toBeGreaterThan(20);
     // The rejected bundle, re-hashed for information; no /changes.json in this hand-made site (a site built before it:
     // information, not a mismatch; the built demo's is checked in report-changes.test.ts); no key signed the report.
-    expect(out.results.filter((r) => r.status === 'info').map((r) => r.check)).toEqual(['bundle', 'changes', 'signature']);
+    // The re-derivation: no /history.json, leaderboard.csv, changes.json, feed or pages in this hand-made site: said, nothing to compare.
+    expect(out.results.filter((r) => r.status === 'info').map((r) => r.check)).toEqual(['bundle', 'changes', 'signature', 'history', 'csv', 'changes', 'feed', 'page']);
+    expect(out.results.find((r) => r.check === 'report' && r.status === 'ok')!.detail).toMatch(/^re-derived from the evidence, byte for byte: 3 bundles verified again \(2 counted\)/);
     expect(out.results.find((r) => r.check === 'changes')!.detail).toBe('not published (a site built before it existed)');
     expect(out.results.find((r) => r.check === 'signature')!.detail).toMatch(/^not signed/);
   });
@@ -137,7 +139,10 @@ describe('node verify.mjs <dir>', () => {
     const run = await runVerify(dir);
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(new RegExp(`^MISMATCH content_digest ${entry.content_digest} derived sha256:[0-9a-f]{64}$`, 'm'));
-    expect(run.stdout).toMatch(/^\d+ checks, 1 mismatches$/m);
+    // The re-derivation cannot read that bundle back either, and says why.
+    expect(run.stdout).toMatch(new RegExp(`^MISMATCH report /report\\.json bundle ${entry.bundle_id} \\(entry\\): published in the report, re-derived none`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^MISMATCH bundle ${entry.bundle_id} content_digest: /bundles/${rejected.dirHex}/files\\.json re-derives sha256:[0-9a-f]{64}, .*: it cannot be verified again$`, 'm'));
+    expect(run.stdout).toMatch(/^\d+ checks, 3 mismatches$/m);
   });
 
   it('a number edited in report.json: exit 1 on report_id', async () => {
@@ -169,7 +174,9 @@ describe('node verify.mjs <dir>', () => {
     const run = await runVerify(dir);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain(`MISMATCH cohort json ${url} is the RFC 8785 form of the report entry`);
-    expect(run.stdout).toMatch(/^\d+ checks, 1 mismatches$/m);
+    // And it is not the cohort the evidence re-derives.
+    expect(run.stdout).toContain(`MISMATCH cohort json ${url} is not the re-derived cohort: rank: published ${cohort.rank + 1}, re-derived ${cohort.rank}`);
+    expect(run.stdout).toMatch(/^\d+ checks, 2 mismatches$/m);
   });
 
   it('plan.json replaced: exit 1 on plan_id and on its listed size', async () => {
