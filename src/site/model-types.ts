@@ -105,6 +105,14 @@ export interface SiteImport {
   /** Shell lines that fetch the original and import it again; the bundle id to compare with. */
   rerun: string[];
   /**
+   * Whether the build re-derived the import, read from the report's findings
+   * (FORMAT.md 9): `matched` (verified, no IMPORT_* finding: the importer,
+   * re-run on the kept originals, gave this bundle), `not_reproduced`
+   * (IMPORT_NOT_REPRODUCED: the tool is only what the bundle claims),
+   * `mismatch` (IMPORT_MISMATCH: invalid), `unverified` (another error).
+   */
+  rederived: 'matched' | 'not_reproduced' | 'mismatch' | 'unverified';
+  /**
    * The log's own metrics (results.scores[].metrics) of the graded score, as the log records them (at most
    * MAX_LOG_METRICS), to show beside the imported rate; null when the log records none or cannot be read.
    */

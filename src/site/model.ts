@@ -186,7 +186,7 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
   const imported =
     plan.origin?.kind === 'imported'
       ? {
-          ...importOf(plan, files, published.bundles[b.report]!.withheld.length > 0, await licensesOf(files, published), entry.bundle_id, siteUrl),
+          ...importOf(plan, files, published.bundles[b.report]!.withheld.length > 0, await licensesOf(files, published), entry, siteUrl),
           logMetrics: await logMetricsOf(plan, files, published),
         }
       : null;
@@ -292,9 +292,10 @@ function importOf(
   files: readonly SiteFile[],
   someWithheld: boolean,
   licenses: readonly string[],
-  bundleId: string | null,
+  entry: Pick<Report['bundles'][number], 'bundle_id' | 'status' | 'findings'>,
   siteUrl: string,
 ): Omit<SiteImport, 'logMetrics'> {
+  const bundleId = entry.bundle_id;
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
   const importer = importerOfOrigin(origin.format);
   const source = files.find((f) => f.sha256 === origin.source) ?? null;
@@ -330,7 +331,14 @@ function importOf(
           `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
         ]
       : [];
-  return { format: origin.format, label: importer?.label ?? null, tool: origin.tool, source, rerun };
+  return { format: origin.format, label: importer?.label ?? null, tool: origin.tool, source, rerun, rederived: rederivedOf(entry) };
+}
+
+/** Whether the import was re-derived, from the report's findings alone (see SiteImport.rederived). */
+function rederivedOf(entry: Pick<Report['bundles'][number], 'status' | 'findings'>): SiteImport['rederived'] {
+  if (entry.findings.some((f) => f.code === 'IMPORT_MISMATCH')) return 'mismatch';
+  if (entry.findings.some((f) => f.code === 'IMPORT_NOT_REPRODUCED')) return 'not_reproduced';
+  return entry.status === 'verified' ? 'matched' : 'unverified';
 }
 
 /** Single-quotes a value for a POSIX shell. */
