@@ -12,7 +12,7 @@
  * Node, the in-browser verifier's worker the same for a browser, and
  * `ledgerboard verify-site` runs it from the installed package.
  */
-import { canonicalJson } from '../json/canonical.ts';
+import { canonicalJson, selfId } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { LIMIT_DEFAULTS } from '../evidence/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
@@ -99,7 +99,9 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   const taken = takeHistory(results, published);
   if (taken > 0) problems.push({ status: 'info', check: 'history', subject: '/history.json', detail: `${taken} REWRITTEN_EVIDENCE finding(s) taken from the report as published: the retained manifests they compare with are not published, so the append-only check is not re-derived` });
   progress('analysis', 0, 1);
-  const rederived = buildReport(results, config);
+  const made = buildReport(results, config);
+  // Another version's report names that version: compared as if this one had written its name (the analysis is what must agree).
+  const rederived = version.report !== null && version.report !== VERSION ? renamed(made, published.generator) : made;
   progress('analysis', 1, 1);
 
   // The report itself: byte for byte in full, the chosen ledgers' parts otherwise.
@@ -141,6 +143,13 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     lines.push({ status: 'info', check: 'version', subject: '/report.json', detail: `the report was made by ledgerboard ${version.report}; re-derived by ledgerboard ${VERSION}` });
   }
   return finish();
+}
+
+/** The report as another generator would have named itself in it (its id re-derived). */
+function renamed(report: Report, generator: Report['generator']): Report {
+  const { report_id: _id, ...rest } = { ...report, generator };
+  const { schema, ...others } = rest;
+  return { schema, report_id: selfId(rest as Record<string, unknown>, 'report_id'), ...others } as Report;
 }
 
 /** The MISMATCH lines of a report that does not re-derive: each differing member, or the bytes when only they differ. */

@@ -131,11 +131,11 @@ describe('a forged site is a MISMATCH naming the member, for verify.mjs and veri
 
   it("a pair's winner and a rank range", async () => {
     const dir = await copySite(site);
-    const board = report.boards.find((b) => b.pairs.length > 0)!;
-    const pair = board.pairs[0]!;
+    const board = report.boards.find((b) => (b.pairs?.length ?? 0) > 0)!;
+    const pair = board.pairs![0]!;
     const loser = report.cohorts.find((c) => c.cohort_id === pair.b)!;
     await forgeReport(dir, (r) => {
-      const p = r.boards.find((b) => b.board_id === board.board_id)!.pairs[0]!;
+      const p = r.boards.find((b) => b.board_id === board.board_id)!.pairs![0]!;
       p.winner = p.winner === p.a ? p.b : p.a;
       const c = r.cohorts.find((x) => x.cohort_id === loser.cohort_id)!;
       c.rank_range = [1, 1];
@@ -181,5 +181,32 @@ describe('a forged site is a MISMATCH naming the member, for verify.mjs and veri
     const shown = new RegExp(`data-figure="${key}">([^<]*)<`).exec(html)![1]!;
     expect(await replaceInFile(page, `data-figure="${key}">${shown}<`, `data-figure="${key}">99.9%<`)).toBe(true);
     await expectMismatch(dir, new RegExp(`^MISMATCH page /cohorts/${digestHex(target.cohort_id)}/ figure ${key}: the page shows "99\\.9%", the re-derived report gives "${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"$`));
+  });
+});
+
+describe('a report that names another ledgerboard version', () => {
+  it('re-derives (its analysis agrees): exit 0, both versions named', async () => {
+    const dir = await copySite(site);
+    await forgeReport(dir, (r) => {
+      r.generator.version = '9.9.9';
+    });
+    const { script, cli, mismatches } = await verifyBoth(dir);
+    expect(mismatches).toEqual([[], []]);
+    expect([script.code, cli.code]).toEqual([0, 0]);
+    expect(cli.stdout).toMatch(/^info {2}version \/report\.json the report was made by ledgerboard 9\.9\.9; re-derived by ledgerboard \S+$/m);
+    expect(cli.stdout).toContain('info  verify.mjs the site was made by ledgerboard 9.9.9: its /verify.mjs is not compared with this version');
+  });
+
+  it('does not re-derive: said plainly with the version to use (exit 3), not a MISMATCH', async () => {
+    const dir = await copySite(site);
+    const target = candidate(report);
+    await forgeReport(dir, (r) => {
+      r.generator.version = '9.9.9';
+      r.cohorts.find((c) => c.cohort_id === target.cohort_id)!.verdict = target.verdict === 'PASS' ? 'NO_GAIN' : 'PASS';
+    });
+    const { cli, mismatches } = await verifyBoth(dir);
+    expect(mismatches[1]).toEqual([]);
+    expect(cli.code).toBe(3);
+    expect(cli.stdout).toMatch(/^NOT REPRODUCED version \/report\.json the report was made by ledgerboard 9\.9\.9; ledgerboard \S+ re-derives another report \(first difference: report \/report\.json cohort \S+ verdict: published \S+, re-derived \S+\); re-derive it with that version: npx --yes --package ledgerboard@9\.9\.9 ledgerboard verify-site /m);
   });
 });
