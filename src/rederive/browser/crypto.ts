@@ -198,10 +198,17 @@ function notInBrowser(name: string): () => never {
   };
 }
 
+/** `randomBytes(n)` from the platform's CSPRNG (Web Crypto getRandomValues, at most 65,536 bytes a call). */
+export function randomBytes(size: number): Buffer {
+  const out = Buffer.alloc(size);
+  for (let at = 0; at < size; at += 65536) globalThis.crypto.getRandomValues(out.subarray(at, Math.min(size, at + 65536)));
+  return out;
+}
+
 export const createPublicKey = notInBrowser('createPublicKey');
 export const createPrivateKey = notInBrowser('createPrivateKey');
 export const generateKeyPairSync = notInBrowser('generateKeyPairSync');
 export const sign = notInBrowser('sign');
 export const verify = notInBrowser('verify');
 
-export default { createHash, createPublicKey, createPrivateKey, generateKeyPairSync, sign, verify };
+export default { createHash, randomBytes, createPublicKey, createPrivateKey, generateKeyPairSync, sign, verify };

@@ -1,0 +1,88 @@
+// Bundles the in-browser re-derivation (issue 24, item 3): the project's own
+// re-derivation core (src/rederive) for a browser Web Worker, entry
+// src/rederive/browser/worker.ts, into `<out>/site-verifier/verify-worker.js`
+// (the site publishes it at /verify-worker.js; /verify/ starts it through
+// public/rederive-browser.js).
+//
+// Node's modules the core imports are replaced by the browser shims in
+// src/rederive/browser/: node:crypto (SHA-256 in plain JavaScript,
+// synchronous), node:buffer (the npm `buffer` package, isAscii/isUtf8),
+// node:zlib (crc32), and yauzl by a stand-in that refuses (.eval archives are
+// re-imported by verify.mjs only). A free `Buffer` is the shim's (inject).
+// node:fs and node:path, which the core reaches only through modules that
+// also hold disk readers and writers, stand for functions that refuse when
+// called (node-only.cjs). Any other Node module is an error here.
+//
+// Deterministic: the same sources and esbuild version give the same bytes
+// (paths relative to the project root, no source map, no timestamps).
+//
+// Plain JavaScript: compile.mjs runs it before anything else is compiled.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The bundle's browser targets: module workers are not needed (iife), BigInt64Array and TextDecoder fatal are. */
+export const BROWSER_TARGETS = ['chrome110', 'firefox110', 'safari16'];
+
+/** Node's modules (and yauzl) and the shim that stands for each in the browser. */
+export function browserAliases(root) {
+  const shim = (name) => join(root, 'src', 'rederive', 'browser', name);
+  return {
+    'node:crypto': shim('crypto.ts'),
+    crypto: shim('crypto.ts'),
+    'node:buffer': shim('buffer.ts'),
+    'node:zlib': shim('zlib.ts'),
+    zlib: shim('zlib.ts'),
+    yauzl: shim('yauzl.ts'),
+    // Reached only through modules that also read or write the disk (see node-only.cjs); every call refuses.
+    'node:fs': shim('node-only.cjs'),
+    'node:fs/promises': shim('node-only.cjs'),
+    'node:path': shim('node-only.cjs'),
+  };
+}
+
+/** The esbuild options of the worker bundle (exported for the tests, which bundle it into a temporary directory). */
+export function browserBuildOptions(root, outfile) {
+  const aliases = browserAliases(root);
+  return {
+    entryPoints: [join(root, 'src', 'rederive', 'browser', 'worker.ts')],
+    absWorkingDir: root,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: BROWSER_TARGETS,
+    inject: [join(root, 'src', 'rederive', 'browser', 'globals.ts')],
+    plugins: [
+      {
+        // 'buffer' is both Node's module and the npm package the shim wraps: only node:buffer is aliased, and a
+        // bare 'buffer' from anywhere but the shim itself goes to the shim too.
+        name: 'ledgerboard-browser-shims',
+        setup(build) {
+          build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+            if (args.path in aliases) return { path: aliases[args.path] };
+            if (args.path === 'buffer') {
+              if (args.importer === aliases['node:buffer']) return undefined;
+              return { path: aliases['node:buffer'] };
+            }
+            // node:stream is imported for its types only (src/import/inspect/zip.ts): nothing of it may be bundled.
+            if (args.path.startsWith('node:') || ['stream', 'fs', 'path', 'os', 'url', 'util', 'worker_threads', 'child_process'].includes(args.path)) {
+              return { errors: [{ text: `${args.path} is a Node module the in-browser verifier cannot have (imported by ${args.importer.replace(root, '.')}): the re-derivation core must not reach it, or a shim in src/rederive/browser/ must stand for it` }] };
+            }
+            return undefined;
+          });
+        },
+      },
+    ],
+    legalComments: 'eof',
+    charset: 'utf8',
+    outfile,
+    logLevel: 'warning',
+  };
+}
+
+/** Bundles the worker into `<out>/site-verifier/verify-worker.js`. */
+export async function bundleBrowserVerifier(root, out) {
+  const { build } = await import('esbuild');
+  const dir = join(out, 'site-verifier');
+  mkdirSync(dir, { recursive: true });
+  await build(browserBuildOptions(root, join(dir, 'verify-worker.js')));
+}
