@@ -55,8 +55,22 @@ export interface PlanChange {
   rewritten: boolean;
 }
 
+/**
+ * The digest of the first `bytes` bytes of a current bundle's file, read in
+ * the same pass as the whole file, whose digest and size must be `expected`
+ * (what verification saw); null when it cannot be read or is not that file.
+ * The build reads the bundle directory (prefix.ts); a stranger's
+ * re-derivation reads the site's blob (src/rederive).
+ */
+export type PrefixReader = (result: BundleResult, path: string, bytes: number, expected: { sha256: string; bytes: number }) => Promise<string | null>;
+
+/** The build's reader: the bundle's own file on disk. */
+const diskPrefix: PrefixReader = (result, path, bytes, expected) => prefixDigest(result.path, path, bytes, expected);
+
 /** What the history check found. */
 export interface HistoryCheck {
+  /** The retained manifests it compared with (the valid ones read, by bundle id): the site publishes them so a stranger re-runs this check. */
+  manifests: Manifest[];
   /** The results, with REWRITTEN_EVIDENCE findings added and statuses recomputed. */
   results: BundleResult[];
   changes: PlanChange[];
@@ -120,6 +134,7 @@ export async function checkHistory(
   results: readonly BundleResult[],
   retainedManifests: RetainedManifests,
   reports: readonly RetainedReport[] = [],
+  prefix: PrefixReader = diskPrefix,
 ): Promise<HistoryCheck> {
   const incomplete = incompleteRetentions(reports, retainedManifests, results);
   // A finishable retention's manifest is history already: the report counted exactly those bytes.
@@ -147,7 +162,7 @@ export async function checkHistory(
     for (const previous of (byPlan.get(v.plan_id) ?? []).sort()) {
       if (previous === current.bundle_id) continue;
       const old = retained.byBundle.get(previous)!;
-      const all = await classifyFiles(old.files, current.files, (path, bytes, expected) => prefixDigest(result.path, path, bytes, expected));
+      const all = await classifyFiles(old.files, current.files, (path, bytes, expected) => prefix(result, path, bytes, expected));
       const files = all.filter((c) => c.class !== 'unchanged');
       const rewriting = files.filter((c) => REWRITING_CLASSES.has(c.class));
       changes.push({ plan_id: v.plan_id, previous_bundle_id: previous, bundle_id: current.bundle_id, counts: classCounts(all), files, rewritten: rewriting.length > 0 });
@@ -183,7 +198,8 @@ export async function checkHistory(
     .sort((a, b) => (a.plan_id < b.plan_id ? -1 : a.plan_id > b.plan_id ? 1 : a.bundle_id < b.bundle_id ? -1 : a.bundle_id > b.bundle_id ? 1 : 0));
   changes.sort((a, b) => compareUtf8(a.plan_id, b.plan_id) || compareUtf8(a.previous_bundle_id, b.previous_bundle_id) || compareUtf8(a.bundle_id, b.bundle_id));
   const problems = [...retained.problems, ...incomplete.map(incompleteProblem)].sort((a, b) => compareUtf8(a.name, b.name));
-  return { results: out, changes, absent, problems, incomplete };
+  const manifests = [...retainedManifests.byBundle.values()].sort((a, b) => compareUtf8(a.bundle_id, b.bundle_id));
+  return { results: out, changes, absent, problems, incomplete, manifests };
 }
 
 function rewriteFinding(change: FileChange, previous: string): Finding {

@@ -12,7 +12,11 @@
  * Node, the in-browser verifier's worker the same for a browser, and
  * `ledgerboard verify-site` runs it from the installed package.
  */
-import { canonicalJson, selfId } from '../json/canonical.ts';
+import { canonicalJson, digestBytes, selfId } from '../json/canonical.ts';
+import { checkHistory, type PrefixReader } from '../history/compare.ts';
+import { checkRetainedManifest } from '../history/retained-manifests.ts';
+import type { RetainedReport } from '../history/retained-reports.ts';
+import type { Manifest } from '../schema/manifest.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { LIMIT_DEFAULTS } from '../evidence/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
@@ -25,7 +29,7 @@ import { VERSION } from '../version.ts';
 import { differenceText, reportDifferences } from './compare-report.ts';
 import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived-files.ts';
 import { checkPages } from './pages.ts';
-import { readSiteBundle, SiteProblem } from './site-bundles.ts';
+import { fetchBlob, readSiteBundle, SiteProblem } from './site-bundles.ts';
 import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
 
 export type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
@@ -96,10 +100,25 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     progress('bundles', i + 1, bundles.length);
   }
   progress('history', 0, 1);
-  const taken = takeHistory(results, published);
-  if (taken > 0) problems.push({ status: 'info', check: 'history', subject: '/history.json', detail: `${taken} REWRITTEN_EVIDENCE finding(s) taken from the report as published: the retained manifests they compare with are not published, so the append-only check is not re-derived` });
+  // The history the build compared with: the retained reports and manifests /history.json lists (FORMAT.md 8).
+  const history = await readSiteHistory(get);
+  if (history.problem !== null) lines.push({ status: 'MISMATCH', check: 'history', subject: '/history.json', detail: history.problem });
+  let withHistory = results;
+  if (history.manifests === null) {
+    const taken = takeHistory(results, published);
+    withHistory = results;
+    problems.push({ status: 'info', check: 'history', subject: '/history.json', detail: history.listed ? 'lists no retained manifests (a site built before they were published): the append-only check is not re-derived' : 'not published (a site built before it existed): the append-only check is not re-derived' });
+    if (taken > 0) problems.push({ status: 'info', check: 'history', subject: '/history.json', detail: `${taken} REWRITTEN_EVIDENCE finding(s) taken from the report as published` });
+  } else {
+    const checked = await checkHistory(results, { byBundle: history.manifests, problems: [] }, history.reports, sitePrefix(get));
+    withHistory = checked.results;
+    if (checked.changes.length > 0 || history.manifests.size > 0) {
+      problems.push({ status: 'ok', check: 'history', subject: '/history.json', detail: `the append-only check re-run against ${history.manifests.size} retained manifests and ${history.reports.length} retained reports: ${checked.changes.filter((c) => c.rewritten).length} rewritten, ${checked.changes.filter((c) => !c.rewritten).length} grown or unchanged` });
+    }
+  }
+  progress('history', 1, 1);
   progress('analysis', 0, 1);
-  const made = buildReport(results, config);
+  const made = buildReport(withHistory, config);
   // Another version's report names that version: compared as if this one had written its name (the analysis is what must agree).
   const rederived = version.report !== null && version.report !== VERSION ? renamed(made, published.generator) : made;
   progress('analysis', 1, 1);
@@ -125,16 +144,7 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   // What the site derives from the report, made again from the re-derived one.
   if (chosen === undefined) {
     progress('files', 0, 1);
-    const history = await get('/history.json');
-    let retained: Awaited<ReturnType<typeof readRetainedFromSite>> = [];
-    if (history === null) lines.push({ status: 'info', check: 'history', subject: '/history.json', detail: 'not published (a site built before it existed): changes.json and the feed are compared without retained reports' });
-    else {
-      const listed = parseStrictJson(history);
-      const hexes = listed.ok ? (listed.value as { reports?: unknown }).reports : null;
-      if (!Array.isArray(hexes) || hexes.some((h) => typeof h !== 'string' || !/^[0-9a-f]{64}$/.test(h))) lines.push({ status: 'MISMATCH', check: 'history', subject: '/history.json', detail: 'not {"schema": "ledgerboard.history.v1", "reports": [<hex>, ...]}' });
-      else retained = await readRetainedFromSite(get, hexes as string[]);
-    }
-    lines.push(...(await checkDerivedFiles(get, derivedModel(rederived, retained))));
+    lines.push(...(await checkDerivedFiles(get, derivedModel(rederived, history.reports))));
     progress('files', 1, 1);
   } else lines.push({ status: 'info', check: 'files', subject: '/', detail: 'leaderboard.csv, changes.json and the feed span every board: compared only when every board is re-derived' });
   lines.push(...(await checkPages(get, rederived, chosen, (done, total) => progress('pages', done, total))));
@@ -143,6 +153,38 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     lines.push({ status: 'info', check: 'version', subject: '/report.json', detail: `the report was made by ledgerboard ${version.report}; re-derived by ledgerboard ${VERSION}` });
   }
   return finish();
+}
+
+/** /history.json read back: the retained reports (read and checked as the build reads them) and manifests it lists. */
+async function readSiteHistory(get: SiteGet): Promise<{ reports: RetainedReport[]; manifests: Map<string, Manifest> | null; listed: boolean; problem: string | null }> {
+  const bytes = await get('/history.json');
+  if (bytes === null) return { reports: [], manifests: null, listed: false, problem: null };
+  const parsed = parseStrictJson(bytes);
+  const value = parsed.ok ? (parsed.value as { reports?: unknown; manifests?: unknown }) : null;
+  const hexList = (v: unknown): v is string[] => Array.isArray(v) && v.every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h));
+  if (value === null || typeof value !== 'object' || !hexList(value.reports) || (value.manifests !== undefined && !hexList(value.manifests))) {
+    return { reports: [], manifests: null, listed: true, problem: 'not {"schema": "ledgerboard.history.v1", "reports": [<hex>, ...], "manifests": [<hex>, ...]}' };
+  }
+  const reports = await readRetainedFromSite(get, value.reports);
+  if (value.manifests === undefined) return { reports, manifests: null, listed: true, problem: null };
+  const manifests = new Map<string, Manifest>();
+  const problems: string[] = [];
+  for (const hex of value.manifests) {
+    const file = await get(`/reports/manifests/${hex}.json`);
+    const checked = file === null ? null : checkRetainedManifest(hex, file);
+    if (checked?.manifest) manifests.set(checked.manifest.bundle_id, checked.manifest);
+    else problems.push(`/reports/manifests/${hex}.json ${checked === null ? 'is listed but not published' : checked.problem}`);
+  }
+  return { reports, manifests, listed: true, problem: problems.length > 0 ? problems.slice(0, 3).join('; ') : null };
+}
+
+/** The append-only check's prefix reader over the site's blobs: the verified bytes, re-hashed, and the digest of their first `bytes`. */
+function sitePrefix(get: SiteGet): PrefixReader {
+  return async (_result, _path, bytes, expected) => {
+    const blob = await fetchBlob(get, expected.sha256, expected.bytes).catch(() => null);
+    if (blob === null || bytes > blob.length) return null;
+    return digestBytes(blob.subarray(0, bytes));
+  };
 }
 
 /** The report as another generator would have named itself in it (its id re-derived). */

@@ -117,7 +117,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     // Under a base path (site_url with a path), every root-relative link moves under it.
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');
-    let files = await writeDataFiles(model, published, retained.reports, staging);
+    let files = await writeDataFiles(model, published, retained.reports, staging, options.history?.manifests ?? []);
     // The site's own verifiers (verifier-files.ts), bundled from the code that built it.
     for (const file of verifiers) {
       await writeFile(join(staging, file.path.slice(1)), file.bytes);

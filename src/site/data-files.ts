@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { canonicalJson } from '../json/canonical.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
+import type { Manifest } from '../schema/manifest.ts';
 import { hexOf } from './format.ts';
 import type { SiteModel } from './model.ts';
 import { writeEvidence, type Published } from './publish.ts';
@@ -23,7 +24,7 @@ export async function countPages(model: SiteModel): Promise<number> {
 }
 
 /** report.json, cohorts/<hex>.json, the evidence (blobs, manifests, listings: publish.ts), leaderboard.csv, sitemap.xml. */
-export async function writeDataFiles(model: SiteModel, published: Published, retained: readonly RetainedReport[], dir: string): Promise<number> {
+export async function writeDataFiles(model: SiteModel, published: Published, retained: readonly RetainedReport[], dir: string, manifests: readonly Manifest[] = []): Promise<number> {
   let count = 0;
   const put = async (path: string, bytes: string | Uint8Array) => {
     const file = join(dir, ...path.split('/').filter(Boolean));
@@ -36,7 +37,9 @@ export async function writeDataFiles(model: SiteModel, published: Published, ret
   count += await writeEvidence(published.bundles, dir);
   for (const r of retained) await put(`/reports/${r.hex}.json`, r.bytes);
   await put('/changes.json', changesJson(model));
-  await put('/history.json', historyJson(model));
+  // The retained manifests the append-only check compared with, so a stranger re-runs it (FORMAT.md 8).
+  for (const m of manifests) await put(`/reports/manifests/${hexOf(m.bundle_id)}.json`, `${canonicalJson(m)}\n`);
+  await put('/history.json', historyJson(model, manifests));
   await put('/feed.xml', atomFeed(model));
   await put('/leaderboard.csv', leaderboardCsv(model));
   await put('/sitemap.xml', sitemap(model));

@@ -87,11 +87,12 @@ export function changesJson(model: Pick<SiteModel, 'report' | 'retained'>): stri
 
 /**
  * /history.json: the retained reports this site publishes (at
- * /reports/<hex>.json), in the history's order, so a stranger's
- * re-derivation reads the same history as the build (FORMAT.md 8).
+ * /reports/<hex>.json), in the history's order, and the retained manifests
+ * the append-only check compared with (at /reports/manifests/<hex>.json), so
+ * a stranger's re-derivation reads the same history as the build (FORMAT.md 8).
  */
-export function historyJson(model: Pick<SiteModel, 'retained'>): string {
-  return `${canonicalJson({ schema: 'ledgerboard.history.v1', reports: model.retained.map((r) => r.hex) })}\n`;
+export function historyJson(model: Pick<SiteModel, 'retained'>, manifests: readonly { bundle_id: string }[]): string {
+  return `${canonicalJson({ schema: 'ledgerboard.history.v1', reports: model.retained.map((r) => r.hex), manifests: manifests.map((m) => hexOf(m.bundle_id)) })}\n`;
 }
 
 /** Atom feed: one entry per retained report, dated by its evidence, never by the build clock. */

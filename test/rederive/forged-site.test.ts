@@ -129,6 +129,19 @@ describe('a forged site is a MISMATCH naming the member, for verify.mjs and veri
     await expectMismatch(dir, new RegExp(`^MISMATCH report /report\\.json bundle ${invalid.bundle_id} status: published verified, re-derived invalid \\((?:[A-Z_]+, )*(?:UNKNOWN_MEMBER|DUPLICATE_SLOT)`));
   });
 
+  it('a counted bundle marked rewritten (REWRITTEN_EVIDENCE added): the append-only check is re-run against the published retained manifests', async () => {
+    const dir = await copySite(site);
+    expect(JSON.parse(await readFile(join(dir, 'history.json'), 'utf8')).manifests.length).toBeGreaterThan(0);
+    const counted = report.bundles.find((b) => b.counted)!;
+    await forgeReport(dir, (r) => {
+      const b = r.bundles.find((x) => x.content_digest === counted.content_digest)!;
+      b.findings.push({ code: 'REWRITTEN_EVIDENCE', severity: 'error', file: 'attempts.jsonl', message: 'rewritten since bundle sha256:0000 (retained)' });
+      b.status = 'invalid';
+      b.counted = false;
+    });
+    await expectMismatch(dir, new RegExp(`^MISMATCH report /report\\.json bundle ${counted.bundle_id} status: published invalid, re-derived verified$`));
+  });
+
   it("a pair's winner and a rank range", async () => {
     const dir = await copySite(site);
     const board = report.boards.find((b) => (b.pairs?.length ?? 0) > 0)!;
