@@ -75,6 +75,8 @@ export async function readZipEntries(
   try {
     zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true, decodeStrings: true });
   } catch (error) {
+    // In the in-browser verifier yauzl is a stand-in that refuses (src/rederive/browser/yauzl.ts): not a fact about the archive.
+    if (error instanceof Error && error.name === 'NotInBrowserError') throw error;
     throw new ImportError(`not a readable ZIP archive: ${messageOf(error)}`);
   }
   try {

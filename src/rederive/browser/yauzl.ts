@@ -7,7 +7,7 @@
  */
 import { NotInBrowserError } from './not-in-browser.ts';
 
-const WHAT = 'Re-importing an Inspect .eval archive (a zip read by yauzl over Node streams)';
+const WHAT = 're-importing an Inspect .eval archive (a zip read by yauzl over Node streams)';
 
 function refuse(): never {
   throw new NotInBrowserError(WHAT);
