@@ -98,8 +98,9 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
   // A report that calls a bundle verified publishes it under its bundle_id; read it where the build put it either way.
   let listingPath = `/bundles/${dirHex}/files.json`;
   let listingBytes = await get(listingPath);
-  if (listingBytes === null && dirHex !== published.content_digest.slice(7)) {
-    listingPath = `/bundles/${published.content_digest.slice(7)}/files.json`;
+  const other = dirHex === published.content_digest.slice(7) ? published.bundle_id?.slice(7) : published.content_digest.slice(7);
+  if (listingBytes === null && other !== undefined) {
+    listingPath = `/bundles/${other}/files.json`;
     listingBytes = await get(listingPath);
   }
   if (listingBytes === null) throw new SiteProblem(subject, `/bundles/${dirHex}/files.json is not published`);

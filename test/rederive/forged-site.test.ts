@@ -9,7 +9,7 @@
  * mismatches. (The in-browser verifier's forged run: test/browser/rederive.browser.test.ts.)
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestHex } from '../../src/json/canonical.ts';
@@ -139,6 +139,8 @@ describe('a forged site is a MISMATCH naming the member, for verify.mjs and veri
       b.status = 'invalid';
       b.counted = false;
     });
+    // A rejected bundle is published under its content digest: the forger moves it there too.
+    await rename(join(dir, 'bundles', digestHex(counted.bundle_id!)), join(dir, 'bundles', digestHex(counted.content_digest)));
     await expectMismatch(dir, new RegExp(`^MISMATCH report /report\\.json bundle ${counted.bundle_id} status: published invalid, re-derived verified$`));
   });
 
