@@ -14,6 +14,7 @@ import type { SiteCompareBoard } from './compare.ts';
 import type { SiteBoardTasks } from './tasks.ts';
 import type { SiteTranscript } from './transcripts.ts';
 import type { TaskMatrix } from './chart-tasks.ts';
+import type { SiteEvidenceSize } from './rederive-limit.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -208,6 +209,8 @@ export interface SiteModel {
   signatures: Record<string, SiteSignature[]>;
   /** How many files of all bundles are withheld (their bytes not published: /withheld.json). */
   withheldCount: number;
+  /** What the in-browser re-derivation fetches (rederive-limit.ts): the published blobs' bytes, in all and per ledger. */
+  evidence: SiteEvidenceSize;
 }
 
 /** The history check as the pages show it. */

@@ -31,6 +31,7 @@ import { siteTasks } from './tasks.ts';
 import { taskMatrix } from './chart-tasks.ts';
 import { importerOfOrigin } from '../import/registry.ts';
 import { isPlainPath } from '../import/input.ts';
+import { evidenceSize } from './rederive-limit.ts';
 
 export type * from './model-types.ts';
 
@@ -70,6 +71,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
     history: siteHistory(options.history),
     signatures: options.signatures ?? {},
     withheldCount: published.bundles.reduce((n, b) => n + b.withheld.length, 0),
+    evidence: evidenceSize(published.bundles.map((b, i) => ({ ledger: report.bundles[i]!.plan?.ledger.digest ?? null, files: b.files }))),
   };
 }
 

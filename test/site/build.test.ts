@@ -116,7 +116,7 @@ describe('ledgerboard build', () => {
     for (const out of [outA, outB]) {
       const scripts = (await listFiles(out)).filter((f) => /\.(mjs|cjs|js|map)$/.test(f) && !f.startsWith('bundles/'));
       // The site's own scripts only: the verifiers, the leaderboard's sorting and filtering and the digests' copy buttons (public/).
-      expect(scripts.sort()).toEqual(['copy.js', 'leaderboard.js', 'verify-browser.js', 'verify.mjs']);
+      expect(scripts.sort()).toEqual(['copy.js', 'leaderboard.js', 'rederive-browser.js', 'verify-browser.js', 'verify-worker.js', 'verify.mjs']);
     }
   });
 

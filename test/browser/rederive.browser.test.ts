@@ -1,0 +1,190 @@
+/**
+ * The in-browser re-derivation on /verify/ (issue 24, item 3; docs/site.md,
+ * "Re-deriving in the browser"): the button starts the site's worker
+ * (/verify-worker.js), which re-derives the report from the published
+ * evidence and compares it with report.json.
+ *
+ * - the demo: "match", 0 mismatches, the progress bar full, in the time the
+ *   size limit was chosen by (logged: docs/benchmarks.md (m));
+ * - a forged copy of the demo (one cohort's verdict rewritten in report.json
+ *   and its cohort JSON, report_id re-derived): "mismatch", and the MISMATCH
+ *   line names the cohort and the member;
+ * - above the limit (lowered with ?rederive-limit=1): one checkbox per board;
+ *   the boards not chosen are listed as not re-derived;
+ * - without JavaScript: the section says it needs JavaScript, points to
+ *   verify.mjs; axe-core finds no violation on /verify/ after a run.
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson, digestHex, selfId } from '../../src/json/canonical.ts';
+import type { Report } from '../../src/report/schema.ts';
+import { REDERIVE_IN_BROWSER_MAX_BYTES } from '../../src/site/rederive-limit.ts';
+import { ROOT } from './browser.ts';
+import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
+import { serveStatic, type StaticServer } from './static-server.ts';
+
+/** The longest a re-derivation of the demo may take here (the limit is chosen so a run at the limit stays near 30 s). */
+const RUN_MS = 120_000;
+
+interface Forged {
+  dir: string;
+  server: StaticServer;
+  cohortId: string;
+  published: string;
+  real: string;
+}
+
+/**
+ * A copy of a built site whose report.json says another verdict for one candidate cohort: the cohort's JSON
+ * file rewritten to match and report_id re-derived, so every id on the site still re-derives (what the id
+ * checks of verify-browser.js cannot catch).
+ */
+async function forgeVerdict(site: string, dir: string): Promise<Omit<Forged, 'server'>> {
+  await cp(site, dir, { recursive: true });
+  const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+  const cohort = report.cohorts.find((c) => c.verdict !== null && c.verdict !== 'PASS') ?? report.cohorts.find((c) => c.verdict !== null);
+  if (!cohort) throw new Error('the demo has no cohort with a verdict');
+  const real = cohort.verdict!;
+  const published = real === 'PASS' ? 'NO_GAIN' : 'PASS';
+  (cohort as { verdict: string }).verdict = published;
+  const forged = { ...report, report_id: selfId(report as unknown as Record<string, unknown>, 'report_id') };
+  await writeFile(join(dir, 'report.json'), `${canonicalJson(forged)}\n`);
+  const cohortFile = join(dir, 'cohorts', `${digestHex(cohort.cohort_id)}.json`);
+  const before = await readFile(cohortFile, 'utf8');
+  await writeFile(cohortFile, canonicalJson(cohort) + (before.endsWith('\n') ? '\n' : ''));
+  return { dir, cohortId: cohort.cohort_id, published, real };
+}
+
+/** Clicks the re-derive button and waits for the run to end: the section's status and the lines. */
+async function rederive(page: Page): Promise<{ status: string; live: string; lines: { status: string; text: string }[]; seconds: number; progress: { value: number; max: number } }> {
+  const started = Date.now();
+  await page.click('button[data-rederive]');
+  await page.waitForFunction(() => !['idle', 'running'].includes(document.querySelector('[data-rederive-root]')!.getAttribute('data-rederive-status')!), undefined, { timeout: RUN_MS });
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    seconds,
+    ...(await page.evaluate(() => {
+      const root = document.querySelector('[data-rederive-root]')!;
+      const bar = root.querySelector('progress')!;
+      return {
+        status: root.getAttribute('data-rederive-status')!,
+        live: root.querySelector('[data-rederive-live]')!.textContent!,
+        lines: [...root.querySelectorAll('[data-rederive-results] li')].map((li) => ({ status: li.getAttribute('data-rederive-line') ?? '', text: li.textContent! })),
+        progress: { value: bar.value, max: bar.max },
+      };
+    })),
+  };
+}
+
+describe('re-deriving the report in the browser (/verify/)', () => {
+  let demo: DemoSite;
+  let forged: Forged;
+
+  beforeAll(async () => {
+    demo = await openDemoSite('ledgerboard-rederive-browser-');
+    const copy = await forgeVerdict(demo.out, `${demo.out}-forged`);
+    forged = { ...copy, server: await serveStatic(copy.dir) };
+  }, 300_000);
+
+  afterAll(async () => {
+    await forged?.server.close();
+    await demo?.close();
+  });
+
+  it('the site publishes the worker (the compiled one) and the script, and states its evidence size under the limit', async () => {
+    expect(await readFile(join(demo.out, 'verify-worker.js'), 'utf8')).toBe(await readFile(join(ROOT, 'lib', 'site-verifier', 'verify-worker.js'), 'utf8'));
+    expect(await readFile(join(demo.out, 'rederive-browser.js'), 'utf8')).toBe(await readFile(join(ROOT, 'public', 'rederive-browser.js'), 'utf8'));
+    await withPage(demo.jsOn, async (page) => {
+      await page.goto(`${demo.server.origin}/verify/`);
+      const section = page.locator('[data-rederive-root]');
+      // First on the page: the first section after the heading.
+      expect(await page.evaluate(() => document.querySelector('main h1 ~ section')?.id)).toBe('rederive');
+      const bytes = Number(await section.getAttribute('data-rederive-bytes'));
+      expect(bytes).toBeGreaterThan(0);
+      expect(bytes).toBeLessThanOrEqual(REDERIVE_IN_BROWSER_MAX_BYTES);
+      expect(Number(await section.getAttribute('data-rederive-limit'))).toBe(REDERIVE_IN_BROWSER_MAX_BYTES);
+      expect(await page.locator('[data-rederive-choice]').isHidden()).toBe(true);
+      expect(await page.locator('[data-rederive-live]').textContent()).toBe('Not run yet.');
+    });
+  });
+
+  it('on the demo: match, 0 mismatches, the progress bar full', async () => {
+    await withPage(demo.jsOn, async (page) => {
+      await page.goto(`${demo.server.origin}/verify/`);
+      const run = await rederive(page);
+      console.log(`the demo re-derived in Chromium in ${run.seconds.toFixed(1)} s: ${run.live}`);
+      expect(run.status, run.live).toBe('match');
+      expect(run.live).toMatch(/^match: \d+ checks, 0 mismatches/);
+      expect(run.lines.filter((l) => l.status === 'MISMATCH')).toEqual([]);
+      expect(run.lines.length).toBeGreaterThan(0);
+      expect(run.progress.value).toBe(run.progress.max);
+      expect(await page.locator('button[data-rederive]').isEnabled()).toBe(true);
+    });
+    expect(demo.jsOn.external).toEqual([]);
+  }, RUN_MS + 30_000);
+
+  it('on a forged copy of the demo (a verdict rewritten, every id re-derived): mismatch, and the MISMATCH line names the member', async () => {
+    await withPage(demo.jsOn, async (page) => {
+      await page.goto(`${forged.server.origin}/verify/`);
+      const run = await rederive(page);
+      expect(run.status, run.live).toBe('mismatch');
+      const mismatches = run.lines.filter((l) => l.status === 'MISMATCH');
+      expect(mismatches.length).toBeGreaterThan(0);
+      // MISMATCH lines come first, each marked.
+      expect(run.lines[0]!.status).toBe('MISMATCH');
+      expect(await page.locator('[data-rederive-results] li.rederive-mismatch').count()).toBe(mismatches.length);
+      const named = mismatches.find((l) => l.text.includes(forged.cohortId) && l.text.includes('verdict'));
+      expect(named?.text, mismatches.map((l) => l.text).join('\n')).toMatch(/^MISMATCH /);
+      expect(named!.text).toContain(forged.published);
+      expect(named!.text).toContain(forged.real);
+      expect(run.live).toMatch(/^mismatch: MISMATCH /);
+    });
+  }, RUN_MS + 30_000);
+
+  it('above the size limit (lowered by ?rederive-limit=1): a checkbox per board, and the boards not chosen are listed as not re-derived', async () => {
+    await withPage(demo.jsOn, async (page) => {
+      await page.goto(`${demo.server.origin}/verify/?rederive-limit=1`);
+      const boxes = page.locator('[data-rederive-choice] input[type=checkbox]');
+      expect(await page.locator('[data-rederive-choice]').isVisible()).toBe(true);
+      expect(await boxes.count()).toBe(demo.report.boards.length);
+      // Nothing chosen: nothing runs.
+      await page.click('button[data-rederive]');
+      expect(await page.locator('[data-rederive-live]').textContent()).toMatch(/Choose at least one board/);
+      expect(await page.getAttribute('[data-rederive-root]', 'data-rederive-status')).toBe('idle');
+      // The first board's ledger: every board on another ledger is not re-derived.
+      const ledger = (await boxes.first().getAttribute('data-rederive-ledger'))!;
+      await boxes.first().check();
+      const run = await rederive(page);
+      expect(run.status, run.live).toBe('match');
+      const others = demo.report.boards.filter((b) => b.key.ledger_digest !== ledger);
+      expect(others.length).toBeGreaterThan(0);
+      const skipped = run.lines.find((l) => l.status === 'not-rederived');
+      for (const b of others) expect(skipped?.text, b.board_id).toContain(b.board_id);
+      for (const b of demo.report.boards.filter((x) => x.key.ledger_digest === ledger)) expect(skipped?.text ?? '').not.toContain(b.board_id);
+      expect(run.live).toMatch(/not re-derived/);
+    });
+  }, RUN_MS + 30_000);
+
+  it('without JavaScript the section says it needs JavaScript and points to verify.mjs', async () => {
+    await withPage(demo.jsOff, async (page) => {
+      await page.goto(`${demo.server.origin}/verify/`);
+      expect(await page.locator('[data-rederive-live]').textContent()).toMatch(/needs JavaScript.*verify\.mjs/);
+      expect(await page.locator('#rederive a[href="/verify.mjs"]').count()).toBeGreaterThan(0);
+    });
+  });
+
+  it('axe-core finds no violation on /verify/ after a run on the forged copy', async () => {
+    await withPage(demo.jsOn, async (page) => {
+      await page.goto(`${forged.server.origin}/verify/`);
+      await rederive(page);
+      await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe;
+        return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
+      });
+      expect(violations).toEqual([]);
+    });
+  }, RUN_MS + 30_000);
+});
