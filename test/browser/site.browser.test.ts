@@ -39,8 +39,10 @@ const COPY_SCRIPT = '/copy.js';
 /** The one script of its own a page loads, or null: the verifier (src/pages/plans/[hex].astro, reports/[hex].astro, verify.astro), or the table script (a site with boards). */
 const scriptOf = (path: string): string | null =>
   path === '/verify/' || /^\/(plans|reports)\/[0-9a-f]{64}\/$/.test(path) ? SITE_SCRIPT : path === '/' || /^\/boards\/[0-9a-f]{64}\/$/.test(path) ? TABLE_SCRIPT : null;
+/** /verify/'s in-browser re-derivation (public/rederive-browser.js), before its verifier script. */
+const REDERIVE_SCRIPT = '/rederive-browser.js';
 /** Every script a page loads, in document order: the layout's copy buttons in <head>, then the page's own. */
-const scriptsOf = (path: string): string[] => [COPY_SCRIPT, ...(scriptOf(path) === null ? [] : [scriptOf(path)!])];
+const scriptsOf = (path: string): string[] => [COPY_SCRIPT, ...(path === '/verify/' ? [REDERIVE_SCRIPT] : []), ...(scriptOf(path) === null ? [] : [scriptOf(path)!])];
 
 interface Site {
   out: string;
