@@ -106,6 +106,20 @@ describe('a site under /board/', () => {
     expect(server.requests.filter((r) => !r.startsWith(BASE))).toEqual([]);
   });
 
+  it('the re-derivation on /verify/ (its worker under the base) reaches match, every request under /board/', { timeout: 180_000 }, async () => {
+    const page = await session.context.newPage();
+    const before = server.requests.length;
+    await page.goto(new URL(`${BASE}verify/`, server.url).href);
+    await page.click('button[data-rederive]');
+    await page.waitForFunction(() => !['idle', 'running'].includes(document.querySelector('[data-rederive-root]')?.getAttribute('data-rederive-status') ?? ''), undefined, { timeout: 150_000 });
+    expect(await page.getAttribute('[data-rederive-root]', 'data-rederive-status'), (await page.textContent('[data-rederive-live]')) ?? '').toBe('match');
+    await page.close();
+    const requests = server.requests.slice(before);
+    expect(requests).toContain(`${BASE}verify-worker.js`);
+    expect(requests).toContain(`${BASE}report.json`);
+    expect(requests.filter((r) => !r.startsWith(BASE))).toEqual([]);
+  });
+
   it('node verify.mjs <server>/board/ re-derives everything and exits 0', { timeout: 120_000 }, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [join(out, 'verify.mjs'), server.url], { maxBuffer: 1 << 26 });
     expect(stdout).toMatch(/\n[0-9]+ checks, 0 mismatches\n$/);
