@@ -2,6 +2,7 @@
  * `node:crypto` for the in-browser verifier's worker (the bundle aliases
  * node:crypto and crypto to this file: scripts/bundle-browser-verifier.mjs).
  * Only what the re-derivation calls: a synchronous `createHash('sha256')`
+ * (and 'md5' for an Every Eval Ever sidecar checksum)
  * with `update(string | bytes[, encoding])` and `digest('hex' | 'base64')`,
  * or `digest()` for the bytes (a Buffer, as Node returns). The browser's own
  * `crypto.subtle.digest` is asynchronous, and the core hashes synchronously
@@ -10,6 +11,7 @@
  * block or per byte, blocks read straight from the caller's bytes.
  */
 import { Buffer } from './buffer.ts';
+import { NotInBrowserError } from './not-in-browser.ts';
 
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -185,16 +187,102 @@ function hex(bytes: Uint8Array): string {
   return text;
 }
 
-/** `createHash('sha256')`: the only algorithm a ledgerboard verifier needs; any other is refused by name. */
-export function createHash(algorithm: string): Sha256 {
-  if (algorithm.toLowerCase() !== 'sha256') throw new Error(`createHash('${algorithm}') is not available in the browser: only sha256`);
-  return new Sha256();
+/** MD5 (RFC 1321), only for an Every Eval Ever aggregate whose sidecar checksum is MD5 (src/import/eee/read.ts). */
+const MD5_S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
+const MD5_K = Int32Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 0x100000000) | 0);
+
+export class Md5 {
+  private bytes: Uint8Array[] = [];
+  private finished = false;
+
+  update(data: string | Uint8Array | ArrayBufferView, encoding?: string): this {
+    if (this.finished) throw new Error('Digest already called');
+    this.bytes.push(Uint8Array.from(bytesOf(data, encoding)));
+    return this;
+  }
+
+  digest(): Buffer;
+  digest(encoding: 'hex' | 'base64'): string;
+  digest(encoding?: 'hex' | 'base64'): Buffer | string {
+    if (this.finished) throw new Error('Digest already called');
+    this.finished = true;
+    const length = this.bytes.reduce((n, b) => n + b.length, 0);
+    const padded = new Uint8Array((((length + 8) >> 6) + 1) * 64);
+    let at = 0;
+    for (const b of this.bytes) {
+      padded.set(b, at);
+      at += b.length;
+    }
+    padded[length] = 0x80;
+    const view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, (length * 8) >>> 0, true);
+    view.setUint32(padded.length - 4, Math.floor((length * 8) / 0x100000000), true);
+    let a0 = 0x67452301;
+    let b0 = 0xefcdab89 | 0;
+    let c0 = 0x98badcfe | 0;
+    let d0 = 0x10325476;
+    const m = new Int32Array(16);
+    for (let block = 0; block < padded.length; block += 64) {
+      for (let i = 0; i < 16; i++) m[i] = view.getInt32(block + i * 4, true);
+      let a = a0;
+      let b = b0;
+      let c = c0;
+      let d = d0;
+      for (let i = 0; i < 64; i++) {
+        let f: number;
+        let g: number;
+        if (i < 16) {
+          f = (b & c) | (~b & d);
+          g = i;
+        } else if (i < 32) {
+          f = (d & b) | (~d & c);
+          g = (5 * i + 1) & 15;
+        } else if (i < 48) {
+          f = b ^ c ^ d;
+          g = (3 * i + 5) & 15;
+        } else {
+          f = c ^ (b | ~d);
+          g = (7 * i) & 15;
+        }
+        const shift = MD5_S[(i >> 4) * 4 + (i & 3)]!;
+        const sum = (a + f + MD5_K[i]! + m[g]!) | 0;
+        a = d;
+        d = c;
+        c = b;
+        b = (b + ((sum << shift) | (sum >>> (32 - shift)))) | 0;
+      }
+      a0 = (a0 + a) | 0;
+      b0 = (b0 + b) | 0;
+      c0 = (c0 + c) | 0;
+      d0 = (d0 + d) | 0;
+    }
+    const out = Buffer.alloc(16);
+    const outView = new DataView(out.buffer, out.byteOffset, 16);
+    [a0, b0, c0, d0].forEach((v, i) => outView.setInt32(i * 4, v, true));
+    if (encoding === undefined) return out;
+    if (encoding === 'hex') return hex(out);
+    if (encoding === 'base64') return out.toString('base64');
+    throw new TypeError(`digest(): the encoding ${String(encoding)} is not supported in the browser`);
+  }
+}
+
+/**
+ * `createHash('sha256')` (and 'md5', which an Every Eval Ever sidecar checksum may be); any other algorithm is
+ * refused with a NotInBrowserError, so the core lists what needed it as not re-derived here.
+ */
+export function createHash(algorithm: 'md5'): Md5;
+export function createHash(algorithm: string): Sha256;
+export function createHash(algorithm: string): Sha256 | Md5 {
+  const name = algorithm.toLowerCase();
+  if (name === 'sha256') return new Sha256();
+  if (name === 'md5') return new Md5();
+  throw new NotInBrowserError(`createHash('${algorithm}') (only sha256 and md5 are in the browser build)`);
 }
 
 /** Anything else node:crypto exports that the core might reach: named, so the failure says what was missing. */
 function notInBrowser(name: string): () => never {
   return () => {
-    throw new Error(`node:crypto ${name} is not available in the in-browser verifier`);
+    throw new NotInBrowserError(`node:crypto ${name}`);
   };
 }
 
