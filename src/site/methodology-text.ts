@@ -229,6 +229,27 @@ export const METHODOLOGY: readonly MethodologySection[] = [
       },
     ],
   },
+  {
+    id: 'checking',
+    heading: 'What a stranger checks, and what stays trust',
+    terms: [
+      {
+        id: 'rederived',
+        term: 'Re-derived',
+        text: [
+          'verify.mjs (node verify.mjs <site>), `ledgerboard verify-site` and the re-derivation on /verify/ re-derive every id and digest, then verify every published bundle again by every rule of the format from the bytes this site publishes (imports re-run on their kept originals), re-run the append-only check against the published retained manifests, analyse the counted bundles with the config the report carries, and compare the report so made with report.json byte for byte; then the cohort files, leaderboard.csv, changes.json, the feed and the figures the pages print. A difference names the member that differs.',
+          'verify.mjs is this site\'s build of that same code, bundled into one file; `ledgerboard verify-site` is a stranger\'s own installed copy, which says which version re-derived the report.',
+        ],
+      },
+      {
+        id: 'trust',
+        term: 'Still trust',
+        text: [
+          'The evidence itself: a harness that invents attempts and grades them consistently makes a valid bundle. That the site publishes all of its evidence and history: a host can leave a bundle or a retained report out entirely. The signer, for a signed report, and only under a key you pinned. The freeze time, which is the publisher\'s own clock. The bytes of withheld files, and a file the build could not read (a link, an unreadable file, a file over a limit), whose bundle is never counted.',
+        ],
+      },
+    ],
+  },
 ];
 
 /** Every term of the page, in order. */

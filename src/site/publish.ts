@@ -70,6 +70,8 @@ export interface ListingEntry {
   kind: string;
   bytes: number | null;
   sha256: string | null;
+  /** Present (true) when the name on disk is not UTF-8 (the path shows U+FFFD). */
+  bad_name?: true;
 }
 
 /**
@@ -79,7 +81,8 @@ export interface ListingEntry {
  * contentDigest), so it re-derives from this file alone.
  */
 export function listingText(contentDigest: string, entries: readonly ReadEntry[]): string {
-  const listed: ListingEntry[] = entries.map((e) => ({ path: e.path, kind: e.kind, bytes: e.bytes, sha256: e.sha256 }));
+  // bad_name only where the name on disk is not UTF-8 (the verifier needs it to judge the entry again; absent elsewhere, so listings stay as they were).
+  const listed: ListingEntry[] = entries.map((e) => ({ path: e.path, kind: e.kind, bytes: e.bytes, sha256: e.sha256, ...(e.badName ? { bad_name: true as const } : {}) }));
   return `${canonicalJson({ content_digest: contentDigest, entries: listed })}\n`;
 }
 
