@@ -6,21 +6,20 @@
  *
  * - the demo: "match", 0 mismatches, the progress bar full, in the time the
  *   size limit was chosen by (logged: docs/benchmarks.md (m));
- * - a forged copy of the demo (one cohort's verdict rewritten in report.json
- *   and its cohort JSON, report_id re-derived): "mismatch", and the MISMATCH
+ * - a forged copy of the demo (one cohort's verdict rewritten, every id
+ *   re-derived: test/helpers/forge-site.ts): "mismatch", and the MISMATCH
  *   line names the cohort and the member;
  * - above the limit (lowered with ?rederive-limit=1): one checkbox per board;
  *   the boards not chosen are listed as not re-derived;
  * - without JavaScript: the section says it needs JavaScript, points to
  *   verify.mjs; axe-core finds no violation on /verify/ after a run.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, digestHex, selfId } from '../../src/json/canonical.ts';
-import type { Report } from '../../src/report/schema.ts';
 import { REDERIVE_IN_BROWSER_MAX_BYTES } from '../../src/site/rederive-limit.ts';
+import { copySite, forgeReport } from '../helpers/forge-site.ts';
 import { ROOT } from './browser.ts';
 import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
@@ -37,24 +36,22 @@ interface Forged {
 }
 
 /**
- * A copy of a built site whose report.json says another verdict for one candidate cohort: the cohort's JSON
- * file rewritten to match and report_id re-derived, so every id on the site still re-derives (what the id
- * checks of verify-browser.js cannot catch).
+ * A copy of a built site whose report.json says another verdict for one candidate cohort, with every id
+ * re-derived by the shared forge (test/helpers/forge-site.ts: report_id, the cohort files, changes.json, the
+ * report id in the pages), so the id checks of verify-browser.js cannot catch it.
  */
-async function forgeVerdict(site: string, dir: string): Promise<Omit<Forged, 'server'>> {
-  await cp(site, dir, { recursive: true });
-  const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
-  const cohort = report.cohorts.find((c) => c.verdict !== null && c.verdict !== 'PASS') ?? report.cohorts.find((c) => c.verdict !== null);
-  if (!cohort) throw new Error('the demo has no cohort with a verdict');
-  const real = cohort.verdict!;
-  const published = real === 'PASS' ? 'NO_GAIN' : 'PASS';
-  (cohort as { verdict: string }).verdict = published;
-  const forged = { ...report, report_id: selfId(report as unknown as Record<string, unknown>, 'report_id') };
-  await writeFile(join(dir, 'report.json'), `${canonicalJson(forged)}\n`);
-  const cohortFile = join(dir, 'cohorts', `${digestHex(cohort.cohort_id)}.json`);
-  const before = await readFile(cohortFile, 'utf8');
-  await writeFile(cohortFile, canonicalJson(cohort) + (before.endsWith('\n') ? '\n' : ''));
-  return { dir, cohortId: cohort.cohort_id, published, real };
+async function forgeVerdict(site: string): Promise<Omit<Forged, 'server'>> {
+  const dir = await copySite(site, 'ledgerboard-rederive-forged-');
+  let forged: { cohortId: string; published: string; real: string } | null = null;
+  await forgeReport(dir, (report) => {
+    const cohort = report.cohorts.find((c) => c.verdict !== null && c.verdict !== 'PASS') ?? report.cohorts.find((c) => c.verdict !== null);
+    if (!cohort) throw new Error('the demo has no cohort with a verdict');
+    const real = cohort.verdict!;
+    const published = real === 'PASS' ? 'NO_GAIN' : 'PASS';
+    cohort.verdict = published;
+    forged = { cohortId: cohort.cohort_id, published, real };
+  });
+  return { dir, ...forged! };
 }
 
 /** Clicks the re-derive button and waits for the run to end: the section's status and the lines. */
@@ -84,7 +81,7 @@ describe('re-deriving the report in the browser (/verify/)', () => {
 
   beforeAll(async () => {
     demo = await openDemoSite('ledgerboard-rederive-browser-');
-    const copy = await forgeVerdict(demo.out, `${demo.out}-forged`);
+    const copy = await forgeVerdict(demo.out);
     forged = { ...copy, server: await serveStatic(copy.dir) };
   }, 300_000);
 
