@@ -11,7 +11,7 @@
 // re-imported by verify.mjs only). A free `Buffer` is the shim's (inject).
 // node:fs and node:path, which the core reaches only through modules that
 // also hold disk readers and writers, stand for functions that refuse when
-// called (node-only.cjs). Any other Node module is an error here.
+// called (NODE_ONLY below). Any other Node module is an error here.
 //
 // Deterministic: the same sources and esbuild version give the same bytes
 // (paths relative to the project root, no source map, no timestamps).
@@ -33,12 +33,34 @@ export function browserAliases(root) {
     'node:zlib': shim('zlib.ts'),
     zlib: shim('zlib.ts'),
     yauzl: shim('yauzl.ts'),
-    // Reached only through modules that also read or write the disk (see node-only.cjs); every call refuses.
-    'node:fs': shim('node-only.cjs'),
-    'node:fs/promises': shim('node-only.cjs'),
-    'node:path': shim('node-only.cjs'),
   };
 }
+
+/**
+ * Node's modules the core reaches only through modules that also hold disk readers and writers it never calls
+ * (the worker test lists the importers). Each stands for a CommonJS module in the bundle (NODE_ONLY_SOURCE), so
+ * every name imported from it exists.
+ */
+export const NODE_ONLY = ['node:fs', 'node:fs/promises', 'node:path'];
+
+/** Every name is a function that throws a NotInBrowserError naming itself when called; `sep` is "/", `constants` empty. */
+const NODE_ONLY_SOURCE = `"use strict";
+function refuse(name) {
+  return function () {
+    var error = new Error("node:fs/node:path " + name + "() cannot run in the browser: run verify.mjs (node verify.mjs <site>) to re-derive it");
+    error.name = "NotInBrowserError";
+    throw error;
+  };
+}
+module.exports = new Proxy({}, {
+  get: function (_, key) {
+    if (typeof key === "symbol" || key === "__esModule" || key === "then") return undefined;
+    if (key === "sep") return "/";
+    if (key === "constants") return {};
+    return refuse(key);
+  },
+});
+`;
 
 /** The esbuild options of the worker bundle (exported for the tests, which bundle it into a temporary directory). */
 export function browserBuildOptions(root, outfile) {
@@ -57,8 +79,10 @@ export function browserBuildOptions(root, outfile) {
         // bare 'buffer' from anywhere but the shim itself goes to the shim too.
         name: 'ledgerboard-browser-shims',
         setup(build) {
+          build.onLoad({ filter: /.*/, namespace: 'ledgerboard-node-only' }, () => ({ contents: NODE_ONLY_SOURCE, loader: 'js' }));
           build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
             if (args.path in aliases) return { path: aliases[args.path] };
+            if (NODE_ONLY.includes(args.path)) return { path: args.path, namespace: 'ledgerboard-node-only' };
             if (args.path === 'buffer') {
               if (args.importer === aliases['node:buffer']) return undefined;
               return { path: aliases['node:buffer'] };

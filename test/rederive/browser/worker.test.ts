@@ -77,7 +77,7 @@ describe('the worker bundle (scripts/bundle-browser-verifier.mjs)', () => {
       for (const out of outs) {
         const result = await build({ ...(browserBuildOptions(ROOT, out) as Parameters<typeof build>[0]), metafile: true });
         importers = Object.entries(result.metafile!.inputs)
-          .filter(([, input]) => input.imports.some((i) => i.path.endsWith('node-only.cjs')))
+          .filter(([, input]) => input.imports.some((i) => i.path.startsWith('ledgerboard-node-only:')))
           .map(([file]) => file);
       }
       // What reaches node:fs / node:path (each call refuses in the browser): the core should need none of it.
