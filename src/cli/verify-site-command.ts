@@ -54,6 +54,7 @@ made by another ledgerboard version and this one re-derives another report
     const write = (stream: NodeJS.WritableStream) => (line: string) => stream.write(`${line}\n`);
     const code = await main(args, write(io.stdout), write(io.stderr), {
       program: 'ledgerboard verify-site',
+      ...((io.stderr as NodeJS.WriteStream).isTTY ? { progress: (text: string) => io.stderr.write(`\r\x1b[K${text}`) } : {}),
       rederiveWith: (version) => `re-derive it with that version: npx --yes --package ledgerboard@${version} ledgerboard verify-site ${site}`,
     });
     if (code === 2 || values.json === true) return code;

@@ -38,6 +38,8 @@ export interface MainOptions {
   program: string;
   /** How a reader re-derives with the version a site names (shown when versions differ). */
   rederiveWith?: (version: string) => string;
+  /** Where to show progress on long work (a terminal's stderr; nothing when absent). */
+  progress?: (text: string) => void;
 }
 
 const HELP = (program: string) => `usage: ${program} [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
@@ -116,7 +118,16 @@ export async function main(args: readonly string[], out: (line: string) => void 
   else if (pinned.length > 0) results.push({ status: 'MISMATCH', check: 'signature', subject: '/report.json', detail: 'no report to check a signature of', count: 1, failed: 1, problems: [] });
 
   // The report re-derived from the evidence (FORMAT.md 8).
-  const rederived = await rederiveSite(get);
+  let shown = 0;
+  const rederived = await rederiveSite(get, {
+    onProgress: (p) => {
+      const now = Date.now();
+      if (options.progress === undefined || (now - shown < 250 && p.done < p.total)) return;
+      shown = now;
+      options.progress(`re-deriving: ${p.phase} ${p.done}/${p.total}, ${(p.bytes / 1e6).toFixed(1)} MB of evidence read`);
+    },
+  });
+  options.progress?.('');
   const versionDiffers = rederived.version.report !== null && rederived.version.report !== VERSION;
   let status = 0;
   if (versionDiffers && rederived.mismatches > 0) {

@@ -11,5 +11,7 @@ export { rederiveSite } from './rederive.ts';
 export * from './site-checks.mjs';
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(process.argv.slice(2));
+  // Progress on a terminal only: one line, rewritten in place, cleared at the end.
+  const progress = process.stderr.isTTY ? (text: string) => process.stderr.write(`\r\x1b[K${text}`) : undefined;
+  process.exitCode = await main(process.argv.slice(2), console.log, console.error, { program: 'node verify.mjs', ...(progress ? { progress } : {}) });
 }
