@@ -50,12 +50,20 @@ export async function readRetainedFromSite(get: SiteGet, hexes: readonly string[
 
 const decoder = new TextDecoder();
 
-/** The first line where two texts differ, both sides shown. */
-function firstLineDifference(published: string, derived: string): string {
+/** Where two texts first differ: line and column, and both sides around it (a one-line JSON file differs deep inside its line). */
+export function firstLineDifference(published: string, derived: string): string {
   const a = published.split('\n');
   const b = derived.split('\n');
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1}: published ${JSON.stringify((a[i] ?? '(none)').slice(0, 200))}, re-derived ${JSON.stringify((b[i] ?? '(none)').slice(0, 200))}`;
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === undefined || y === undefined) return `line ${i + 1}: published ${x === undefined ? '(no such line)' : JSON.stringify(x.slice(0, 120))}, re-derived ${y === undefined ? '(no such line)' : JSON.stringify(y.slice(0, 120))}`;
+    let c = 0;
+    while (c < x.length && c < y.length && x[c] === y[c]) c++;
+    const from = Math.max(0, c - 40);
+    const around = (t: string) => `${from > 0 ? '…' : ''}${t.slice(from, c + 80)}${t.length > c + 80 ? '…' : ''}`;
+    return `line ${i + 1}, column ${c + 1}: published ${JSON.stringify(around(x))}, re-derived ${JSON.stringify(around(y))}`;
   }
   return 'the bytes differ';
 }

@@ -19,7 +19,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDERIVE_IN_BROWSER_MAX_BYTES } from '../../src/site/rederive-limit.ts';
-import { copySite, forgeReport } from '../helpers/forge-site.ts';
+import { rename } from 'node:fs/promises';
+import { digestHex } from '../../src/json/canonical.ts';
+import type { Report } from '../../src/report/schema.ts';
+import { figureKey } from '../../src/site/page-figures.ts';
+import { copySite, forgeReport, replaceInFile } from '../helpers/forge-site.ts';
 import { ROOT } from './browser.ts';
 import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
@@ -52,6 +56,76 @@ async function forgeVerdict(site: string): Promise<Omit<Forged, 'server'>> {
     forged = { cohortId: cohort.cohort_id, published, real };
   });
   return { dir, ...forged! };
+}
+
+/** A regular expression matching a text literally. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every forgery of issue 24's "Done when" at once, each on its own entity, so one run in the browser must name
+ * all of them: a verdict, a rate and its interval, a bundle's status and counted flag, a pair's winner, a rank
+ * range (report.json, every id re-derived), a what-changed diff, a CSV cell, a cohort file and a page figure
+ * (each edited alone). Returns what each MISMATCH line must say.
+ */
+async function forgeEverything(site: string, report: Report): Promise<{ dir: string; expected: Record<string, RegExp> }> {
+  const dir = await copySite(site, 'ledgerboard-rederive-all-');
+  const withVerdict = report.cohorts.filter((c) => c.verdict !== null && c.headline.rate !== null);
+  const verdict = withVerdict[0]!;
+  const rate = report.cohorts.find((c) => c.headline.rate !== null && c.cohort_id !== verdict.cohort_id)!;
+  const board = report.boards.find((b) => (b.pairs?.length ?? 0) > 0)!;
+  const used = new Set([verdict.cohort_id, rate.cohort_id]);
+  const next = () => {
+    const c = report.cohorts.find((x) => !used.has(x.cohort_id) && x.headline.rate !== null)!;
+    used.add(c.cohort_id);
+    return c;
+  };
+  const ranked = next();
+  const cohortFile = next();
+  const csvRow = next();
+  // The figure: a cohort whose page prints its rate (a cohort without a usable grade prints none).
+  let figure = next();
+  while (!(await readFile(join(dir, 'cohorts', digestHex(figure.cohort_id), 'index.html'), 'utf8')).includes(`data-figure="${figureKey(figure.cohort_id, 'rate')}">`)) figure = next();
+  const bundle = report.bundles.find((b) => b.counted && b.plan?.origin === 'frozen')!;
+  const forgedVerdict = verdict.verdict === 'PASS' ? 'NO_GAIN' : 'PASS';
+  await forgeReport(dir, (r) => {
+    r.cohorts.find((c) => c.cohort_id === verdict.cohort_id)!.verdict = forgedVerdict;
+    const h = r.cohorts.find((c) => c.cohort_id === rate.cohort_id)!.headline;
+    h.rate = 0.95;
+    h.wilson = [0.9, 0.99];
+    const p = r.boards.find((b) => b.board_id === board.board_id)!.pairs![0]!;
+    p.winner = p.winner === p.a ? p.b : p.a;
+    const c = r.cohorts.find((x) => x.cohort_id === ranked.cohort_id)!;
+    c.rank_range = [c.rank_range![0] + 1, c.rank_range![1] + 1];
+    const b = r.bundles.find((x) => x.content_digest === bundle.content_digest)!;
+    b.status = 'invalid';
+    b.counted = false;
+  });
+  await rename(join(dir, 'bundles', digestHex(bundle.bundle_id!)), join(dir, 'bundles', digestHex(bundle.content_digest)));
+  const changes = JSON.parse(await readFile(join(dir, 'changes.json'), 'utf8')) as { reports: { summary: string }[] };
+  const last = changes.reports.at(-1)!;
+  await replaceInFile(join(dir, 'changes.json'), JSON.stringify(last.summary), JSON.stringify('no cohort changed'));
+  await replaceInFile(join(dir, 'cohorts', `${digestHex(cohortFile.cohort_id)}.json`), `"rank":${cohortFile.rank},`, `"rank":${cohortFile.rank + 9},`);
+  const csv = await readFile(join(dir, 'leaderboard.csv'), 'utf8');
+  const row = csv.split('\r\n').find((l) => l.includes(csvRow.cohort_id))!;
+  await replaceInFile(join(dir, 'leaderboard.csv'), row, row.replace(csvRow.subject.model, 'someone-else/model'));
+  const key = figureKey(figure.cohort_id, 'rate');
+  const page = join(dir, 'cohorts', digestHex(figure.cohort_id), 'index.html');
+  const shown = new RegExp(`data-figure="${key}">([^<]*)<`).exec(await readFile(page, 'utf8'))![1]!;
+  await replaceInFile(page, `data-figure="${key}">${shown}<`, `data-figure="${key}">99.9%<`);
+  return {
+    dir,
+    expected: {
+      verdict: new RegExp(`^MISMATCH report /report\\.json cohort ${verdict.cohort_id} verdict: published ${forgedVerdict}, re-derived ${verdict.verdict}$`),
+      rate: new RegExp(`^MISMATCH report /report\\.json cohort ${rate.cohort_id} headline\\.rate: published 0\\.95, re-derived ${literal(String(rate.headline.rate))}$`),
+      status: new RegExp(`^MISMATCH report /report\\.json bundle ${bundle.bundle_id} status: published invalid, re-derived verified$`),
+      winner: new RegExp(`^MISMATCH report /report\\.json board ${board.board_id} pairs\\[0\\]\\.winner: `),
+      rankRange: new RegExp(`^MISMATCH report /report\\.json cohort ${ranked.cohort_id} rank_range`),
+      changes: /^MISMATCH changes \/changes\.json is not what the re-derived report gives: line 1, column \d+: published /,
+      csv: /^MISMATCH csv \/leaderboard\.csv is not what the re-derived report gives: line \d+, column \d+: published .*someone-else\/model/,
+      cohortFile: new RegExp(`^MISMATCH cohort json /cohorts/${digestHex(cohortFile.cohort_id)}\\.json is not the re-derived cohort: rank: published ${cohortFile.rank + 9}, re-derived ${cohortFile.rank}$`),
+      figure: new RegExp(`^MISMATCH page /cohorts/${digestHex(figure.cohort_id)}/ figure ${key}: the page shows "99\\.9%", the re-derived report gives "${literal(shown)}"$`),
+    },
+  };
 }
 
 /** Clicks the re-derive button and waits for the run to end: the section's status and the lines. */
@@ -138,6 +212,22 @@ describe('re-deriving the report in the browser (/verify/)', () => {
       expect(named!.text).toContain(forged.real);
       expect(run.live).toMatch(/^mismatch: MISMATCH /);
     });
+  }, RUN_MS + 30_000);
+
+  it('on a copy forged every way of issue 24 at once: each forgery is a MISMATCH line naming its member', async () => {
+    const all = await forgeEverything(demo.out, demo.report);
+    const server = await serveStatic(all.dir);
+    try {
+      await withPage(demo.jsOn, async (page) => {
+        await page.goto(`${server.origin}/verify/`);
+        const run = await rederive(page);
+        expect(run.status, run.live).toBe('mismatch');
+        const mismatches = run.lines.filter((l) => l.status === 'MISMATCH').map((l) => l.text);
+        for (const [what, pattern] of Object.entries(all.expected)) expect(mismatches.some((t) => pattern.test(t)), `${what}\n${mismatches.join('\n')}`).toBe(true);
+      });
+    } finally {
+      await server.close();
+    }
   }, RUN_MS + 30_000);
 
   it('above the size limit (lowered by ?rederive-limit=1): a checkbox per board, and the boards not chosen are listed as not re-derived', async () => {

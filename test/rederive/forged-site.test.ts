@@ -166,7 +166,7 @@ describe('a forged site is a MISMATCH naming the member, for verify.mjs and veri
     const changes = JSON.parse(await readFile(join(dir, 'changes.json'), 'utf8')) as { reports: { report: string; summary: string }[] };
     const entry = changes.reports.find((e) => e.report === hex)!;
     expect(await replaceInFile(join(dir, 'changes.json'), JSON.stringify(entry.summary), JSON.stringify('no cohort changed'))).toBe(true);
-    await expectMismatch(dir, /^MISMATCH changes \/changes\.json is not what the re-derived report gives: line 1: published/);
+    await expectMismatch(dir, /^MISMATCH changes \/changes\.json is not what the re-derived report gives: line 1, column \d+: published ".*no cohort changed/);
   });
 
   it('a CSV cell', async () => {
@@ -176,7 +176,7 @@ describe('a forged site is a MISMATCH naming the member, for verify.mjs and veri
     const row = csv.split('\r\n').find((l) => l.includes(target.cohort_id))!;
     expect(row).toContain(`,${target.headline.rate},`);
     expect(await replaceInFile(join(dir, 'leaderboard.csv'), row, row.replace(`,${target.headline.rate},`, ',0.99,'))).toBe(true);
-    await expectMismatch(dir, /^MISMATCH csv \/leaderboard\.csv is not what the re-derived report gives: line \d+: published .*0\.99/);
+    await expectMismatch(dir, /^MISMATCH csv \/leaderboard\.csv is not what the re-derived report gives: line \d+, column \d+: published .*0\.99/);
   });
 
   it('a cohort JSON file', async () => {
