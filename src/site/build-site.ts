@@ -92,6 +92,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   const verified = new Map(bundles.flatMap((b) => (b.verification?.status === 'verified' ? [[b.content_digest, b.verification.evidence] as const] : [])));
   const tasks = await siteTasks(report, published, verified);
   const model = await buildSiteModel(report, published, config, {
+    verifiers: verifiers.map((v) => ({ path: v.path, sha256: v.sha256, bytes: v.bytes.length })),
     retained,
     signatures,
     retainedWithheld,

@@ -211,6 +211,8 @@ export interface SiteModel {
   withheldCount: number;
   /** What the in-browser re-derivation fetches (rederive-limit.ts): the published blobs' bytes, in all and per ledger. */
   evidence: SiteEvidenceSize;
+  /** The site's own verifiers as published (/verify.mjs, /verify-worker.js): their sizes and digests, shown on /verify/. */
+  verifiers: { path: string; sha256: string; bytes: number }[];
 }
 
 /** The history check as the pages show it. */
@@ -229,6 +231,8 @@ export interface SiteHistory {
 
 /** What a site model is built from besides the report, what is published and the config. */
 export interface SiteModelOptions {
+  /** The site's own verifiers (src/site/verifier-files.ts): path, digest and size of each. */
+  verifiers?: { path: string; sha256: string; bytes: number }[];
   retained?: { reports: readonly Pick<RetainedReport, 'hex' | 'report' | 'problems'>[]; ignored: string[] };
   /** SOURCE_DATE_EPOCH as RFC 3339, used only when no evidence is dated. */
   sourceDate?: string | null;

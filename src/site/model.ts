@@ -71,6 +71,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
     history: siteHistory(options.history),
     signatures: options.signatures ?? {},
     withheldCount: published.bundles.reduce((n, b) => n + b.withheld.length, 0),
+    verifiers: options.verifiers ?? [],
     evidence: evidenceSize(published.bundles.map((b, i) => ({ ledger: report.bundles[i]!.plan?.ledger.digest ?? null, files: b.files }))),
   };
 }

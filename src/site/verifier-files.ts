@@ -28,8 +28,6 @@ export async function readVerifierFiles(dir: string = VERIFIER_DIR): Promise<Ver
     try {
       bytes = await readFile(join(dir, name));
     } catch (error) {
-      // TODO(issue 24): required once the browser bundle lands.
-      if (name === 'verify-worker.js') continue;
       throw new Error(`the site's verifier ${join(dir, name)} is missing (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}): run \`npm run compile\` in the ledgerboard checkout (npm install does it)`);
     }
     files.push({ path, bytes, sha256: digestBytes(bytes) });
