@@ -19,9 +19,9 @@
  * - for every bundle, /bundles/<dir hex>/files.json (what ledgerboard read)
  *   re-derives the report's content_digest.
  * - /changes.json (what changed between reports): each diff it lists is what
- *   the two reports it names give (recomputed here with the rules of
- *   src/history/report-diff.ts from /reports/<hex>.json or /report.json),
- *   and both reports re-derive their ids.
+ *   the two reports it names give (recomputed with src/history/report-diff.ts
+ *   itself, bundled in, from /reports/<hex>.json or /report.json), and both
+ *   reports re-derive their ids.
  * Bundles that are not counted are re-hashed and reported as information only:
  * they were rejected, so they are expected to disagree.
  *
@@ -37,6 +37,7 @@
 import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
+import { diffReports, diffSummary } from '../history/report-diff.ts';
 
 // ---- RFC 8785 (JSON Canonicalization Scheme) --------------------------------
 
@@ -348,113 +349,9 @@ export async function verifySite(get, reportBytes) {
   return results;
 }
 
-// ---- What changed between reports (the same rules as src/history/report-diff.ts) ----
+// ---- What changed between reports: the build's own rules (src/history/report-diff.ts), bundled in ----
 
-const CAUSES = ['new_plan', 'appended_attempts', 'regrade', 'withdrawn_evidence', 'config_change'];
-const CAUSE_TEXT = { new_plan: 'new plan', appended_attempts: 'appended attempts', regrade: 'a regrade', withdrawn_evidence: 'withdrawn evidence', config_change: 'config change' };
-const byString = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const countedOf = (r) => r.bundles.flatMap((b) => (b.counted && b.bundle_id !== null && b.plan_id !== null ? [{ bundle_id: b.bundle_id, plan_id: b.plan_id }] : []));
-const generationsOf = (c) => (c.regrade === undefined ? undefined : JSON.stringify((c.regrade?.generations ?? []).map((g) => `${g.plan_id}:${g.generation}`).sort()));
-const figuresOf = (c) => ({
-  resolved: c.headline.resolved,
-  graded: c.headline.graded,
-  rate: c.headline.rate,
-  rank: c.rank,
-  rank_range: c.rank_range ? [c.rank_range[0], c.rank_range[1]] : null,
-  verdict: c.verdict,
-  attempts: c.attempts,
-});
-
-function movedFields(a, b) {
-  const fields = [];
-  if (a.rate !== b.rate || a.resolved !== b.resolved || a.graded !== b.graded) fields.push('rate');
-  if (a.rank !== b.rank) fields.push('rank');
-  if (a.rank_range !== null && b.rank_range !== null && (a.rank_range[0] !== b.rank_range[0] || a.rank_range[1] !== b.rank_range[1])) fields.push('rank_range');
-  if (a.verdict !== b.verdict) fields.push('verdict');
-  if (a.attempts !== b.attempts) fields.push('attempts');
-  return fields;
-}
-
-/** What changed from the older report object to the newer one: the cohorts added, removed and moved, with causes. */
-export function diffReports(older, newer) {
-  const olderPlans = new Set(countedOf(older).map((b) => b.plan_id));
-  const newerPlans = new Set(countedOf(newer).map((b) => b.plan_id));
-  const configChanged = older.config_digest !== newer.config_digest;
-  const before = new Map(older.cohorts.map((c) => [c.cohort_id, c]));
-  const after = new Map(newer.cohorts.map((c) => [c.cohort_id, c]));
-  const regradedFrom = new Set(newer.cohorts.flatMap((c) => (c.regrade?.earlier ?? []).map((e) => e.cohort_id)));
-  const causesOf = (a, b) => {
-    const found = new Set();
-    const plansA = new Set((a?.plans ?? []).map((p) => p.plan_id));
-    const plansB = new Set((b?.plans ?? []).map((p) => p.plan_id));
-    if (b !== null && b.plans.some((p) => !plansA.has(p.plan_id) && !olderPlans.has(p.plan_id))) found.add('new_plan');
-    if (a !== null && b !== null && plansA.size === plansB.size && [...plansA].every((p) => plansB.has(p)) && b.attempts > a.attempts) found.add('appended_attempts');
-    if (a !== null && b !== null && generationsOf(a) !== undefined && generationsOf(b) !== undefined && generationsOf(a) !== generationsOf(b)) found.add('regrade');
-    if (a === null && b !== null && (b.regrade?.earlier ?? []).some((e) => before.has(e.cohort_id))) found.add('regrade');
-    if (a !== null && b === null && regradedFrom.has(a.cohort_id)) found.add('regrade');
-    if (a !== null && a.plans.some((p) => !newerPlans.has(p.plan_id))) found.add('withdrawn_evidence');
-    if (configChanged) found.add('config_change');
-    return CAUSES.filter((c) => found.has(c));
-  };
-  const change = (kind, a, b, fields) => {
-    const c = b ?? a;
-    return {
-      kind,
-      cohort_id: c.cohort_id,
-      board_id: c.board_id,
-      model: c.subject.model,
-      agent: `${c.subject.agent.name} ${c.subject.agent.version}`,
-      role: c.subject.role,
-      before: a === null ? null : figuresOf(a),
-      after: b === null ? null : figuresOf(b),
-      fields,
-      causes: causesOf(a, b),
-      via_board: false,
-    };
-  };
-  const changes = [];
-  for (const b of newer.cohorts) {
-    const a = before.get(b.cohort_id);
-    if (a === undefined) changes.push(change('added', null, b, []));
-    else {
-      const fields = movedFields(figuresOf(a), figuresOf(b));
-      if (fields.length > 0) changes.push(change('moved', a, b, fields));
-    }
-  }
-  for (const a of older.cohorts) if (!after.has(a.cohort_id)) changes.push(change('removed', a, null, []));
-  const own = new Map();
-  for (const c of changes) for (const cause of c.causes) (own.get(c.board_id) ?? own.set(c.board_id, new Set()).get(c.board_id)).add(cause);
-  for (const c of changes) {
-    const board = own.get(c.board_id);
-    if (c.kind === 'moved' && c.causes.length === 0 && board !== undefined) {
-      c.causes = CAUSES.filter((k) => board.has(k));
-      c.via_board = true;
-    }
-  }
-  const order = { added: 0, removed: 1, moved: 2 };
-  changes.sort((x, y) => order[x.kind] - order[y.kind] || byString(x.board_id, y.board_id) || byString(x.cohort_id, y.cohort_id));
-  const all = new Set(changes.flatMap((c) => c.causes));
-  if (configChanged) all.add('config_change');
-  return {
-    older: older.report_id,
-    newer: newer.report_id,
-    config_changed: configChanged,
-    new_plans: [...new Set(countedOf(newer).map((b) => b.plan_id))].filter((p) => !olderPlans.has(p)).sort(byString),
-    withdrawn_bundles: countedOf(older).filter((b) => !newerPlans.has(b.plan_id)).map((b) => b.bundle_id).sort(byString),
-    changes,
-    causes: CAUSES.filter((c) => all.has(c)),
-  };
-}
-
-/** The one-line summary of a diff, as the site shows it. */
-export function diffSummary(diff) {
-  const count = (kind) => diff.changes.filter((c) => c.kind === kind).length;
-  const parts = ['added', 'removed', 'moved'].flatMap((kind) => (count(kind) > 0 ? [[count(kind), kind]] : []));
-  const head = parts.length === 0 ? 'no cohort changed' : parts.map(([n, kind], i) => (i === 0 ? `${n} ${n === 1 ? 'cohort' : 'cohorts'} ${kind}` : `${n} ${kind}`)).join(', ');
-  const causes = diff.causes.map((c) => CAUSE_TEXT[c]);
-  if (causes.length > 0) return `${head} (${causes.join(', ')})`;
-  return parts.length === 0 ? head : `${head} (cause not shown by the two reports)`;
-}
+export { diffReports, diffSummary };
 
 // ---- Signed reports (FORMAT.md 10; the same rules as src/attest/envelope.ts) ----
 
