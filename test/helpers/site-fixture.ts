@@ -1,6 +1,6 @@
 /**
  * Test helper: a small published site on disk, in the docs/site.md layout
- * that public/verify.mjs reads: /report.json, /cohorts/<hex>.json, and the
+ * that verify.mjs (lib/site-verifier/verify.mjs) reads: /report.json, /cohorts/<hex>.json, and the
  * evidence as the build writes it (src/site/publish.ts): /blobs/<sha256-hex>,
  * /bundles/<dir-hex>/manifest.json and /bundles/<dir-hex>/files.json.
  *

@@ -1,5 +1,5 @@
 /**
- * public/verify.mjs, the dependency-free re-derivation script of docs/site.md,
+ * verify.mjs (lib/site-verifier/verify.mjs, bundled from src/rederive), the re-derivation script of docs/site.md,
  * run as a stranger would run it (a child `node` process) against a small
  * published site on disk and over HTTP, clean and tampered; its RFC 8785
  * function against the JCS vectors; and the canonicalization inside
@@ -29,7 +29,7 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `node public/verify.mjs ...args` in a child process (asynchronously: a test's HTTP server must keep serving). */
+/** Runs `node lib/site-verifier/verify.mjs ...args` in a child process (asynchronously: a test's HTTP server must keep serving). */
 function runVerify(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile(process.execPath, [SCRIPT, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
