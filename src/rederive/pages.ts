@@ -38,7 +38,9 @@ export async function checkPages(get: SiteGet, report: Report, ledgers: Readonly
     figures += wanted.size;
     for (const d of differences.slice(0, 5)) {
       const found = d.found.length === 0 ? 'not on the page' : d.found.map((t) => JSON.stringify(t)).join(', ');
-      lines.push({ status: 'MISMATCH', check: 'page', subject: path, detail: `figure ${d.key}: the page shows ${found}, the re-derived report gives ${JSON.stringify(d.expected)}` });
+      // A key may come from the page (one the report does not have): untrusted text, shown quoted unless it is a plain key.
+      const key = /^[0-9a-f]{64}:[a-z_]{1,32}$/.test(d.key) ? d.key : JSON.stringify(d.key.slice(0, 200));
+      lines.push({ status: 'MISMATCH', check: 'page', subject: path, detail: `figure ${key}: the page shows ${found}, the re-derived report gives ${JSON.stringify(d.expected)}` });
     }
     if (differences.length > 5) lines.push({ status: 'MISMATCH', check: 'page', subject: path, detail: `and ${differences.length - 5} more figures differ` });
   }

@@ -118,6 +118,9 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
     entries: entries.map((e) => ({ path: e.path, kind: e.kind, sha256: e.sha256, bytes: e.bytes, badName: e.bad_name === true })),
     verification,
   });
+  // A listing the build could not have written under the report's limits (it records no digest past them) is not fetched: a host cannot make a verifier download more than the build read.
+  const overLimits = listingOverLimits(listing.data, options.limits);
+  if (overLimits !== null) throw new SiteProblem(subject, `${listingPath} ${overLimits}, past the report's limits, yet lists digests the build could not have read`);
   if (judgedWhenRead(listing.data)) {
     lines.push({ status: 'info', check: 'bundle', subject, detail: `judged when read by the build (${published.status}: ${readStageCodes(published)}): its bytes are not all published, so it is taken as published; it is not counted` });
     return { result: result(publishedVerification(published)), lines, fetched };
@@ -184,6 +187,22 @@ export class SiteProblem extends Error {
   ) {
     super(message);
   }
+}
+
+/** Why a listing breaks the limits its bundle was read under (the report's config), or null. */
+function listingOverLimits(listing: Listing, limits: Limits): string | null {
+  if (listing.entries.length > limits.files) return `lists ${listing.entries.length} entries, more than limits.files (${limits.files})`;
+  let structured = 0;
+  for (const e of listing.entries) {
+    if (e.kind !== 'file' || e.sha256 === null || e.bytes === null) continue;
+    if (e.bytes > limits.file_bytes) return `lists ${JSON.stringify(e.path)} at ${e.bytes} bytes, more than limits.file_bytes (${limits.file_bytes})`;
+    if (e.path === 'NOTES.md' && e.bytes > limits.notes_bytes) return `lists NOTES.md at ${e.bytes} bytes, more than limits.notes_bytes (${limits.notes_bytes})`;
+    if (!isStructuredPath(e.path) || e.path === 'NOTES.md') continue;
+    if (e.bytes > limits.structured_file_bytes) return `lists ${JSON.stringify(e.path)} at ${e.bytes} bytes, more than limits.structured_file_bytes (${limits.structured_file_bytes})`;
+    structured += e.bytes;
+  }
+  if (structured > limits.structured_total_bytes) return `lists ${structured} bytes of structured files, more than limits.structured_total_bytes (${limits.structured_total_bytes})`;
+  return null;
 }
 
 /** True when the build could not read every regular file of the bundle (nothing listed, or a file without a digest). */
