@@ -18,9 +18,7 @@ import { checkRetainedManifest } from '../history/retained-manifests.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { LIMIT_DEFAULTS } from '../evidence/limits.ts';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
-import { Config } from '../config/schema.ts';
+import { Config, importLimitsOf, limitsOf } from '../config/schema.ts';
 import { buildReport } from '../report/build-report.ts';
 import { Report } from '../report/schema.ts';
 import { statusOf, type Finding } from '../verify/findings.ts';
@@ -42,22 +40,6 @@ const HISTORY_CODES = new Set(['REWRITTEN_EVIDENCE']);
 
 const decoder = new TextDecoder();
 
-/** The import limits a report's config carries (absent: the defaults). */
-function importLimitsOf(config: Record<string, unknown>): ImportLimits {
-  const l = config.import_limits as Record<string, number> | undefined;
-  if (l === undefined) return { ...DEFAULT_IMPORT_LIMITS };
-  return {
-    maxFileBytes: l.file_bytes ?? DEFAULT_IMPORT_LIMITS.maxFileBytes,
-    maxFiles: l.files ?? DEFAULT_IMPORT_LIMITS.maxFiles,
-    maxInputBytes: l.input_bytes ?? DEFAULT_IMPORT_LIMITS.maxInputBytes,
-    maxRecords: l.records ?? DEFAULT_IMPORT_LIMITS.maxRecords,
-    maxStringBytes: l.string_bytes ?? DEFAULT_IMPORT_LIMITS.maxStringBytes,
-    maxEntries: l.archive_entries ?? DEFAULT_IMPORT_LIMITS.maxEntries,
-    maxEntryBytes: l.entry_bytes ?? DEFAULT_IMPORT_LIMITS.maxEntryBytes,
-    maxTotalBytes: l.archive_bytes ?? DEFAULT_IMPORT_LIMITS.maxTotalBytes,
-  };
-}
-
 /** Re-derives a site's report and everything derived from it (see the module comment). */
 export async function rederiveSite(get: SiteGet, options: RederiveOptions & { cannotRunHere?: (error: unknown) => boolean } = {}): Promise<RederiveResult> {
   const lines: RederiveLine[] = [];
@@ -75,8 +57,9 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   }
   const published = schema.data;
   const config = Config.parse({ ...published.config });
-  const limits = { ...LIMIT_DEFAULTS, ...published.config.limits };
-  const importLimits = importLimitsOf(published.config as Record<string, unknown>);
+  // The limits the bundles were read and imports re-run under: the report's config carries both (absent: the defaults).
+  const limits = limitsOf(config);
+  const importLimits = importLimitsOf(config);
 
   // The bundles to verify again: all, or those pinning a chosen ledger.
   const chosen = options.ledgers;
