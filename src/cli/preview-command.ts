@@ -14,7 +14,12 @@ export const previewCommand: Command = {
 
 Serves the site that \`ledgerboard build\` wrote (default dist/) on this
 machine, under the path of the config's site_url, as a plain static host
-would, and prints its URL. Stop it with Ctrl-C.
+would, and prints its URL. Stop it with Ctrl-C. Files are streamed (a big
+blob is never read whole; one Range is honoured), a path through a symbolic
+link is never followed, and a request whose Host header does not name this
+server (127.0.0.1, localhost or [::1] with the port, the --host given, or
+any address of this machine when --host is 0.0.0.0 or ::) gets 421: a page
+of another site whose name is made to resolve here cannot read the preview.
 
 Options:
   --out DIR      the built site (default dist)
