@@ -90,16 +90,18 @@ export interface Importer {
   /**
    * The source's own reported figures for the graded score, read from the
    * original files as published (bundle path -> bytes): the plan page shows
-   * them beside the imported rate. Null when the source reports none.
+   * them beside the imported rate. Null when the source reports none. The
+   * caller has held the originals to `limits` by size already (the site:
+   * src/site/originals.ts); an archive's entries are read within them.
    */
-  sourceMetrics?(sources: ReadonlyMap<string, Uint8Array>, graderId: string): Promise<SourceMetric[] | null>;
+  sourceMetrics?(sources: ReadonlyMap<string, Uint8Array>, graderId: string, limits?: ImportLimits): Promise<SourceMetric[] | null>;
   /**
    * The readable transcripts of the attempts (messages, tool calls, scores:
    * text only), read from the originals as published, keyed by
    * transcriptKey(task id, attempt index). Absent for a format that records
-   * none.
+   * none. As for sourceMetrics, an archive's entries are read within `limits`.
    */
-  transcripts?(sources: ReadonlyMap<string, Uint8Array>): Promise<ReadonlyMap<string, Transcript>>;
+  transcripts?(sources: ReadonlyMap<string, Uint8Array>, limits?: ImportLimits): Promise<ReadonlyMap<string, Transcript>>;
   /**
    * The format flags that re-run this import, read back from the plan (e.g.
    * `--scorer NAME` from the grader's id): each an argument list, quoted by

@@ -24,6 +24,7 @@ import type { Importer } from './importer.ts';
 import type { ImportInput } from './input-shape.ts';
 import type { ImportLimits } from './limits.ts';
 import { mapImportInput } from './map-input.ts';
+import { originalsOverLimit } from './original-limits.ts';
 import { importerOfOrigin } from './registry.ts';
 
 /**
@@ -115,20 +116,13 @@ function mismatch(file: string, message: string): ImportRederivation {
   return { outcome: 'mismatch', findings: [finding('IMPORT_MISMATCH', file, message)] };
 }
 
-/** The first import limit the kept originals break, read from their manifest sizes (before any is read), or null. */
+/** The first import limit the kept originals break, read from their manifest sizes (before any is read; original-limits.ts), or null. */
 function overLimit(originals: Manifest['files'], importer: Importer, limits: ImportLimits): { file: string; message: string } | null {
-  if (importer.input === 'directory' && originals.length > limits.maxFiles) {
-    return { file: 'manifest.json', message: `the bundle keeps ${originals.length} originals, more than the ${limits.maxFiles} files an import reads (import_limits.maxFiles)` };
-  }
-  let total = 0;
-  for (const { path, bytes } of originals) {
-    if (bytes > limits.maxFileBytes) return { file: path, message: `${path} is ${bytes} bytes, more than the ${limits.maxFileBytes} an import reads (import_limits.maxFileBytes)` };
-    total += bytes;
-    if (importer.input === 'directory' && total > limits.maxInputBytes) {
-      return { file: 'manifest.json', message: `the kept originals hold more than ${limits.maxInputBytes} bytes together (import_limits.maxInputBytes)` };
-    }
-  }
-  return null;
+  const over = originalsOverLimit(originals, importer.input, limits);
+  if (over === null) return null;
+  if (over.field === 'maxFiles') return { file: over.file, message: `the bundle keeps ${over.actual} originals, more than the ${over.value} files an import reads (import_limits.maxFiles)` };
+  if (over.field === 'maxFileBytes') return { file: over.file, message: `${over.file} is ${over.actual} bytes, more than the ${over.value} an import reads (import_limits.maxFileBytes)` };
+  return { file: over.file, message: `the kept originals hold more than ${over.value} bytes together (import_limits.maxInputBytes)` };
 }
 
 /**

@@ -118,6 +118,14 @@ export interface SiteImport {
    * MAX_LOG_METRICS), to show beside the imported rate; null when the log records none or cannot be read.
    */
   logMetrics: { name: string; value: number | null }[] | null;
+  /**
+   * Present when the originals were not read for the pages because they pass
+   * the report's import limits (src/site/originals.ts): the page's sentence,
+   * e.g. "the original source/log.json is 2.1 GiB, past
+   * import_limits.file_bytes (128 MiB): not read for this page". Then there is
+   * no figure of the source's own and no transcript page.
+   */
+  unread?: string;
 }
 
 /** A retained report as the pages show it (its bytes are published as they are, by the build, not through the model). */

@@ -32,6 +32,8 @@ import { taskMatrix } from './chart-tasks.ts';
 import { importerOfOrigin } from '../import/registry.ts';
 import { isPlainPath } from '../import/input.ts';
 import { evidenceSize } from './rederive-limit.ts';
+import { originalsUnread, readOriginals, reportImportLimits } from './originals.ts';
+import type { ImportLimits } from '../import/limits.ts';
 
 export type * from './model-types.ts';
 
@@ -46,7 +48,8 @@ export async function buildSiteModel(report: Report, published: Published, confi
   const { plans, otherClaims } = planPages(bundles, report);
   const shown = Object.values(plans).map((i) => bundles[i]!);
   if (shown.some((b) => published.bundles[b.report]!.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
-  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl);
+  const limits = reportImportLimits(report);
+  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
   const computed = options.tasks === undefined ? await siteTasks(report, published) : null;
@@ -176,7 +179,7 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
  * import's facts. The bundle verified on its own, so its plan.json parses
  * and fits its schema; anything else is a bug, and the build fails.
  */
-async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string): Promise<SitePlanPage> {
+async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string, limits: ImportLimits): Promise<SitePlanPage> {
   // Every published file of the bundle (the model holds the first MAX_ROWS).
   const files = published.bundles[b.report]!.files;
   const planFile = files.find((f) => f.path === 'plan.json');
@@ -190,7 +193,7 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
     plan.origin?.kind === 'imported'
       ? {
           ...importOf(plan, files, published.bundles[b.report]!.withheld.length > 0, await licensesOf(files, published), entry, siteUrl),
-          logMetrics: await logMetricsOf(plan, files, published),
+          ...(await logMetricsOf(plan, files, published, limits)),
         }
       : null;
   return {
@@ -265,20 +268,26 @@ function sourceFiles(files: readonly SiteFile[]): SiteFile[] {
 /**
  * An imported source's own metrics of the graded score (issue 15: the reader
  * sees any gap between the source's figure and the imported rate), read by
- * the format's importer from the originals' published bytes; null for a
- * format that reports none, no scorer, or a source that cannot be read.
+ * the format's importer from the originals' published bytes within the
+ * report's import limits (originals.ts); `logMetrics` null for a format that
+ * reports none, no scorer, or a source that cannot be read, and `unread` the
+ * page's sentence when a limit kept the originals unread.
  */
-async function logMetricsOf(plan: Plan, files: readonly SiteFile[], published: Published): Promise<SiteImport['logMetrics']> {
+async function logMetricsOf(plan: Plan, files: readonly SiteFile[], published: Published, limits: ImportLimits): Promise<Pick<SiteImport, 'logMetrics' | 'unread'>> {
   const importer = importerOfOrigin((plan.origin as { format: string }).format);
-  if (!importer?.sourceMetrics || plan.grader.id === 'none') return null;
-  const sources = new Map<string, Uint8Array>();
-  for (const f of sourceFiles(files)) sources.set(f.path, await published.blob(f.sha256));
-  if (sources.size === 0) return null;
+  const originals = sourceFiles(files);
+  if (importer === undefined || originals.length === 0 || (importer.sourceMetrics === undefined && importer.transcripts === undefined)) return { logMetrics: null };
+  // Past a limit, neither the figure nor the transcripts (transcripts.ts) are read: the page says so either way.
+  const unread = originalsUnread(originals, importer, limits);
+  if (unread !== null) return { logMetrics: null, unread };
+  if (!importer.sourceMetrics || plan.grader.id === 'none') return { logMetrics: null };
+  const read = await readOriginals(originals, importer, limits, published);
+  if (read.bytes === null) return { logMetrics: null, unread: read.unread };
   try {
-    const metrics = await importer.sourceMetrics(sources, plan.grader.id);
-    return metrics === null ? null : metrics.slice(0, MAX_LOG_METRICS);
+    const metrics = await importer.sourceMetrics(read.bytes, plan.grader.id, limits);
+    return { logMetrics: metrics === null ? null : metrics.slice(0, MAX_LOG_METRICS) };
   } catch {
-    return null;
+    return { logMetrics: null };
   }
 }
 
@@ -297,7 +306,7 @@ function importOf(
   licenses: readonly string[],
   entry: Pick<Report['bundles'][number], 'bundle_id' | 'status' | 'findings'>,
   siteUrl: string,
-): Omit<SiteImport, 'logMetrics'> {
+): Omit<SiteImport, 'logMetrics' | 'unread'> {
   const bundleId = entry.bundle_id;
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
   const importer = importerOfOrigin(origin.format);

@@ -147,7 +147,8 @@ const NEVER = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grade
 /** What the build publishes for a report and the bundles it was built from (matched by content digest). */
 export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly ReadBundle[], withhold: readonly WithholdRule[] = []): Published {
   const byContent = new Map(read.map((r) => [r.content_digest, r]));
-  const sources = new Map<string, string>();
+  // Each published digest's file and the size the reader saw (a read never takes more: see readVerified).
+  const sources = new Map<string, { path: string; bytes: number }>();
   const readable = (e: ReadEntry): e is ReadEntry & { sha256: string; bytes: number } => e.kind === 'file' && !e.badName && e.sha256 !== null && e.bytes !== null;
   // The digests withheld anywhere (with the rule that withholds them first), and those a never-withheld file needs published.
   const withheldDigests = new Map<string, { rule: WithholdRule; path: string }>();
@@ -195,7 +196,7 @@ export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly Read
         continue;
       }
       files.push({ path: e.path, url: blobUrl(e.sha256), bytes: e.bytes, sha256: e.sha256 });
-      if (!sources.has(e.sha256)) sources.set(e.sha256, join(bundle.path, ...e.path.split('/')));
+      if (!sources.has(e.sha256)) sources.set(e.sha256, { path: join(bundle.path, ...e.path.split('/')), bytes: e.bytes });
     }
     return {
       dirHex,
@@ -214,7 +215,7 @@ export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly Read
     async blob(sha256) {
       const source = sources.get(sha256);
       if (source === undefined) throw new Error(`no published file has the digest ${sha256}`);
-      return readVerified(source, sha256);
+      return readVerified(source.path, sha256, source.bytes);
     },
     unmatchedRules: withhold.filter((r) => !matched.has(r)).map((r) => r.path),
     notWithheld,
@@ -296,21 +297,33 @@ export async function copyVerified(source: string, destination: string, sha256: 
 }
 
 /**
- * Reads one evidence file whole, never following a link, and checks it
- * hashes to what verification saw (as {@link copyVerified}): the bytes the
- * site publishes at its blob URL.
+ * Reads one evidence file, never following a link (nor reading anything but
+ * a regular file), and checks it hashes to what verification saw (as
+ * {@link copyVerified}): the bytes the site publishes at its blob URL. Its
+ * size is checked on the open handle before anything is read, and no more
+ * than `bytes` (the size verification saw) is ever read: a file swapped or
+ * grown since (2 GiB, /dev/zero behind a link) is EvidenceChangedError, not
+ * a read.
  */
-export async function readVerified(source: string, sha256: string): Promise<Uint8Array> {
+export async function readVerified(source: string, sha256: string, bytes: number): Promise<Uint8Array> {
   const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
     throw new EvidenceChangedError(source, `it can no longer be opened (${error.code ?? 'error'})`);
   });
-  let bytes: Buffer;
+  let buffer: Buffer;
   try {
-    bytes = await handle.readFile();
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new EvidenceChangedError(source, 'it is no longer a regular file');
+    if (stats.size !== bytes) throw new EvidenceChangedError(source, `it is now ${stats.size} bytes, verification saw ${bytes}`);
+    buffer = Buffer.allocUnsafeSlow(bytes);
+    for (let at = 0; at < bytes; ) {
+      const { bytesRead } = await handle.read(buffer, at, bytes - at, at);
+      if (bytesRead === 0) throw new EvidenceChangedError(source, `it now ends after ${at} bytes, verification saw ${bytes}`);
+      at += bytesRead;
+    }
   } finally {
     await handle.close();
   }
-  const read = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  const read = `sha256:${createHash('sha256').update(buffer).digest('hex')}`;
   if (read !== sha256) throw new EvidenceChangedError(source, `it now hashes to ${read}, verification saw ${sha256}`);
-  return bytes;
+  return buffer;
 }

@@ -32,6 +32,7 @@ import type { Published, SiteFile } from './publish.ts';
 import { taskKey } from './task-key.ts';
 import { TASK_ROWS } from './rows.ts';
 import { transcriptKey } from '../import/transcript.ts';
+import { reportImportLimits } from './originals.ts';
 import { readTranscripts, transcriptIndex, transcriptSourceOf, type TranscriptDetails, type TranscriptSource } from './transcripts.ts';
 
 /** Which lists of the board's ledger a task is on. */
@@ -149,6 +150,8 @@ export async function siteTasks(
   // Imported bundles whose format records transcripts: where they are read from, and which (task, index) have one.
   const transcriptSources = new Map<string, TranscriptSource>();
   const transcriptKeys = new Map<string, ReadonlySet<string>>();
+  // Originals are read within the import limits the report was verified under (originals.ts).
+  const importLimits = reportImportLimits(report);
   for (let i = 0; i < report.bundles.length; i++) {
     const entry = report.bundles[i]!;
     if (!entry.counted || entry.status !== 'verified' || entry.bundle_id === null || entry.plan_id === null) continue;
@@ -159,7 +162,7 @@ export async function siteTasks(
     const plan = evidence.plan as Plan;
     if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(evidence.ledger.map((r) => [r.task_id, r])));
     inputs.push({ bundle_id: entry.bundle_id, plan_id: entry.plan_id, evidence });
-    const transcriptSource = transcriptSourceOf(plan, files);
+    const transcriptSource = transcriptSourceOf(plan, files, importLimits);
     if (transcriptSource !== null) {
       const keys = new Set((await readTranscripts(transcriptSource, published)).keys());
       if (keys.size > 0) {

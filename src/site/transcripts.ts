@@ -14,6 +14,8 @@ import { transcriptKey, type Transcript } from '../import/transcript.ts';
 import type { Plan } from '../schema/index.ts';
 import type { Published, SiteFile } from './publish.ts';
 import { taskKey } from './task-key.ts';
+import type { ImportLimits } from '../import/limits.ts';
+import { originalsUnread, readOriginals } from './originals.ts';
 
 /** A transcript page as the site model indexes it. */
 export interface SiteTranscript {
@@ -42,23 +44,30 @@ export interface TranscriptSource {
   importer: Importer;
   /** The bundle's `source/` files as published (withheld ones are absent). */
   files: SiteFile[];
+  /** The report's import limits, which the originals are read within (originals.ts). */
+  limits: ImportLimits;
 }
 
-/** The transcript source of a counted bundle, or null (not imported, no transcripts in its format, originals withheld). */
-export function transcriptSourceOf(plan: Plan, files: readonly SiteFile[]): TranscriptSource | null {
+/**
+ * The transcript source of a counted bundle, or null (not imported, no
+ * transcripts in its format, originals withheld, or originals past the
+ * import limits: never read, as the plan page says).
+ */
+export function transcriptSourceOf(plan: Plan, files: readonly SiteFile[], limits: ImportLimits): TranscriptSource | null {
   if (plan.origin?.kind !== 'imported') return null;
   const importer = importerOfOrigin(plan.origin.format);
   if (importer?.transcripts === undefined) return null;
   const sources = files.filter((f) => f.path.startsWith('source/'));
-  return sources.length === 0 ? null : { importer, files: sources };
+  if (sources.length === 0 || originalsUnread(sources, importer, limits) !== null) return null;
+  return { importer, files: sources, limits };
 }
 
-/** Reads a bundle's transcripts from its published originals; a log that cannot be read has none (its pages say nothing). */
+/** Reads a bundle's transcripts from its published originals (within the limits); a log that cannot be read has none (its pages say nothing). */
 export async function readTranscripts(source: TranscriptSource, published: Published): Promise<ReadonlyMap<string, Transcript>> {
-  const bytes = new Map<string, Uint8Array>();
-  for (const f of source.files) bytes.set(f.path, await published.blob(f.sha256));
+  const read = await readOriginals(source.files, source.importer, source.limits, published);
+  if (read.bytes === null) return new Map();
   try {
-    return await source.importer.transcripts!(bytes);
+    return await source.importer.transcripts!(read.bytes, source.limits);
   } catch {
     return new Map();
   }

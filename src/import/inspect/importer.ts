@@ -72,13 +72,13 @@ export const inspectImporter: Importer = {
     const log = await readInspectLog(bytes, zipLimits(request.limits));
     return mapInspectLog(log, bytes, inspectOptions(request));
   },
-  async sourceMetrics(sources, graderId) {
+  async sourceMetrics(sources, graderId, limits) {
     const [only] = sources.values();
-    return only === undefined || graderId === 'none' ? null : readInspectMetrics(only, graderId);
+    return only === undefined || graderId === 'none' ? null : readInspectMetrics(only, graderId, limits === undefined ? undefined : zipLimits(limits));
   },
-  async transcripts(sources) {
+  async transcripts(sources, limits) {
     const [only] = sources.values();
-    return only === undefined ? new Map() : inspectTranscripts(only);
+    return only === undefined ? new Map() : inspectTranscripts(only, limits === undefined ? undefined : zipLimits(limits));
   },
   rerunFlags(plan) {
     const profile = (plan.grader as { profile?: unknown }).profile;
