@@ -17,7 +17,7 @@ import type { Report } from '../report/schema.ts';
 import { runPipeline } from '../run/pipeline.ts';
 import { CACHE_HELP, CACHE_OPTIONS, cacheOf } from './cache-option.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
-import { forbiddenKeyPlaces, insideForbidden } from './keygen-command.ts';
+import { guardedDirs, guardedPlaceOf, shownPath } from './guarded-dirs.ts';
 
 /** What the statement names: report.json as published, and each counted bundle's manifest.json bytes, re-read and checked against the digest verified. */
 export async function signedFiles(report: Report, results: readonly BundleResult[]): Promise<SubjectFile[]> {
@@ -57,7 +57,8 @@ Sign the report you retain: ledgerboard retain, then ledgerboard sign.
 
 Options:
   --key FILE      the private key (PKCS#8 PEM, from ledgerboard keygen); never
-                  inside the evidence, the history, the attestations or dist/
+                  inside the evidence (--bundles included), the history, the
+                  attestations or dist/, by its real path (links resolved)
   --bundles DIR   the bundles directory (default: the config's bundles_dir)
   --config FILE   the config (default ./ledgerboard.config.json when present)
 ${CACHE_HELP}
@@ -68,8 +69,8 @@ Exit: 0 signed (or already signed), 1 refused (another envelope under that name)
     if (positionals.length > 0) throw new UsageError('sign takes no positional arguments', 'sign');
     if (typeof values.key !== 'string') throw new UsageError('sign needs --key FILE: the private key (ledgerboard keygen writes one)', 'sign');
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
-    const place = insideForbidden(values.key, forbiddenKeyPlaces(loaded));
-    if (place) throw new UsageError(`the key ${values.key} lies inside ${place.what} ${place.dir}, which is published or kept as history: move it out (and make a new key: this one may already be public)`, 'sign');
+    const place = await guardedPlaceOf(values.key, guardedDirs(loaded, typeof values.bundles === 'string' ? [values.bundles] : []));
+    if (place) throw new UsageError(`the key ${shownPath(values.key, place.real)} lies inside ${place.what} ${place.dir}, which is published or kept as history: move it out (and make a new key: this one may already be public)`, 'sign');
     let key;
     try {
       const read = await readPrivateKey(values.key);
