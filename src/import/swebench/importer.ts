@@ -43,7 +43,11 @@ export const sweBenchImporter: Importer = {
     }
   },
   async map(input, request) {
-    return mapSweRun(readSweRun(input, request.limits), request.license);
+    const mapped = mapSweRun(readSweRun(input, request.limits), request.license);
+    // Said on the command line only: NOTES.md must be the same when a stranger re-imports from the kept originals alone.
+    const unkept = input.files.size - [...mapped.files.keys()].filter((p) => p.startsWith('source/')).length;
+    if (unkept > 0) (mapped.summary.unkept ??= []).push(`${unkept === 1 ? '1 other file' : `${unkept} other files`} of the input not kept (only the predictions, the run report or results.json and the per-instance reports are)`);
+    return mapped;
   },
   async sourceMetrics(sources) {
     return sweSourceMetrics(sources);

@@ -12,11 +12,17 @@
  *   `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`;
  *   experiments: `logs/<instance_id>/report.json`).
  *
- * Every other file (test logs, eval scripts, patches, metadata.yaml, other
- * JSON) is not part of the mapping. Every failure is an ImportError.
+ * Where a file sits decides whether it is read at all (placeOf): a `.jsonl`
+ * or `.json` file at the top of the directory, `results/results.json`, and
+ * files named `report.json` below the top. Every file read there is parsed
+ * strictly, and one that does not parse (a duplicate member, a NaN, invalid
+ * UTF-8, truncated) refuses the import with its name, line and reason: it is
+ * never skipped as "not a run file", which would import the run without it.
+ * Every other file (test logs, eval scripts, patches, metadata.yaml, JSON
+ * elsewhere) is not read. Every failure is an ImportError.
  */
-import { parseStrictJson, parseStrictText, type JsonValue } from '../../json/strict-json.ts';
-import { decodeUtf8 } from '../../json/strict-json.ts';
+import { decodeUtf8, parseStrictJson, parseStrictText, type JsonValue } from '../../json/strict-json.ts';
+import { replaceNonFinite } from '../source-json.ts';
 import type { z } from 'zod';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import { boundedString } from '../common.ts';
@@ -146,40 +152,129 @@ function parentName(path: string): string {
 }
 
 /**
- * Reads a run directory. Refuses two predictions files, two aggregates, two
- * reports of one instance, a report outside a folder of its instance's name,
- * and a directory with neither predictions nor per-instance reports.
+ * Where a run's file may sit, by its relative path: a JSONL at the top (the
+ * predictions' place), a JSON file at the top (the run report's),
+ * `results/results.json` (the experiments aggregate's), a `report.json`
+ * below the top (a per-instance report's); null for every other file, which
+ * is not read.
+ */
+export type Place = 'top-jsonl' | 'top-json' | 'results' | 'report';
+
+export function placeOf(path: string): Place | null {
+  const parts = path.split('/');
+  const name = parts[parts.length - 1]!;
+  if (parts.length === 1) return name.endsWith('.jsonl') ? 'top-jsonl' : name.endsWith('.json') ? 'top-json' : null;
+  if (path === 'results/results.json') return 'results';
+  return name === 'report.json' ? 'report' : null;
+}
+
+/** What a file is called in a refusal, by its place. */
+function described(path: string, place: Place): string {
+  switch (place) {
+    case 'top-jsonl':
+      return `the JSONL file ${shown(path)} at the top of the run directory (where the predictions are read from)`;
+    case 'top-json':
+      return `the JSON file ${shown(path)} at the top of the run directory (where the run report is read from)`;
+    case 'results':
+      return `the results file ${shown(path)}`;
+    case 'report':
+      return `the report ${shown(path)}`;
+  }
+}
+
+/** Why a document that does not parse does not: the parser's reason, where, and a word on Python's non-finite tokens when it holds one. */
+function unreadable(what: string, bytes: Uint8Array, error: { message: string; line: number; column: number }): ImportError {
+  const nonFinite = replaceNonFinite(bytes).count > 0 ? ': it holds NaN or Infinity (as Python writes a non-finite float), which is not JSON' : '';
+  return new ImportError(`${what} is not readable JSON: ${error.message} (line ${error.line}, column ${error.column})${nonFinite}`);
+}
+
+/** Parses a JSON file the importer chose to read; a file that does not parse refuses the import. */
+function parseChosen(path: string, bytes: Uint8Array, place: Place): JsonValue {
+  const parsed = parseStrictJson(bytes, { maxDepth: MAX_DEPTH });
+  if (!parsed.ok) throw unreadable(described(path, place), bytes, parsed.error);
+  return parsed.value;
+}
+
+/**
+ * The first line of a JSONL at the top, parsed strictly (a line that does not
+ * parse refuses the import: it is read to tell a predictions file, and is
+ * one); null for an empty file.
+ */
+function firstLineOf(path: string, bytes: Uint8Array): JsonValue | null {
+  if (bytes.length === 0) return null;
+  const end = bytes.indexOf(0x0a);
+  const line = bytes.subarray(0, end === -1 ? bytes.length : end);
+  const what = `line 1 of ${described(path, 'top-jsonl')}`;
+  const decoded = decodeUtf8(line);
+  if (!decoded.ok) throw new ImportError(`${what} is not UTF-8 text: ${decoded.error.message}`);
+  const parsed = parseStrictText(decoded.text, { maxDepth: MAX_DEPTH });
+  if (!parsed.ok) throw unreadable(what, line, parsed.error);
+  return parsed.value;
+}
+
+/** A per-instance report (a `report.json` below the top): one member, the instance id, whose value is the report. */
+function readReport(path: string, value: JsonValue, limits: ImportLimits): { instanceId: string; report: InstanceReport } {
+  const entries = isObject(value) ? Object.entries(value) : [];
+  if (entries.length !== 1) {
+    throw new ImportError(`the report ${shown(path)} is not a per-instance report of the SWE-bench shape: it must be an object of one member, the instance id, whose value is the report`);
+  }
+  const [instanceId, inner] = entries[0]!;
+  boundedString(instanceId, limits.maxStringBytes, `the instance id of the report ${shown(path)}`);
+  return { instanceId, report: validate(InstanceReport, inner, `the report ${shown(path)}`) };
+}
+
+/**
+ * Reads a run directory: only the files at a run file's place (placeOf), each
+ * parsed strictly. Refuses a file there that does not parse, two predictions
+ * files, two aggregates, two reports of one instance, a report outside a
+ * folder of its instance's name, and a directory with neither predictions nor
+ * per-instance reports. A JSON file at the top that parses and is neither a
+ * run report nor an experiments results object is not part of the run.
  */
 export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
   if (input.kind !== 'directory') throw new ImportError('a SWE-bench run is a directory (predictions, run report, logs): give the run directory, not a file');
   let predictions: PredictionsFile | null = null;
   let aggregate: Aggregate | null = null;
   const reports = new Map<string, ReportFile>();
-  for (const [path, bytes] of input.files) {
-    const found = classify(bytes);
-    if (found === null) continue;
-    if (found.kind === 'predictions') {
-      if (predictions !== null) throw new ImportError(`the directory holds two predictions files (${shown(predictions.path)} and ${shown(path)}): one run has one; keep the one that was evaluated`);
-      predictions = readPredictions(path, bytes, limits);
-      continue;
-    }
-    if (found.kind === 'run-report' || found.kind === 'experiments-results') {
-      if (aggregate !== null) throw new ImportError(`the directory holds two run reports (${shown(aggregate.path)} and ${shown(path)}): one run directory holds one run`);
-      aggregate =
-        found.kind === 'run-report'
-          ? { kind: 'run-report', path, bytes, report: validate(RunReport, found.value, `the run report ${shown(path)}`) }
-          : { kind: 'experiments-results', path, bytes, results: validate(ExperimentsResults, found.value, `the results file ${shown(path)}`) as ExperimentsResults };
-      continue;
-    }
-    const [instanceId, value] = Object.entries(found.value as Record<string, JsonValue>)[0]!;
-    boundedString(instanceId, limits.maxStringBytes, `the instance id of the report ${shown(path)}`);
+  const setAggregate = (next: Aggregate) => {
+    if (aggregate !== null) throw new ImportError(`the directory holds two run reports (${shown(aggregate.path)} and ${shown(next.path)}): one run directory holds one run`);
+    aggregate = next;
+  };
+  const addReport = (path: string, bytes: Uint8Array, value: JsonValue) => {
+    const { instanceId, report } = readReport(path, value, limits);
     if (parentName(path) !== instanceId) {
       throw new ImportError(`the report ${shown(path)} is for instance ${JSON.stringify(instanceId.slice(0, 200))} but does not sit in a folder of that name (the harness writes <instance_id>/report.json)`);
     }
     const earlier = reports.get(instanceId);
     if (earlier !== undefined) throw new ImportError(`two reports for instance ${JSON.stringify(instanceId.slice(0, 200))} (${shown(earlier.path)} and ${shown(path)}): one run directory holds one run`);
     if (reports.size >= limits.maxRecords) throw new ImportLimitError(`the directory holds more than ${limits.maxRecords} per-instance reports (import_limits.maxRecords)`, 'maxRecords');
-    reports.set(instanceId, { path, bytes, instanceId, report: validate(InstanceReport, value, `the report ${shown(path)}`) });
+    reports.set(instanceId, { path, bytes, instanceId, report });
+  };
+  for (const [path, bytes] of input.files) {
+    const place = placeOf(path);
+    if (place === null) continue;
+    if (place === 'top-jsonl') {
+      const first = firstLineOf(path, bytes);
+      // A JSONL whose first line is not a record of an instance is not a predictions file (a trajectory, another tool's log).
+      if (!isObject(first) || !Object.hasOwn(first, 'instance_id')) continue;
+      if (predictions !== null) throw new ImportError(`the directory holds two predictions files (${shown(predictions.path)} and ${shown(path)}): one run has one; keep the one that was evaluated`);
+      predictions = readPredictions(path, bytes, limits);
+      continue;
+    }
+    const value = parseChosen(path, bytes, place);
+    if (place === 'results') {
+      setAggregate({ kind: 'experiments-results', path, bytes, results: validate(ExperimentsResults, value, `the results file ${shown(path)}`) });
+      continue;
+    }
+    if (place === 'report') {
+      addReport(path, bytes, value);
+      continue;
+    }
+    // A JSON file at the top: the run report, an experiments results object, or (misplaced) a per-instance report, by its members.
+    const kind = kindOf(value);
+    if (kind === 'run-report') setAggregate({ kind, path, bytes, report: validate(RunReport, value, `the run report ${shown(path)}`) });
+    else if (kind === 'experiments-results') setAggregate({ kind, path, bytes, results: validate(ExperimentsResults, value, `the results file ${shown(path)}`) });
+    else if (kind === 'instance-report') addReport(path, bytes, value);
   }
   if (predictions === null && reports.size === 0) {
     throw new ImportError(
@@ -193,19 +288,19 @@ export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
 
 /**
  * True when the directory itself is a run directory: a predictions JSONL or a
- * run report among its top-level files, or an experiments results.json in
- * `results/`. Cheap: only those files are looked at. (A directory that merely
+ * run report among its top-level files, or an experiments
+ * `results/results.json`. Cheap: only those files are looked at. Never throws
+ * for a file that does not parse (that is said when it is imported). (A directory that merely
  * holds run directories deeper down is not claimed, so `import auto` opens it.)
  */
 export function isRunDirectory(input: ImportInput): boolean {
   if (input.kind !== 'directory') return false;
   for (const [path, bytes] of input.files) {
-    const depth = path.split('/').length;
-    if (depth > 2 || (depth === 2 && !path.startsWith('results/'))) continue;
+    const place = placeOf(path);
+    if (place === null || place === 'report') continue;
     const found = classify(bytes);
     if (found === null) continue;
-    if (depth === 1 && (found.kind === 'predictions' || found.kind === 'run-report')) return true;
-    if (depth === 2 && found.kind === 'experiments-results') return true;
+    if ((place === 'top-jsonl' && found.kind === 'predictions') || (place === 'top-json' && found.kind === 'run-report') || (place === 'results' && found.kind === 'experiments-results')) return true;
   }
   return false;
 }

@@ -58,8 +58,8 @@ export const RunReport = z.looseObject({
 });
 export type RunReport = z.infer<typeof RunReport>;
 
-/** SWE-bench/experiments `results/results.json`: id lists by outcome (`resolved`, `no_generation`, `no_logs`, ...). */
-export const ExperimentsResults = z.looseObject({ resolved: Ids }).and(z.record(z.string(), z.unknown()));
+/** SWE-bench/experiments `results/results.json`: id lists by outcome (`resolved`, `no_generation`, `no_logs`, ...), every member a list of ids. */
+export const ExperimentsResults = z.object({ resolved: Ids }).catchall(Ids);
 export type ExperimentsResults = { resolved: string[] } & Record<string, unknown>;
 
 /** A one-line description of the first schema problem, for an ImportError. */

@@ -256,10 +256,9 @@ describe('hostile input', () => {
     expect(await rejection(mapRun(dirInput({ ...ok, [harnessPath('a__a-1')]: bad })))).toMatch(/^the report ".*" is not of the SWE-bench shape: patch_successfully_applied/);
     expect(await rejection(mapRun(dirInput({ ...ok, 'logs/b__b-9/report.json': report('a__a-1', { resolved: true }) })))).toMatch(/^the report "logs\/b__b-9\/report\.json" is for instance "a__a-1" but does not sit in a folder of that name/);
     expect(await rejection(mapRun(dirInput({ ...ok, 'logs/a__a-1/report.json': report('a__a-1', { resolved: true }), [harnessPath('a__a-1')]: report('a__a-1', { resolved: false }) })))).toMatch(/^two reports for instance "a__a-1"/);
-    // A truncated report is not recognised as one: the instance then has no report (harness_failure), said in NOTES.md.
+    // A truncated report is refused with its name and reason, never skipped (the instance would silently become a missing report: malformed.test.ts).
     const text = JSON.stringify(report('a__a-1', { resolved: true }));
-    const m = await mapRun(dirInput({ ...ok, [harnessPath('a__a-1')]: text.slice(0, text.length - 5) }));
-    expect(linesOf(m, 'attempts.jsonl')[0].outcome).toBe('harness_failure');
+    expect(await rejection(mapRun(dirInput({ ...ok, [harnessPath('a__a-1')]: text.slice(0, text.length - 5) })))).toMatch(/^the report ".*a__a-1\/report\.json" is not readable JSON: /);
   });
 
   it('refuses two predictions files, two run reports, and a directory of neither', async () => {
