@@ -70,7 +70,7 @@ export const inspectImporter: Importer = {
   async map(input, request) {
     const bytes = logBytes(input);
     const log = await readInspectLog(bytes, zipLimits(request.limits));
-    return mapInspectLog(log, bytes, inspectOptions(request));
+    return mapInspectLog(log, bytes, inspectOptions(request), request.limits);
   },
   async sourceMetrics(sources, graderId, limits) {
     const [only] = sources.values();

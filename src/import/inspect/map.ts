@@ -11,6 +11,8 @@ import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject
 import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, costFromUsd, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import type { ImportSummary, MappedBundle } from '../importer.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';
+import { checkStringBounds } from './bounds.ts';
 import type { InspectLog } from './read-log.ts';
 import type { InspectEvalSpec, InspectHeader, InspectModelUsage, InspectSample, InspectScore } from './schema.ts';
 import { secondsBetween, toUtcTimestamp } from '../time.ts';
@@ -155,8 +157,18 @@ interface SampleCounts {
   usable: number;
 }
 
-/** Maps a log to bundle files. Throws ImportError when the log holds nothing a bundle can carry. */
-export function mapInspectLog(log: InspectLog, source: Uint8Array, options: ImportOptions = DEFAULT_IMPORT_OPTIONS): MappedBundle {
+/**
+ * Maps a log to bundle files. Throws ImportError when the log holds nothing a
+ * bundle can carry, and ImportLimitError for a string it would keep that is
+ * past `limits.maxStringBytes` (default: the import default, 64 KiB).
+ */
+export function mapInspectLog(
+  log: InspectLog,
+  source: Uint8Array,
+  options: ImportOptions = DEFAULT_IMPORT_OPTIONS,
+  limits: Pick<ImportLimits, 'maxStringBytes'> = DEFAULT_IMPORT_LIMITS,
+): MappedBundle {
+  checkStringBounds(log, limits.maxStringBytes, options.scorer);
   const { header } = log;
   const missing: string[] = [];
   noteRunState(log, missing);
