@@ -5,6 +5,7 @@ import { freezePlan, writeFrozenPlan, type InputFile } from '../author/freeze.ts
 import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/problems.ts';
 import { EXIT, UsageError, type Command, type CliIo } from './command.ts';
 import { terminalSafe } from './terminal.ts';
+import { shellQuote } from '../site/shell-quote.ts';
 
 export const freezeCommand: Command = {
   summary: 'freeze a YAML plan into plan.json (create-only)',
@@ -111,9 +112,4 @@ async function readInput(path: string, maxBytes?: number): Promise<InputFile> {
   }
   if (maxBytes !== undefined && bytes.length > maxBytes) throw new UsageError(`${path} is ${bytes.length} bytes; at most ${maxBytes} are accepted`);
   return { file: path, bytes };
-}
-
-/** A path as a shell word (single-quoted unless it is plainly safe). */
-function shellQuote(path: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
