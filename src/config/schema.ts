@@ -63,6 +63,18 @@ export const ImportLimitsConfig = z.strictObject({
   archive_bytes: z.int().min(1).default(DEFAULT_IMPORT_LIMITS.maxTotalBytes).describe('Largest total uncompressed size of the archive entries read.'),
 });
 
+/**
+ * A site_url of plain characters only: http(s), a host of ASCII letters,
+ * digits, "-" and "." (labels that neither start nor end with "-") or an IPv6
+ * address in brackets, an optional port, then path names of ASCII letters,
+ * digits and "._~-" (no "." or ".." name), each after one "/". No user name or
+ * password, "%", space, quote, ";", "$" or any other character a shell, a URL
+ * parser or an HTML attribute reads specially.
+ */
+const PLAIN_SITE_URL = /^https?:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+)*\/?$/;
+const SITE_URL_CHARACTERS =
+  'expected a URL of plain characters, such as "https://user.github.io/board/": a host of ASCII letters, digits, "-" and "." (or an IPv6 address in brackets), an optional port, and path names of ASCII letters, digits and "._~-" (no "." or ".." name, no user name, no "%"); it goes into every command the site shows';
+
 /** The whole config; every member has a default, so `{}` is a valid config. */
 export const Config = z.strictObject({
   $schema: z.string().optional().describe('The JSON Schema this file follows, for editors (ledgerboard init writes the one in node_modules/ledgerboard/public/schema/config.json). Ignored by ledgerboard and left out of the report.'),
@@ -70,9 +82,12 @@ export const Config = z.strictObject({
   site_url: z
     .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "https://board.example.org/"' })
     // Any base path: pages link root-relative to it (/board/boards/...). A query or a fragment would make every URL ambiguous.
-    .refine((url) => new URL(url).search === '' && new URL(url).hash === '' && !url.includes('?') && !url.includes('#'), 'expected a URL without a query or a fragment, such as "https://user.github.io/board/"')
+    // zod runs these even when the value is not a URL (already reported): that value passes them, and never throws here.
+    .refine((url) => !URL.canParse(url) || (new URL(url).search === '' && new URL(url).hash === '' && !url.includes('?') && !url.includes('#')), 'expected a URL without a query or a fragment, such as "https://user.github.io/board/"')
+    // It goes into every command the site shows (quoted there too: src/site/shell-quote.ts), every link and the feed: plain characters only.
+    .refine((url) => !URL.canParse(url) || url.includes('?') || url.includes('#') || PLAIN_SITE_URL.test(url), SITE_URL_CHARACTERS)
     .default('http://localhost:4321/')
-    .describe('Where the site is published (http or https), the root of an origin or a path under it (https://user.github.io/board/): every link, the canonical URLs, citations, the feed, the sitemap and the commands beside every id use it. A path without a final "/" gets one.'),
+    .describe('Where the site is published (http or https), the root of an origin or a path under it (https://user.github.io/board/): every link, the canonical URLs, citations, the feed, the sitemap and the commands beside every id use it. A path without a final "/" gets one. Plain characters only: a host of ASCII letters, digits, "-" and "." (or an IPv6 address in brackets), an optional port, path names of ASCII letters, digits and "._~-".'),
   /** One directory, or several (e.g. frozen and imported evidence side by side), searched for bundles in order. */
   bundles_dir: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
