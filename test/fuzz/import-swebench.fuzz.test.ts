@@ -1,7 +1,10 @@
 /**
  * Fuzzing the SWE-bench importer: mutated synthetic and real run directories
  * either import into a bundle that verifies, or are refused with an
- * ImportError; never another error. Fixed seed, 300 runs.
+ * ImportError; never another error. Fixed seed, 300 runs. And (issue 25) a
+ * run file made malformed (a duplicate member name, NaN or Infinity, in any
+ * object of any line) is refused naming that file, never skipped. Fixed seed,
+ * 100 runs, in memory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImportError } from '../../src/import/errors.ts';
-import { importInput } from '../../src/import/import-input.ts';
+import { importInput, mapImportInput } from '../../src/import/import-input.ts';
 import { readImportInput, type ImportInput } from '../../src/import/input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
 import { sweBenchImporter } from '../../src/import/swebench/importer.ts';
@@ -61,6 +64,21 @@ function mutate(input: ImportInput, ms: { file: number; kind: string; at: number
   return { ...input, files };
 }
 
+/** The offsets of the `{` that open objects (outside strings) in JSON or JSONL text. */
+function objectBraces(text: string): number[] {
+  const out: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') out.push(i);
+  }
+  return out;
+}
+
 describe('import swe-bench, fuzzed', () => {
   it('maps mutated runs to a verified bundle or refuses them with an ImportError', async () => {
     const real = await readImportInput(REAL, DEFAULT_IMPORT_LIMITS);
@@ -79,6 +97,42 @@ describe('import swe-bench, fuzzed', () => {
         }
       }),
       { seed: 15, numRuns: 300 },
+    );
+  }, 60_000);
+
+  it('a run file with a duplicate member or a non-finite number anywhere is refused naming it, never skipped', async () => {
+    const real = await readImportInput(REAL, DEFAULT_IMPORT_LIMITS);
+    const malformation = fc.record({
+      useReal: fc.boolean(),
+      file: fc.nat(),
+      at: fc.nat(),
+      name: fc.constantFrom('resolved', 'resolved_ids', 'instance_id', 'model_patch', 'x', 'a__a-1'),
+      kind: fc.constantFrom('duplicate', 'NaN', 'Infinity', '-Infinity'),
+    });
+    await fc.assert(
+      fc.asyncProperty(malformation, async (m) => {
+        const input = m.useReal ? real : synthetic;
+        // Every file of these runs is a run file the importer reads: the predictions, the run report, the reports.
+        const paths = [...input.files.keys()].filter((p) => !p.endsWith('.txt'));
+        const path = paths[m.file % paths.length]!;
+        const text = Buffer.from(input.files.get(path)!).toString('utf8');
+        // Any object's opening brace (not a brace inside a string), in any line.
+        const braces = objectBraces(text);
+        const brace = braces[m.at % braces.length]!;
+        const member = m.kind === 'duplicate' ? `"${m.name}": 1, "${m.name}": 2, ` : `"${m.name}": ${m.kind}, `;
+        const files = new Map(input.files);
+        files.set(path, Buffer.from(text.slice(0, brace + 1) + member + text.slice(brace + 1), 'utf8'));
+        let message = '';
+        try {
+          await mapImportInput(sweBenchImporter, { ...input, files }, { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS });
+        } catch (error) {
+          if (!(error instanceof ImportError)) throw error;
+          message = error.message;
+        }
+        expect(message).toContain(JSON.stringify(path));
+        expect(message).toMatch(m.kind === 'duplicate' ? /duplicate member name/ : /NaN or Infinity/);
+      }),
+      { seed: 25, numRuns: 100 },
     );
   }, 60_000);
 });

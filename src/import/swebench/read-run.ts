@@ -134,7 +134,7 @@ function readPredictions(path: string, bytes: Uint8Array, limits: ImportLimits):
     const at = `line ${i + 1} of the predictions file ${shown(path)}`;
     if (line.trim() === '') throw new ImportError(`${at} is blank: a predictions JSONL holds one JSON object per line`);
     const parsed = parseStrictText(line, { maxDepth: MAX_DEPTH });
-    if (!parsed.ok) throw new ImportError(`${at} is not readable JSON: ${parsed.error.message} (column ${parsed.error.column})`);
+    if (!parsed.ok) throw new ImportError(`${at} is not readable JSON: ${parsed.error.message} (column ${parsed.error.column})${nonFiniteHint(Buffer.from(line, 'utf8'))}`);
     const p = validate(Prediction, parsed.value, at);
     boundedString(p.instance_id, limits.maxStringBytes, `the instance_id on ${at}`);
     boundedString(p.model_name_or_path, limits.maxStringBytes, `the model_name_or_path on ${at}`);
@@ -184,8 +184,12 @@ function described(path: string, place: Place): string {
 
 /** Why a document that does not parse does not: the parser's reason, where, and a word on Python's non-finite tokens when it holds one. */
 function unreadable(what: string, bytes: Uint8Array, error: { message: string; line: number; column: number }): ImportError {
-  const nonFinite = replaceNonFinite(bytes).count > 0 ? ': it holds NaN or Infinity (as Python writes a non-finite float), which is not JSON' : '';
-  return new ImportError(`${what} is not readable JSON: ${error.message} (line ${error.line}, column ${error.column})${nonFinite}`);
+  return new ImportError(`${what} is not readable JSON: ${error.message} (line ${error.line}, column ${error.column})${nonFiniteHint(bytes)}`);
+}
+
+/** Said after the parser's reason when the text holds Python's NaN or Infinity outside strings. */
+function nonFiniteHint(bytes: Uint8Array): string {
+  return replaceNonFinite(bytes).count > 0 ? ': it holds NaN or Infinity (as Python writes a non-finite float), which is not JSON' : '';
 }
 
 /** Parses a JSON file the importer chose to read; a file that does not parse refuses the import. */
