@@ -3,7 +3,8 @@ import { shortDigest } from '../json/canonical.ts';
 import { interval, moneyText, percent, points, rankText } from '../site/format.ts';
 
 export { rankText } from '../site/format.ts';
-import type { Report } from '../report/schema.ts';
+import { groupedIncompatibilities, type Report } from '../report/schema.ts';
+import { cohortPairCount } from '../analysis/incompatibilities.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import { terminalSafe, type Paint } from './terminal.ts';
 
@@ -69,7 +70,7 @@ export function reportText(report: Report, paint: Paint): string {
   }
   const notCounted = report.bundles.filter((b) => !b.counted);
   lines.push('');
-  lines.push(`${report.bundles.length} bundles read, ${report.bundles.length - notCounted.length} counted; ${report.incompatibilities.cohorts.length} incompatible cohort pairs`);
+  lines.push(`${report.bundles.length} bundles read, ${report.bundles.length - notCounted.length} counted; ${cohortPairCount(groupedIncompatibilities(report).by_ledger)} incompatible cohort pairs`);
   for (const b of notCounted) {
     lines.push(`  not counted: bundle ${shortDigest(b.bundle_id)} (${b.status}${b.status === 'verified' ? ', its plan appears in another bundle too' : `, ${b.findings.filter((f) => f.severity === 'error').length} errors`})`);
   }

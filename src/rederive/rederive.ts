@@ -20,7 +20,7 @@ import type { Manifest } from '../schema/manifest.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { Config, importLimitsOf, limitsOf } from '../config/schema.ts';
 import { buildReport } from '../report/build-report.ts';
-import { Report } from '../report/schema.ts';
+import { isGrouped, Report } from '../report/schema.ts';
 import { statusOf, type Finding } from '../verify/findings.ts';
 import type { BundleResult } from '../pipeline/results.ts';
 import { VERSION } from '../version.ts';
@@ -215,7 +215,10 @@ function restrict(report: Report, ledgers: ReadonlySet<string>): Report {
     bundles: report.bundles.filter((b) => b.plan !== null && ledgers.has(b.plan.ledger.digest)),
     boards,
     cohorts: report.cohorts.filter((c) => boardIds.has(c.board_id)),
-    incompatibilities: { cohorts: report.incompatibilities.cohorts.filter((i) => boardIds.has(i.board_a)), ledgers: [] },
+    // A published report of the shape before issue 25 (pairs) is restricted as it was; it differs from any report made now.
+    incompatibilities: isGrouped(report.incompatibilities)
+      ? { by_ledger: report.incompatibilities.by_ledger.filter((i) => ledgers.has(i.ledger_digest)), by_name: [] }
+      : { cohorts: report.incompatibilities.cohorts.filter((i) => boardIds.has(i.board_a)), ledgers: [] },
     conflicts: [],
     excluded_by_grading_pin: [],
     inputs_digest: '',

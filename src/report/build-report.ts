@@ -115,8 +115,8 @@ export function buildReport(inputs: readonly ReportInput[], config: Config, stor
     boards: sections.flatMap((s) => s.boards).sort((a, b) => byString(a.board_id, b.board_id)),
     cohorts: sections.flatMap((s) => s.cohorts).sort((a, b) => byString(a.board_id, b.board_id) || a.rank - b.rank || byString(a.cohort_id, b.cohort_id)),
     incompatibilities: {
-      cohorts: sections.flatMap((s) => s.incompatible).sort((x, y) => byString(x.a, y.a) || byString(x.b, y.b)),
-      ledgers: ledgerIncompatibilities(ledgers),
+      by_ledger: sections.flatMap((s) => s.incompatible).sort((x, y) => byString(x.ledger_digest, y.ledger_digest)),
+      by_name: ledgerIncompatibilities(ledgers),
     },
   };
   const report_id = selfId(report as Record<string, unknown>, 'report_id');

@@ -1,7 +1,7 @@
 /**
  * One ledger's part of the report: its boards, their cohorts with figures,
- * ranks, verdicts, deltas and regrades, the pairs of its cohorts that cannot
- * be compared, the attempts a grading pin left out and its newest evidence
+ * ranks, verdicts, deltas and regrades, its boards and the key components
+ * that keep their cohorts apart, the attempts a grading pin left out and its newest evidence
  * date. Everything the report says about cohorts stays within one ledger
  * (a board key includes the ledger digest, under either grading layer), so
  * the report is the union of its ledgers' sections: a section is a pure
@@ -23,7 +23,7 @@ import { baselineDrift } from '../analysis/drift.ts';
 import { boardPairs } from '../analysis/pairs.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
-import { CohortIncompatibility, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
+import { LedgerBoards, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
 
 /** Bootstrap resamples per delta interval. */
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -35,7 +35,8 @@ export const LedgerSection = z.strictObject({
   ledger_digest: Digest,
   boards: z.array(ReportBoard),
   cohorts: z.array(ReportCohort),
-  incompatible: z.array(CohortIncompatibility),
+  /** The ledger's incompatibilities (its entry of the report's `incompatibilities.by_ledger`): none with one board. */
+  incompatible: z.array(LedgerBoards),
   excluded_by_grading_pin: z.array(z.strictObject({ bundle_id: Digest, attempts: z.number().int().nonnegative() })),
   evidence_date: Timestamp.nullable(),
 });
@@ -92,9 +93,6 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
           baselineId: baseline?.pool.cohort_id ?? null,
           verdict,
           delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
-          incompatible: incompatible
-            .filter((p) => p.a === member.pool.cohort_id || p.b === member.pool.cohort_id)
-            .map((p) => (p.a === member.pool.cohort_id ? { cohort_id: p.b, board_id: p.board_b, differences: p.differences } : { cohort_id: p.a, board_id: p.board_a, differences: p.differences.map((d) => ({ component: d.component, a: d.b, b: d.a })) })),
         }),
       );
     }
@@ -168,7 +166,6 @@ function cohortEntry(
     baselineId: string | null;
     verdict: VerdictResult | null;
     delta: ReportCohort['delta'];
-    incompatible: ReportCohort['incompatible_with'];
     regrade: ReportRegrade | null;
   },
 ): ReportCohort {
@@ -209,7 +206,6 @@ function cohortEntry(
     incomplete_tasks: v ? v.incomplete_tasks : [],
     tasks: v ? v.tasks : [],
     plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
-    incompatible_with: extra.incompatible,
     ...(f.bounded ? { bounded: f.bounded } : {}),
   };
 }

@@ -203,7 +203,13 @@ export const ReportCohort = z.strictObject({
   plans: z.array(
     z.strictObject({ plan_id: Digest, bundle_id: Digest, title: z.string(), created_at: Timestamp, attempts_per_task: z.int().min(1) }),
   ),
-  incompatible_with: z.array(z.strictObject({ cohort_id: Digest, board_id: Digest, differences: z.array(KeyDifference) })),
+  /**
+   * Reports built before issue 25 listed here every cohort on another board
+   * of the same ledger, with the differences (quadratic in the cohorts); they
+   * stay valid reports. A report built now has none: the cohort's ledger's
+   * entry of `incompatibilities.by_ledger` says the same, once per ledger.
+   */
+  incompatible_with: z.array(z.strictObject({ cohort_id: Digest, board_id: Digest, differences: z.array(KeyDifference) })).optional(),
   /**
    * The totals held at their bound because the pooled bundles' sum is not
    * exactly representable (src/analysis/score.ts boundTotals): each shows
@@ -289,8 +295,57 @@ export function reportConfigOf(config: Config): ReportConfig {
   return rest;
 }
 
-/** Two cohorts on one ledger and different boards (FORMAT.md 7.1), `a` < `b` by cohort id. */
+/** Two cohorts on one ledger and different boards (FORMAT.md 7.1), `a` < `b` by cohort id: the pairs of reports built before issue 25. */
 export const CohortIncompatibility = z.strictObject({ a: Digest, b: Digest, board_a: Digest, board_b: Digest, differences: z.array(KeyDifference) });
+
+/**
+ * The incompatibilities of one ledger (FORMAT.md 7.1, grouped: see
+ * docs/format-decisions.md): its boards, each with its cohorts, and each key
+ * component that is not the same on all of them with every value and the
+ * boards holding it. Every two cohorts on different boards are incompatible;
+ * they differ in each component where their boards hold different values
+ * (unless both are objects: then the components below say what differs).
+ */
+export const LedgerBoards = z.strictObject({
+  ledger_digest: Digest,
+  boards: z.array(z.strictObject({ board_id: Digest, cohorts: z.array(Digest) })),
+  components: z.array(z.strictObject({ component: z.string(), values: z.array(z.strictObject({ value: KeyValue, boards: z.array(Digest) })) })),
+});
+
+/**
+ * Ledgers that share a name (FORMAT.md 7.1): their digests, and each task id
+ * that is missing from one of them or has two versions, with each version
+ * (the RFC 8785 digest of its ledger record) and the ledgers holding it.
+ * Between two of the ledgers a task changed when they hold different
+ * versions, and was added or removed when one of them holds none.
+ */
+export const NamedLedgers = z.strictObject({
+  name: z.string(),
+  ledgers: z.array(Digest),
+  tasks: z.array(z.strictObject({ task_id: z.string(), versions: z.array(z.strictObject({ record: Digest, ledgers: z.array(Digest) })) })),
+});
+
+/** What cannot be compared, grouped: size grows with the boards and ledgers, not their pairs (issue 25). */
+export const GroupedIncompatibilities = z.strictObject({ by_ledger: z.array(LedgerBoards), by_name: z.array(NamedLedgers) });
+export type GroupedIncompatibilities = z.infer<typeof GroupedIncompatibilities>;
+
+/** The pairs of reports built before issue 25 (quadratic); retained ones stay valid reports. */
+export const PairedIncompatibilities = z.strictObject({
+  cohorts: z.array(CohortIncompatibility),
+  ledgers: z.array(z.strictObject({ name: z.string(), a: Digest, b: Digest, changed: z.array(z.string()), added: z.array(z.string()), removed: z.array(z.string()) })),
+});
+export type PairedIncompatibilities = z.infer<typeof PairedIncompatibilities>;
+
+/** A report's grouped incompatibilities; throws for a report retained before issue 25 (pairs), which only history reads. */
+export function groupedIncompatibilities(report: { incompatibilities: GroupedIncompatibilities | PairedIncompatibilities }): GroupedIncompatibilities {
+  if (!isGrouped(report.incompatibilities)) throw new Error('internal: a report of the shape before issue 25 (incompatibilities as pairs) where a report built now was expected');
+  return report.incompatibilities;
+}
+
+/** True for the grouped form every report built now has; false for the pairs of a report retained before issue 25. */
+export function isGrouped(incompatibilities: GroupedIncompatibilities | PairedIncompatibilities): incompatibilities is GroupedIncompatibilities {
+  return 'by_ledger' in incompatibilities;
+}
 
 export const Report = z.strictObject({
   schema: z.literal('ledgerboard.report.v1'),
@@ -307,11 +362,7 @@ export const Report = z.strictObject({
   excluded_by_grading_pin: z.array(z.strictObject({ bundle_id: Digest, attempts: Count })),
   boards: z.array(ReportBoard),
   cohorts: z.array(ReportCohort),
-  incompatibilities: z.strictObject({
-    cohorts: z.array(CohortIncompatibility),
-    ledgers: z.array(
-      z.strictObject({ name: z.string(), a: Digest, b: Digest, changed: z.array(z.string()), added: z.array(z.string()), removed: z.array(z.string()) }),
-    ),
-  }),
+  /** Grouped (every report built now), or the pairs of a report retained before issue 25. */
+  incompatibilities: z.union([GroupedIncompatibilities, PairedIncompatibilities]),
 });
 export type Report = z.infer<typeof Report>;

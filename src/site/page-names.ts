@@ -6,7 +6,7 @@
  * src/site/board-names.ts `boardTitle`, as everywhere. Pure: reads the report
  * only.
  */
-import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
+import type { GroupedIncompatibilities, Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import { shortIdentity as s } from './format.ts';
 
 /** A cohort's subject: "acme/mini-2026-08-01 · loop 3.1.0". */
@@ -27,50 +27,73 @@ export function feedsOf(report: Pick<Report, 'boards' | 'cohorts'>, planId: stri
     .filter((f) => f.cohorts.length > 0);
 }
 
-type Pair = Report['incompatibilities']['cohorts'][number];
+type LedgerGroup = GroupedIncompatibilities['by_ledger'][number];
 
-/** The key of a pair's differences: its components and both values, in order. */
-const differencesKey = (pair: Pair) => JSON.stringify(pair.differences.map((d) => [d.component, d.a, d.b]));
-
-/**
- * The incompatible cohort pairs grouped by board pair, whichever order the
- * report names the two boards in: a group takes the order of its first pair,
- * and a pair naming them the other way round is shown turned (its cohorts and
- * each difference's two values swapped), so every pair of a group reads
- * "cohort on the first board / cohort on the second". Within a board pair,
- * pairs that differ otherwise (never in a report: a board pair's differences
- * are its keys') would form a group of their own, never be hidden. Every pair
- * is in exactly one group; groups and pairs keep the report's order.
- */
-export function pairsByBoards(pairs: readonly Pair[]): { board_a: string; board_b: string; differences: Pair['differences']; pairs: Pair[] }[] {
-  const groups = new Map<string, { board_a: string; board_b: string; differences: Pair['differences']; pairs: Pair[] }>();
-  const boardsOf = new Map<string, [string, string]>();
-  for (const pair of pairs) {
-    const unordered = [pair.board_a, pair.board_b].sort().join(' ');
-    const [first] = boardsOf.get(unordered) ?? [pair.board_a, pair.board_b];
-    if (!boardsOf.has(unordered)) boardsOf.set(unordered, [pair.board_a, pair.board_b]);
-    const shown: Pair =
-      first === pair.board_a
-        ? pair
-        : { ...pair, a: pair.b, b: pair.a, board_a: pair.board_b, board_b: pair.board_a, differences: pair.differences.map((d) => ({ ...d, a: d.b, b: d.a })) };
-    const key = JSON.stringify([unordered, differencesKey(shown)]);
-    const group = groups.get(key);
-    if (group) group.pairs.push(shown);
-    else groups.set(key, { board_a: shown.board_a, board_b: shown.board_b, differences: shown.differences, pairs: [shown] });
+/** One ledger's group indexed once: each board's value group per component (a page asks many times; the groups stay linear). */
+const indexes = new WeakMap<LedgerGroup, Map<string, number[]>>();
+function indexOf(group: LedgerGroup): Map<string, number[]> {
+  let index = indexes.get(group);
+  if (!index) {
+    index = new Map(group.boards.map((b) => [b.board_id, group.components.map(() => -1)]));
+    group.components.forEach((c, i) => c.values.forEach((v, j) => v.boards.forEach((board) => (index!.get(board)![i] = j))));
+    indexes.set(group, index);
   }
-  return [...groups.values()];
+  return index;
 }
 
-type Incompatible = ReportCohort['incompatible_with'][number];
+/**
+ * The differences of two boards of one ledger's group (as keyDifferences
+ * gives them: src/analysis/incompatibilities.ts pairDifferences), read from
+ * an index of the group made once.
+ */
+export function boardDifferences(group: LedgerGroup, boardA: string, boardB: string): { component: string; a: unknown; b: unknown }[] {
+  const index = indexOf(group);
+  const a = index.get(boardA);
+  const b = index.get(boardB);
+  if (!a || !b) return [];
+  const out: { component: string; a: unknown; b: unknown }[] = [];
+  group.components.forEach((c, i) => {
+    if (a[i]! < 0 || b[i]! < 0 || a[i] === b[i]) return;
+    const va = c.values[a[i]!]!.value;
+    const vb = c.values[b[i]!]!.value;
+    const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (isObject(va) && isObject(vb)) return;
+    out.push({ component: c.component, a: va, b: vb });
+  });
+  return out;
+}
 
-/** A cohort's incompatible cohorts grouped by their board (and differences), in the report's order. */
-export function incompatibleByBoard(list: readonly Incompatible[]): { board_id: string; differences: Incompatible['differences']; cohorts: string[] }[] {
-  const groups = new Map<string, { board_id: string; differences: Incompatible['differences']; cohorts: string[] }>();
-  for (const i of list) {
-    const key = JSON.stringify([i.board_id, i.differences.map((d) => [d.component, d.a, d.b])]);
-    const group = groups.get(key);
-    if (group) group.cohorts.push(i.cohort_id);
-    else groups.set(key, { board_id: i.board_id, differences: i.differences, cohorts: [i.cohort_id] });
-  }
-  return [...groups.values()];
+/** The ledger group a board belongs to, or null when its ledger has one board. */
+export function ledgerGroupOf(incompatibilities: GroupedIncompatibilities, boardId: string, ledgerDigest: string): LedgerGroup | null {
+  const group = incompatibilities.by_ledger.find((g) => g.ledger_digest === ledgerDigest);
+  return group && group.boards.some((b) => b.board_id === boardId) ? group : null;
+}
+
+/** How many boards (and cohorts of each) a cohort page lists by name before pointing to the incompatibilities page. */
+export const INCOMPATIBLE_BOARDS_SHOWN = 20;
+
+/**
+ * What a cohort cannot be pooled with: the other boards of its ledger (the
+ * first {@link INCOMPATIBLE_BOARDS_SHOWN}, in board id order, each with its
+ * first cohorts, their number and what differs from this board), how many more, and the number
+ * of cohorts on all of them. Bounded per page, so the cohort pages stay
+ * linear in the cohorts whatever the number of boards on a ledger.
+ */
+export function incompatibleOf(
+  incompatibilities: GroupedIncompatibilities,
+  cohort: Pick<ReportCohort, 'board_id' | 'ledger_digest'>,
+): { boards: { board_id: string; cohorts: string[]; of: number; differences: { component: string; a: unknown; b: unknown }[] }[]; more: number; cohorts: number } {
+  const group = ledgerGroupOf(incompatibilities, cohort.board_id, cohort.ledger_digest);
+  if (!group) return { boards: [], more: 0, cohorts: 0 };
+  const others = group.boards.filter((b) => b.board_id !== cohort.board_id);
+  return {
+    boards: others.slice(0, INCOMPATIBLE_BOARDS_SHOWN).map((b) => ({
+      board_id: b.board_id,
+      cohorts: b.cohorts.slice(0, INCOMPATIBLE_BOARDS_SHOWN),
+      of: b.cohorts.length,
+      differences: boardDifferences(group, cohort.board_id, b.board_id),
+    })),
+    more: Math.max(0, others.length - INCOMPATIBLE_BOARDS_SHOWN),
+    cohorts: others.reduce((n, b) => n + b.cohorts.length, 0),
+  };
 }

@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { twoProportionTest } from '../../src/analysis/stats.ts';
 import { Config } from '../../src/config/config.ts';
-import { canonicalJson, digestBytes, selfId } from '../../src/json/canonical.ts';
+import { canonicalJson, digestBytes, digestCanonical, selfId } from '../../src/json/canonical.ts';
 import { buildReport, type ReportInput } from '../../src/report/build-report.ts';
-import { Report } from '../../src/report/schema.ts';
+import { groupedIncompatibilities, Report } from '../../src/report/schema.ts';
+import { cohortPairCount, expandCohortPairs, expandLedgerPairs } from '../../src/analysis/incompatibilities.ts';
 import { BASELINE, CANDIDATE, GRADER } from '../helpers/bundle-builder.ts';
 import { attemptId, BASE, CAND, gridInput, gridModel, OTHER, REGRADER, reportInput, type ModelSpec, type TaskSpec } from '../helpers/report-fixtures.ts';
 
@@ -214,23 +215,31 @@ describe('boards and incompatibilities', () => {
     expect(report.cohorts).toHaveLength(4);
     const policyOf = new Map(report.boards.map((b) => [b.board_id, b.key.environment.tool_policy]));
     expect([...policyOf.values()].sort()).toEqual([digestBytes('tool policy'), policy2].sort());
-    // 2 cohorts x 2 cohorts across the boards, all on one ledger: 4 pairs.
-    expect(report.incompatibilities.cohorts).toHaveLength(4);
-    for (const pair of report.incompatibilities.cohorts) {
+    // Grouped (issue 25): the one ledger, its two boards with their two cohorts each, and the one component that differs, each value once.
+    const { by_ledger } = groupedIncompatibilities(report);
+    expect(by_ledger).toHaveLength(1);
+    expect(by_ledger[0]!.ledger_digest).toBe(report.boards[0]!.key.ledger_digest);
+    expect(by_ledger[0]!.boards).toEqual(
+      [...report.boards].sort((x, y) => (x.board_id < y.board_id ? -1 : 1)).map((b) => ({ board_id: b.board_id, cohorts: report.cohorts.filter((c) => c.board_id === b.board_id).map((c) => c.cohort_id).sort() })),
+    );
+    expect(by_ledger[0]!.components).toEqual([
+      { component: 'environment.tool_policy', values: [...policyOf].map(([board, value]) => ({ value, boards: [board] })).sort((x, y) => (x.value < y.value ? -1 : 1)) },
+    ]);
+    // 2 cohorts x 2 cohorts across the boards, all on one ledger: 4 pairs, each naming environment.tool_policy with both values.
+    const pairs = expandCohortPairs(by_ledger);
+    expect(cohortPairCount(by_ledger)).toBe(4);
+    expect(pairs).toHaveLength(4);
+    for (const pair of pairs) {
       expect(pair.a < pair.b).toBe(true);
       expect(pair.board_a).not.toBe(pair.board_b);
       expect(pair.differences).toEqual([{ component: 'environment.tool_policy', a: policyOf.get(pair.board_a), b: policyOf.get(pair.board_b) }]);
     }
-    for (const c of report.cohorts) {
-      expect(c.incompatible_with).toHaveLength(2);
-      for (const w of c.incompatible_with) {
-        expect(w.differences).toEqual([{ component: 'environment.tool_policy', a: policyOf.get(c.board_id), b: policyOf.get(w.board_id) }]);
-      }
-    }
+    // A cohort no longer lists the cohorts it cannot be pooled with (quadratic): its ledger's group says it once.
+    for (const c of report.cohorts) expect(c.incompatible_with).toBeUndefined();
     // Each board judges its candidate against its own baseline.
     for (const board of report.boards) expect(board.baseline_cohort_id).not.toBeNull();
     expect(report.cohorts.filter((c) => c.verdict === 'PASS')).toHaveLength(2);
-    expect(report.incompatibilities.ledgers).toEqual([]);
+    expect(groupedIncompatibilities(report).by_name).toEqual([]);
   });
 
   it('two ledgers with one name: a ledger incompatibility with the changed, added and removed task ids', () => {
@@ -247,10 +256,24 @@ describe('boards and incompatibilities', () => {
       a === d1
         ? { name: 'widget-bugs', a, b, changed: ['x1'], added: ['x4'], removed: ['x3'] }
         : { name: 'widget-bugs', a, b, changed: ['x1'], added: ['x3'], removed: ['x4'] };
-    expect(report.incompatibilities.ledgers).toEqual([expected]);
+    const { by_name, by_ledger } = groupedIncompatibilities(report);
+    expect(expandLedgerPairs(by_name)).toEqual([expected]);
+    // Grouped (issue 25): the digests once, and per differing task id its versions with the ledgers holding each (x2, alike in both, is left out).
+    const record = (id: string, prompt?: string) => digestCanonical(gridModel({ tasks: [{ id, ...(prompt ? { prompt } : {}) }], grid: {} }).ledger[0]!);
+    expect(by_name).toEqual([
+      {
+        name: 'widget-bugs',
+        ledgers: [a, b],
+        tasks: [
+          { task_id: 'x1', versions: [{ record: record('x1'), ledgers: [d1] }, { record: record('x1', 'reworded'), ledgers: [d2] }].sort((x, y) => (x.record < y.record ? -1 : 1)) },
+          { task_id: 'x3', versions: [{ record: record('x3'), ledgers: [d1] }] },
+          { task_id: 'x4', versions: [{ record: record('x4'), ledgers: [d2] }] },
+        ],
+      },
+    ]);
     // Cohorts on different ledgers are never paired as cohort incompatibilities.
     expect(report.boards).toHaveLength(2);
-    expect(report.incompatibilities.cohorts).toEqual([]);
+    expect(by_ledger).toEqual([]);
   });
 
   it('a board with no baseline, and a board with two: NO_VERDICT with the reason', () => {
@@ -418,8 +441,9 @@ describe('the grading pin', () => {
     expect(baseV1.terminal_classes).toMatchObject({ timeout: 1, grader_failure: 0 });
     expect(baseV1.grader_failure_reasons).toEqual({ failed: 0, errored: 0, missing: 0 });
     // The two boards share the ledger: every cross-board cohort pair is listed with the grader differences.
-    expect(report.incompatibilities.cohorts).toHaveLength(4);
-    for (const pair of report.incompatibilities.cohorts) {
+    const pairs = expandCohortPairs(groupedIncompatibilities(report).by_ledger);
+    expect(pairs).toHaveLength(4);
+    for (const pair of pairs) {
       expect(pair.differences.map((d) => d.component)).toEqual(['grading.executable', 'grading.version']);
     }
   });

@@ -9,8 +9,9 @@
  * - the plan JSON is highlighted in both themes (CSS variables per token);
  * - a cohort page shows its ids (cohort, board, ledger, harness commit,
  *   plans, bootstrap seed) once, in its Identifiers block, after the verdict;
- * - /incompatibilities/ states the differences once per board pair and lists
- *   every cohort pair under it;
+ * - /incompatibilities/ has one section per ledger: its boards with their
+ *   cohorts once, each differing component's values once (issue 25: grouped,
+ *   never a list of pairs);
  * - a board page reads: its table and charts, then the compatibility key and
  *   its id;
  * - boards are named by their title (src/site/board-names.ts boardTitle) on
@@ -21,9 +22,9 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/report/schema.ts';
+import { groupedIncompatibilities, type Report } from '../../src/report/schema.ts';
+import { cohortPairCount, expandCohortPairs } from '../../src/analysis/incompatibilities.ts';
 import { boardTitle } from '../../src/site/board-names.ts';
-import { pairsByBoards } from '../../src/site/page-names.ts';
 import { buildSite, sitemapPaths } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 
@@ -145,38 +146,23 @@ describe('cohort pages', () => {
 });
 
 describe('/incompatibilities/', () => {
-  it('groups the pairs by board pair, states the differences once per group, and lists every cohort pair', async () => {
+  it('one section per ledger: its boards with their cohorts once, each differing component with every value once, and every pair follows', async () => {
     const html = await page('incompatibilities');
-    const pairs = report.incompatibilities.cohorts;
-    expect(pairs.length).toBeGreaterThan(0);
-    expect((html.match(/<li data-cohort-pair>/g) ?? []).length).toBe(pairs.length);
-    const groups = pairsByBoards(pairs);
-    const boardPairs = new Set(pairs.map((p) => [p.board_a, p.board_b].sort().join(' ')));
-    expect(groups.length).toBe(boardPairs.size);
-    expect((html.match(/<section class="pair-group"/g) ?? []).length).toBe(groups.length);
-    expect(groups.reduce((n, g) => n + g.pairs.length, 0)).toBe(pairs.length);
-    // The demo's two widget-bugs boards: 4 x 6 cohort pairs, and what differs said once, not 24 times.
-    const widget = groups.find((g) => g.pairs.length === 24)!;
-    expect(widget.differences.map((d) => d.component).sort()).toEqual(['environment.tool_policy', 'grading.executable', 'grading.version']);
-    expect(html.split('<code>environment.tool_policy</code>').length - 1).toBe(groups.filter((g) => g.differences.some((d) => d.component === 'environment.tool_policy')).length);
-    // Every pair of the report is there, both cohorts linked.
-    const listed = [...html.matchAll(/<li data-cohort-pair><a href="\/cohorts\/([0-9a-f]{64})\/">[^<]*<\/a> \/ <a href="\/cohorts\/([0-9a-f]{64})\/">/g)].map((m) => [m[1], m[2]].sort().join(' '));
-    expect(listed.sort()).toEqual(pairs.map((p) => [hex(p.a), hex(p.b)].sort().join(' ')).sort());
-  });
-});
-
-describe('pairsByBoards', () => {
-  it('puts a pair naming the two boards the other way round in the same group, turned', () => {
-    const d = (a: string, b: string) => [{ component: 'grading.version', a, b }];
-    const groups = pairsByBoards([
-      { a: 'c1', b: 'c2', board_a: 'B1', board_b: 'B2', differences: d('1.2.1', '1.2.0') },
-      { a: 'c3', b: 'c4', board_a: 'B2', board_b: 'B1', differences: d('1.2.0', '1.2.1') },
-      { a: 'c5', b: 'c6', board_a: 'B1', board_b: 'B3', differences: d('1.2.1', '1.0.0') },
-    ] as Report['incompatibilities']['cohorts']);
-    expect(groups.map((g) => [g.board_a, g.board_b, g.differences, g.pairs.map((p) => [p.a, p.b])])).toEqual([
-      ['B1', 'B2', d('1.2.1', '1.2.0'), [['c1', 'c2'], ['c4', 'c3']]],
-      ['B1', 'B3', d('1.2.1', '1.0.0'), [['c5', 'c6']]],
-    ]);
+    const { by_ledger } = groupedIncompatibilities(report);
+    expect(by_ledger.length).toBeGreaterThan(0);
+    expect((html.match(/<section class="ledger-group"/g) ?? []).length).toBe(by_ledger.length);
+    // The demo's two widget-bugs boards: 4 x 6 cohort pairs, and what differs said once per ledger, not 24 times.
+    const pairs = expandCohortPairs(by_ledger);
+    expect(cohortPairCount(by_ledger)).toBe(pairs.length);
+    const widget = by_ledger.find((g) => expandCohortPairs([g]).length === 24)!;
+    expect(widget.components.map((c) => c.component).sort()).toEqual(['environment.tool_policy', 'grading.executable', 'grading.version']);
+    for (const pair of expandCohortPairs([widget])) expect(pair.differences.map((d) => d.component).sort()).toEqual(['environment.tool_policy', 'grading.executable', 'grading.version']);
+    expect(html.split('<code>environment.tool_policy</code>').length - 1).toBe(by_ledger.filter((g) => g.components.some((c) => c.component === 'environment.tool_policy')).length);
+    // Every cohort of every group is linked exactly once, so every pair (two cohorts on different boards) can be read off.
+    const linked = [...html.matchAll(/<a href="\/cohorts\/([0-9a-f]{64})\/" data-cohort>/g)].map((m) => m[1]).sort();
+    expect(linked).toEqual(by_ledger.flatMap((g) => g.boards.flatMap((b) => b.cohorts.map(hex))).sort());
+    // Each value of each component is a row naming the boards that hold it.
+    expect((html.match(/<tr data-component=/g) ?? []).length).toBe(by_ledger.reduce((n, g) => n + g.components.reduce((m, c) => m + c.values.length, 0), 0));
   });
 });
 
@@ -228,22 +214,25 @@ describe('board names before hashes', () => {
       const html = await page(`cohorts/${hex(c.cohort_id)}`);
       const board = report.boards.find((b) => b.board_id === c.board_id)!;
       expect(html, c.cohort_id).toContain(`on board <a href="/boards/${hex(c.board_id)}/">${escaped(boardTitle(report, board))}</a>`);
-      for (const i of c.incompatible_with) {
-        const other = report.boards.find((b) => b.board_id === i.board_id)!;
-        expect(html, c.cohort_id).toContain(`<p>On <a href="/boards/${hex(i.board_id)}/">${escaped(boardTitle(report, other))}</a>, which differs in`);
+      const group = groupedIncompatibilities(report).by_ledger.find((g) => g.ledger_digest === c.ledger_digest);
+      for (const { board_id } of group?.boards ?? []) {
+        if (board_id === c.board_id) continue;
+        const other = report.boards.find((b) => b.board_id === board_id)!;
+        expect(html, c.cohort_id).toContain(`<p>On <a href="/boards/${hex(board_id)}/">${escaped(boardTitle(report, other))}</a>, which differs in`);
         others++;
       }
     }
     expect(others).toBeGreaterThan(0);
   });
 
-  it('/incompatibilities/ heads each board pair by the two titles', async () => {
+  it('/incompatibilities/ names each board of a ledger by its title', async () => {
     const html = await page('incompatibilities');
-    const groups = pairsByBoards(report.incompatibilities.cohorts);
-    groups.forEach((g, i) => {
-      const [a, b] = [g.board_a, g.board_b].map((id) => report.boards.find((x) => x.board_id === id)!);
-      expect(html).toContain(`<h2 id="boards-${i}"><a href="/boards/${hex(g.board_a)}/">${escaped(boardTitle(report, a!))}</a> and <a href="/boards/${hex(g.board_b)}/">${escaped(boardTitle(report, b!))}</a></h2>`);
-    });
+    for (const g of groupedIncompatibilities(report).by_ledger) {
+      for (const { board_id } of g.boards) {
+        const board = report.boards.find((x) => x.board_id === board_id)!;
+        expect(html).toContain(`<li data-board="${hex(board_id)}"><a href="/boards/${hex(board_id)}/">${escaped(boardTitle(report, board))}</a>: `);
+      }
+    }
   });
 
   it("a retained report's page titles each board among the boards of that report, with its short id beside it", async () => {
