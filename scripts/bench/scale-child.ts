@@ -84,7 +84,8 @@ if (!idle) {
   // SCALE_WORKERS=n: that many worker threads (default: verifyPaths' own choice); for experiments.
   const workers = process.env['SCALE_WORKERS'];
   const cacheDir = process.env['SCALE_CACHE'];
-  const cache = cacheDir === undefined ? undefined : { dir: cacheDir };
+  // A fixed secret: the bench's cache is its own scratch directory.
+  const cache = cacheDir === undefined ? undefined : { dir: cacheDir, secret: Buffer.alloc(32, 0x42) };
   const results = await verifyPaths(dirs, undefined, { ...(workers === undefined ? {} : { workers: Number(workers) }), cache });
   const t1 = performance.now();
   // With a cache, the report as the pipeline makes it (src/run/pipeline.ts): a kept report for the same inputs.

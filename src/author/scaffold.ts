@@ -63,7 +63,7 @@ export function scaffoldFiles(options: ScaffoldOptions): ScaffoldFile[] {
   return [
     { path: 'ledgerboard.config.json', text: `${JSON.stringify(config, null, 2)}\n` },
     { path: 'package.json', text: `${JSON.stringify(pkg, null, 2)}\n` },
-    { path: '.gitignore', text: ['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', '.ledgerboard-cache/', ''].join('\n') },
+    { path: '.gitignore', text: ['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', ''].join('\n') },
     { path: 'evidence/README.md', text: EVIDENCE_README },
     { path: '.github/workflows/leaderboard.yml', text: WORKFLOW },
   ];

@@ -1,42 +1,99 @@
 /**
  * Sealed cache files, the one shape every cache of a run writes (the
- * verification cache, the report's sections, bundle poolings, renders): a
- * first line `<format> <key> sha256:<hex>` naming the entry's format, its key
- * and the SHA-256 of the rest, then the rest. A file whose line does not
- * name the format and key asked for, or whose rest does not hash to the
- * digest it names, is not read as an entry (the caller rebuilds it). Writes
- * are atomic (a temporary file beside it, renamed into place), and a write
- * that fails leaves nothing and is not an error: a cache only saves time.
+ * verification cache, the report and its sections, bundle poolings, renders,
+ * output stamps): a first line `<format> <key> hmac-sha256:<hex>` naming the
+ * entry's format, its key and the HMAC-SHA256, under the cache's secret key,
+ * of that format and key and the rest, then the rest.
+ *
+ * A cache is only as trustworthy as whoever could write it. Its directory
+ * may be shared (a CI cache, a directory a contributor can reach), and every
+ * entry's key is computable from public bytes, so a plain digest would let
+ * anyone plant an entry that makes a tampered bundle count. The secret
+ * (cache/secret.ts) is kept outside every repository; an entry nobody
+ * holding it wrote does not check and is not read as an entry (the caller
+ * rebuilds it, and the next write replaces it).
+ *
+ * Reading is bounded: an entry is opened without following a link, as a
+ * regular file only (a FIFO, a device or a link to `/dev/zero` is no entry),
+ * and never read past {@link MAX_ENTRY_BYTES}. Writes are atomic (a temporary
+ * file beside it, renamed into place), and a write that fails leaves nothing
+ * and is not an error: a cache only saves time.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** The longest first line read (a format name, a key and a digest). */
+/** A cache directory and the secret its entries are sealed with (cache/secret.ts). */
+export interface CacheStore {
+  dir: string;
+  /** 32 bytes, never written into the cache directory. */
+  secret: Uint8Array;
+}
+
+/** The longest first line read (a format name, a key and an HMAC). */
 const MAX_LINE = 512;
 
-/** The rest of a sealed file whose line names this format and key and whose rest hashes to its digest; else null (none, or one that does not check). */
-export async function readSealed(path: string, format: string, key: string): Promise<Buffer | null> {
-  let bytes: Buffer;
+/**
+ * The largest entry read (2 GiB - 1, the most one read of Node gives): a
+ * larger file is no entry (and none is written).
+ */
+export const MAX_ENTRY_BYTES = 2 ** 31 - 1;
+
+/**
+ * At most `bound` bytes of a regular file, opened without following a link
+ * and without blocking on a FIFO; null when the path is missing, is not a
+ * regular file (a link, a FIFO, a device, a directory), cannot be read or
+ * holds more than `bound` bytes. A file that grows while read is read up to
+ * its size when opened (a seal over the rest then decides).
+ */
+export async function readRegularFile(path: string, bound: number): Promise<Buffer | null> {
+  let handle;
   try {
-    bytes = await readFile(path);
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
   }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > bound) return null;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) return null; // shrank while read: no entry
+      filled += bytesRead;
+    }
+    return bytes;
+  } catch {
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The rest of a sealed file whose line names this format and key and whose seal checks under this store's secret; else null (none, or one that does not check). */
+export async function readSealed(store: CacheStore, path: string, format: string, key: string): Promise<Buffer | null> {
+  const bytes = await readRegularFile(path, MAX_ENTRY_BYTES);
+  if (bytes === null) return null;
   const newline = bytes.indexOf(0x0a);
   if (newline < 0 || newline > MAX_LINE) return null;
   const body = bytes.subarray(newline + 1);
-  return bytes.subarray(0, newline).toString('latin1') === sealLine(format, key, body) ? body : null;
+  const expected = Buffer.from(sealLine(store, format, key, body), 'latin1');
+  const line = bytes.subarray(0, newline);
+  return line.length === expected.length && timingSafeEqual(line, expected) ? body : null;
 }
 
-/** Writes `body` sealed under this format and key (atomically; a failure is ignored). */
-export async function writeSealed(path: string, format: string, key: string, body: Uint8Array | string): Promise<void> {
+/** Writes `body` sealed under this format and key with this store's secret (atomically; a failure is ignored). */
+export async function writeSealed(store: CacheStore, path: string, format: string, key: string, body: Uint8Array | string): Promise<void> {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  await keepAtomically(path, [Buffer.from(`${sealLine(format, key, bytes)}\n`, 'latin1'), bytes]);
+  if (bytes.length + MAX_LINE > MAX_ENTRY_BYTES) return;
+  await keepAtomically(path, [Buffer.from(`${sealLine(store, format, key, bytes)}\n`, 'latin1'), bytes]);
 }
 
-function sealLine(format: string, key: string, body: Uint8Array): string {
-  return `${format} ${key} sha256:${createHash('sha256').update(body).digest('hex')}`;
+function sealLine(store: CacheStore, format: string, key: string, body: Uint8Array): string {
+  const mac = createHmac('sha256', store.secret).update(`${format} ${key}\n`, 'latin1').update(body).digest('hex');
+  return `${format} ${key} hmac-sha256:${mac}`;
 }
 
 /**
@@ -47,8 +104,8 @@ function sealLine(format: string, key: string, body: Uint8Array): string {
 export async function keepAtomically(path: string, parts: readonly (string | Uint8Array)[]): Promise<void> {
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(temporary, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), { flag: 'wx' });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(temporary, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), { flag: 'wx', mode: 0o600 });
     await rename(temporary, path);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);

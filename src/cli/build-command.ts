@@ -62,7 +62,12 @@ line names the path and what to do; the previous site is kept), 3 unexpected.
 
 Environment:
   SOURCE_DATE_EPOCH   seconds since 1970: the site's date when no evidence is
-                      dated (the site never reads the clock); malformed: exit 2`,
+                      dated (the site never reads the clock); malformed: exit 2
+  LEDGERBOARD_CACHE_KEY  64 hex digits: the secret that seals cache entries
+                      (a CI job gives it from a secret store); else the key
+                      file $XDG_CONFIG_HOME/ledgerboard/cache-key is used
+  XDG_CACHE_HOME, XDG_CONFIG_HOME  where the cache and its key live
+                      (default ~/.cache and ~/.config)`,
   options: { bundles: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`build takes no positional arguments (got ${JSON.stringify(positionals[0])}); use --bundles DIR`);
@@ -72,7 +77,7 @@ Environment:
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const cache = cacheOf(values, loaded, 'build', dirs);
+    const cache = cacheOf(values, loaded, 'build', dirs, (line) => io.stderr.write(`build: ${line}\n`));
     const { buildSite, PROJECT_ROOT, removeStaleRenders } = await import('../site/build-site.ts');
     const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
     try {
@@ -107,7 +112,7 @@ Environment:
         retainedDir,
         history,
         attestationsDir: configPath(loaded, config.attestations_dir),
-        ...(cache === undefined ? {} : { renderCache: cache.dir }),
+        ...(cache === undefined ? {} : { renderCache: cache }),
         outDir: out,
         sourceDate,
         log: (line) => io.stderr.write(`build: ${line}\n`),

@@ -32,7 +32,7 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
     const loaded = await loadConfigFile(typeof values.config === 'string' ? values.config : undefined);
     const { config } = loaded;
     const dirs = positionals.length > 0 ? positionals : bundleDirs(loaded);
-    const cache = cacheOf(values, loaded, 'report', dirs);
+    const cache = cacheOf(values, loaded, 'report', dirs, (line) => io.stderr.write(`ledgerboard: ${line}\n`));
     const run = await runPipeline({
       paths: dirs,
       config,

@@ -14,10 +14,12 @@
  *   the verifier's source files, and V8's version, which fixes the entry's
  *   serialisation).
  * - An entry is one file, `<key-hex>.v8`: a first line naming the format, the
- *   key and the SHA-256 of the rest, then the result in its posted form
- *   (wire.ts, compact) serialised by V8. An entry whose line, digest or key
- *   does not check, or that does not deserialise, is ignored (and replaced
- *   by the next write): never trusted.
+ *   key and an HMAC-SHA256 under the cache's secret (cache/sealed.ts,
+ *   cache/secret.ts), then the result in its posted form (wire.ts, compact)
+ *   serialised by V8. An entry whose line, seal or key does not check (one
+ *   somebody without the secret wrote or changed), that is not a regular
+ *   file, or that does not deserialise, is ignored (and replaced by the next
+ *   write): never trusted.
  * - Writes are atomic (a temporary file renamed into place); a write that
  *   fails is skipped silently: the cache only saves time.
  *
@@ -34,17 +36,15 @@ import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import type { Limits } from '../evidence/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 import { digestCanonical } from '../json/canonical.ts';
-import { readSealed, writeSealed } from '../cache/sealed.ts';
+import { readSealed, writeSealed, type CacheStore } from '../cache/sealed.ts';
 import { VERSION } from '../version.ts';
 import { fromWire, toWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
 
 /** The name of the entry format, on the first line of every entry. */
 export const CACHE_FORMAT = 'ledgerboard.verify-cache.v1';
 
-/** Where a run keeps its cache: a directory (created when first written). */
-export interface VerifyCache {
-  dir: string;
-}
+/** Where a run keeps its cache: a directory (created when first written) and the secret its entries are sealed with. */
+export type VerifyCache = CacheStore;
 
 /** The value whose digest keys a bundle's entry (see the module comment). */
 export function cacheKeyOf(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS): unknown {
@@ -66,7 +66,7 @@ export function cacheKey(snapshot: BundleSnapshot, limits: Limits, importLimits:
 
 /** The kept result for a key, or null (no entry, or one that does not check: see the module comment). */
 export async function readCached(cache: VerifyCache, key: string): Promise<DirectoryResult | null> {
-  const payload = await readSealed(entryPath(cache, key), CACHE_FORMAT, key);
+  const payload = await readSealed(cache, entryPath(cache, key), CACHE_FORMAT, key);
   if (payload === null) return null;
   try {
     const stored = deserialize(payload) as { key: string; wire: DirectoryWire };
@@ -91,7 +91,7 @@ export async function writeCached(cache: VerifyCache, key: string, result: Direc
     // A value V8 cannot serialise is not kept (and never fails the run).
     return;
   }
-  await writeSealed(entryPath(cache, key), CACHE_FORMAT, key, payload);
+  await writeSealed(cache, entryPath(cache, key), CACHE_FORMAT, key, payload);
 }
 
 function entryPath(cache: VerifyCache, key: string): string {

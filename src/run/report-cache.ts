@@ -10,13 +10,13 @@
  *   (verify-cache.ts), the config and, per bundle in order, its content
  *   digest, ids, status and findings. The evidence itself is a function of
  *   the content digest's bytes, the limits (in the config) and the code.
- * - An entry is `report-<key-hex>.json`: the first line names the format and
- *   the key; the rest is the report's JSON (JSON.stringify: its id, not its
- *   bytes, is what is checked; canonicalising it again cost a run with a new
- *   bundle about 30 ms at 10^6). It is taken only when
- *   the key matches, the JSON parses, fits the report schema, and its
- *   report_id re-derives (the report identifies itself): anything else is
- *   ignored and rebuilt.
+ * - An entry is `report-<key-hex>.json`, sealed like every cache entry
+ *   (cache/sealed.ts: the format, the key and an HMAC under the cache's
+ *   secret); the rest is the report's JSON (JSON.stringify: canonicalising
+ *   it again cost a run with a new bundle about 30 ms at 10^6). It is taken
+ *   only when the seal checks, the JSON parses, fits the report schema, and
+ *   its report_id re-derives (the report identifies itself): anything else
+ *   is ignored and rebuilt.
  *
  * Beside whole reports it keeps each ledger's section (report/ledger-section.ts),
  * so a run where one ledger gained a bundle analyses that ledger alone:
@@ -26,11 +26,11 @@
  *   id order, its content digest, bundle id and plan id (a counted bundle is
  *   verified; its evidence is a function of its bytes, the limits and the code).
  * - An entry is `section-<key-hex>.json`: the first line names the format,
- *   the key and the SHA-256 of the rest, the section's JSON. It is
- *   taken only when the line matches, the rest hashes to the digest it names,
+ *   the key and the HMAC of the rest (cache/sealed.ts), the section's JSON.
+ *   It is taken only when the line matches and the seal checks, the rest
  *   parses, fits the section schema and names the same ledger: anything else
  *   is ignored and analysed again (a section has no self id the way a
- *   report has, hence the digest).
+ *   report has, hence the seal over its bytes).
  *
  * And beside sections, each counted bundle's pooling (src/analysis/pool.ts
  * BundlePooling: the cohorts it joins and its summarised part of each), so a
@@ -41,18 +41,17 @@
  *   bundle's content digest, bundle id and plan id, the grading pin and the
  *   layer ('latest', or 'first' for the cohorts as generation 1 graded them).
  * - An entry is `pooling-<key-hex>.v8`: the first line names the format, the
- *   key and the SHA-256 of the rest, the pooling serialised by V8. It is
- *   taken only when the line matches, the rest hashes to its digest,
+ *   key and the HMAC of the rest, the pooling serialised by V8. It is
+ *   taken only when the line matches, the seal checks, the rest
  *   deserialises, has the shape of a pooling (every array and typed array
  *   where it belongs, lengths that agree) and names the same bundle, plan
  *   and ledger: anything else is ignored and the bundle pooled again.
  */
-import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { digestCanonical, selfId } from '../json/canonical.ts';
-import { keepAtomically, readSealed, writeSealed } from '../cache/sealed.ts';
+import { readSealed, writeSealed } from '../cache/sealed.ts';
 import { codeIdentity, type VerifyCache } from '../pipeline/verify-cache.ts';
 import type { CohortPart } from '../analysis/cohort-part.ts';
 import { REASON_CODES, TERMINAL_CLASSES } from '../analysis/grading.ts';
@@ -80,16 +79,10 @@ export function reportKey(inputs: readonly ReportInput[], config: Config): strin
 
 /** The kept report for a key, or null (none, or one that does not check). */
 export async function readCachedReport(cache: VerifyCache, key: string): Promise<Report | null> {
-  let text: string;
+  const body = await readSealed(cache, entryPath(cache, key), REPORT_CACHE_FORMAT, key);
+  if (body === null) return null;
   try {
-    text = await readFile(entryPath(cache, key), 'utf8');
-  } catch {
-    return null;
-  }
-  const newline = text.indexOf('\n');
-  if (newline < 0 || text.slice(0, newline) !== `${REPORT_CACHE_FORMAT} ${key}`) return null;
-  try {
-    const parsed = Report.safeParse(JSON.parse(text.slice(newline + 1)));
+    const parsed = Report.safeParse(JSON.parse(body.toString('utf8')));
     if (!parsed.success) return null;
     const report = parsed.data;
     return selfId(report as Record<string, unknown>, 'report_id') === report.report_id ? report : null;
@@ -100,7 +93,7 @@ export async function readCachedReport(cache: VerifyCache, key: string): Promise
 
 /** Keeps a report under its key (atomically; a failure is ignored: the cache only saves time). */
 export async function writeCachedReport(cache: VerifyCache, key: string, report: Report): Promise<void> {
-  await keepAtomically(entryPath(cache, key), [`${REPORT_CACHE_FORMAT} ${key}\n`, JSON.stringify(report)]);
+  await writeSealed(cache, entryPath(cache, key), REPORT_CACHE_FORMAT, key, JSON.stringify(report));
 }
 
 function entryPath(cache: VerifyCache, key: string): string {
@@ -120,7 +113,7 @@ export function sectionKey(group: LedgerGroup, config: Config): string {
 
 /** The kept section for a key, or null (none, or one that does not check). */
 export async function readCachedSection(cache: VerifyCache, key: string, ledger_digest: string): Promise<LedgerSection | null> {
-  const body = await readSealed(sectionPath(cache, key), SECTION_CACHE_FORMAT, key);
+  const body = await readSealed(cache, sectionPath(cache, key), SECTION_CACHE_FORMAT, key);
   if (body === null) return null;
   try {
     const parsed = LedgerSection.safeParse(JSON.parse(body.toString('utf8')));
@@ -132,7 +125,7 @@ export async function readCachedSection(cache: VerifyCache, key: string, ledger_
 
 /** Keeps a section under its key (atomically; a failure is ignored). */
 export async function writeCachedSection(cache: VerifyCache, key: string, section: LedgerSection): Promise<void> {
-  await writeSealed(sectionPath(cache, key), SECTION_CACHE_FORMAT, key, JSON.stringify(section));
+  await writeSealed(cache, sectionPath(cache, key), SECTION_CACHE_FORMAT, key, JSON.stringify(section));
 }
 
 /**
@@ -178,7 +171,7 @@ export function poolingKey(bundle: CountedBundle, config: Config, layer: Layer):
 
 /** The kept pooling for a key, or null (none, or one that does not check: see the module comment). */
 export async function readCachedPooling(cache: VerifyCache, key: string, bundle: AnalysisInput): Promise<BundlePooling | null> {
-  const body = await readSealed(poolingPath(cache, key), POOLING_CACHE_FORMAT, key);
+  const body = await readSealed(cache, poolingPath(cache, key), POOLING_CACHE_FORMAT, key);
   if (body === null) return null;
   try {
     const value: unknown = deserialize(body);
@@ -190,7 +183,7 @@ export async function readCachedPooling(cache: VerifyCache, key: string, bundle:
 
 /** Keeps a pooling under its key (atomically; a failure is ignored). */
 export async function writeCachedPooling(cache: VerifyCache, key: string, pooling: BundlePooling): Promise<void> {
-  await writeSealed(poolingPath(cache, key), POOLING_CACHE_FORMAT, key, serialize(pooling));
+  await writeSealed(cache, poolingPath(cache, key), POOLING_CACHE_FORMAT, key, serialize(pooling));
 }
 
 /**

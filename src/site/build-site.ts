@@ -24,6 +24,7 @@ import { keysJson, readAttestations } from '../attest/published.ts';
 import { checkSignatures, currentReport } from './signatures.ts';
 import { readRetainedWithheld } from '../history/retained-withheld.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { CacheStore } from '../cache/sealed.ts';
 import { dirname, join, resolve } from 'node:path';
 
 export { PROJECT_ROOT, removeStaleRenders } from './render.ts';
@@ -47,13 +48,13 @@ export interface SiteBuildOptions {
   /** The attestations directory (signed reports, FORMAT.md 10), resolved; absent or missing: none published. */
   attestationsDir?: string;
   /**
-   * The cache directory (the verification cache's): the render of the same
+   * The cache (the verification cache's directory and secret): the render of the same
    * model and site code is kept and reused there (render-cache.ts), and the
    * listing of each finished output, so that a build of the same inputs into
    * an output that still holds exactly that site leaves it as it is
    * (output-stamp.ts).
    */
-  renderCache?: string;
+  renderCache?: CacheStore;
   log: (line: string) => void;
 }
 

@@ -18,9 +18,9 @@
  *   directories (every path, kind, size and SHA-256; a link's target, never
  *   followed) and the source date.
  * - An entry is `site-<key-hex>.json` in the build's cache directory: a first
- *   line with the format, the key and the SHA-256 of the rest, then the
+ *   line with the format, the key and the HMAC (cache/sealed.ts) of the rest, then the
  *   output's listing as JSON. It is taken only when the line matches, the
- *   rest hashes to its digest and every path is plain; and the output is
+ *   seal checks and every path is plain; and the output is
  *   left as it is only when a fresh look at it (lstat, no link followed; every
  *   file read and hashed) gives that listing exactly. Anything else: the
  *   site is built in full (and the entry rewritten).
@@ -32,7 +32,7 @@
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digestCanonical } from '../json/canonical.ts';
-import { readSealed, writeSealed } from '../cache/sealed.ts';
+import { readSealed, writeSealed, type CacheStore } from '../cache/sealed.ts';
 import type { Config } from '../config/config.ts';
 import type { Report } from '../report/schema.ts';
 import { plainPath, siteCodeIdentity } from './render-cache.ts';
@@ -77,8 +77,8 @@ export async function outputKey(inputs: OutputInputs): Promise<string> {
 }
 
 /** The kept listing for a key, or null (none, or one that does not check). */
-export async function readOutputStamp(cacheDir: string, key: string): Promise<OutputListing | null> {
-  const body = await readSealed(entryPath(cacheDir, key), OUTPUT_STAMP_FORMAT, key);
+export async function readOutputStamp(cache: CacheStore, key: string): Promise<OutputListing | null> {
+  const body = await readSealed(cache, entryPath(cache.dir, key), OUTPUT_STAMP_FORMAT, key);
   if (body === null) return null;
   try {
     const value: unknown = JSON.parse(body.toString('utf8'));
@@ -89,8 +89,8 @@ export async function readOutputStamp(cacheDir: string, key: string): Promise<Ou
 }
 
 /** Keeps the listing of a finished output under its key (atomically; a failure is ignored). */
-export async function keepOutputStamp(cacheDir: string, key: string, listing: OutputListing): Promise<void> {
-  await writeSealed(entryPath(cacheDir, key), OUTPUT_STAMP_FORMAT, key, JSON.stringify(listing));
+export async function keepOutputStamp(cache: CacheStore, key: string, listing: OutputListing): Promise<void> {
+  await writeSealed(cache, entryPath(cache.dir, key), OUTPUT_STAMP_FORMAT, key, JSON.stringify(listing));
 }
 
 /**

@@ -9,9 +9,9 @@
  *   ({@link siteCodeIdentity}) and the model's JSON exactly as the pages
  *   receive it.
  * - An entry is one file `render-<key-hex>.v8` in the build's cache
- *   directory: a first line with the format, the key and the SHA-256 of the
+ *   directory: a first line with the format, the key and the HMAC (cache/sealed.ts) of the
  *   rest, then the rendered files (relative path and bytes) serialised by V8.
- *   It is taken only when the line matches, the rest hashes to its digest,
+ *   It is taken only when the line matches, the seal checks,
  *   deserialises to a list of files and every path is a plain relative path
  *   (no `.`, `..` or empty segment, no backslash or NUL, not absolute): an
  *   entry that does not check is ignored and the pages rendered again.
@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { readSealed, writeSealed } from '../cache/sealed.ts';
+import { readSealed, writeSealed, type CacheStore } from '../cache/sealed.ts';
 import type { SiteModel } from './model-types.ts';
 import { PROJECT_ROOT } from './render.ts';
 
@@ -86,8 +86,8 @@ export function plainPath(path: unknown): path is string {
 }
 
 /** The kept render for a key, or null (none, or one that does not check: see the module comment). */
-export async function readKeptRender(cacheDir: string, key: string): Promise<RenderedFile[] | null> {
-  const body = await readSealed(entryPath(cacheDir, key), RENDER_CACHE_FORMAT, key);
+export async function readKeptRender(cache: CacheStore, key: string): Promise<RenderedFile[] | null> {
+  const body = await readSealed(cache, entryPath(cache.dir, key), RENDER_CACHE_FORMAT, key);
   if (body === null) return null;
   try {
     const files: unknown = deserialize(body);
@@ -111,8 +111,8 @@ export async function renderedFiles(dir: string): Promise<RenderedFile[]> {
 }
 
 /** Keeps a render under its key (atomically; a failure is ignored: the cache only saves time). */
-export async function keepRender(cacheDir: string, key: string, files: readonly RenderedFile[]): Promise<void> {
-  await writeSealed(entryPath(cacheDir, key), RENDER_CACHE_FORMAT, key, serialize(files.map((f) => ({ path: f.path, bytes: f.bytes }))));
+export async function keepRender(cache: CacheStore, key: string, files: readonly RenderedFile[]): Promise<void> {
+  await writeSealed(cache, entryPath(cache.dir, key), RENDER_CACHE_FORMAT, key, serialize(files.map((f) => ({ path: f.path, bytes: f.bytes }))));
 }
 
 /** Writes a kept render's files under `dir`. */

@@ -56,7 +56,7 @@ describe('ledgerboard init', () => {
     expect(workflow.jobs.deploy.needs).toBe('build');
     expect(workflow.jobs.deploy.steps.map((s) => s.uses)).toEqual(['actions/deploy-pages@v4']);
     // What a build leaves beside dist/ (atomic swap, lock, render directories) is never committed.
-    expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', '.ledgerboard-cache/', '']);
+    expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', '']);
     expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('ledgerboard seal');
   });
 

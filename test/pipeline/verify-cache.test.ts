@@ -6,7 +6,7 @@
  * never trusted. The CLI's --cache / --no-cache are tried as a user would.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
@@ -19,6 +19,7 @@ import type { BundleResult } from '../../src/pipeline/verify-directory.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { resultValue } from '../helpers/evidence-value.ts';
+import { testCache } from '../helpers/cache-store.ts';
 
 const PATHS = ['content/bundles', 'content/examples'];
 const scratch: string[] = [];
@@ -42,7 +43,7 @@ async function entries(cache: VerifyCache): Promise<string[]> {
 
 describe('the verification cache', () => {
   it('a second run reuses every bundle and gives exactly what a full verification gives, report bytes included', async () => {
-    const cache = { dir: join(await tempDir(), 'cache') };
+    const cache = testCache(join(await tempDir(), 'cache'));
     const full = await verifyPaths(PATHS, undefined, { workers: 0 });
     const first = await verifyPaths(PATHS, undefined, { workers: 0, cache });
     expect(first.every((r) => r.cached === undefined)).toBe(true);
@@ -61,7 +62,7 @@ describe('the verification cache', () => {
   }, 60_000);
 
   it('an entry that does not check is ignored and rebuilt: a flipped byte, a truncation, another key, another format', async () => {
-    const cache = { dir: join(await tempDir(), 'cache') };
+    const cache = testCache(join(await tempDir(), 'cache'));
     const path = 'content/bundles/2026-09-14-widget-bugs';
     await verifyPaths([path], undefined, { workers: 0, cache });
     const [name] = await entries(cache);
@@ -93,7 +94,7 @@ describe('the verification cache', () => {
   }, 60_000);
 
   it('on worker threads too: an entry a worker finds but that does not check is verified in full, never trusted', async () => {
-    const cache = { dir: join(await tempDir(), 'cache') };
+    const cache = testCache(join(await tempDir(), 'cache'));
     const full = await verifyPaths(['content/bundles'], undefined, { workers: 0, cache });
     for (const name of await entries(cache)) {
       const file = join(cache.dir, name);
@@ -109,7 +110,7 @@ describe('the verification cache', () => {
   it('a cache that cannot be written is skipped: the run verifies in full and gives the same results', async () => {
     const blocked = join(await tempDir(), 'a-file');
     await writeFile(blocked, 'not a directory');
-    const cache = { dir: join(blocked, 'cache') };
+    const cache = testCache(join(blocked, 'cache'));
     const full = await verifyPaths(['content/bundles'], undefined, { workers: 0 });
     const results = await verifyPaths(['content/bundles'], undefined, { workers: 0, cache });
     expect(results.every((r) => r.cached === undefined)).toBe(true);
@@ -117,7 +118,7 @@ describe('the verification cache', () => {
   }, 60_000);
 
   it('other bytes, or other limits, are another key: a changed file is verified in full and its finding is reported', async () => {
-    const cache = { dir: join(await tempDir(), 'cache') };
+    const cache = testCache(join(await tempDir(), 'cache'));
     const bundle = join(await tempDir(), 'bundle');
     await cp('content/bundles/2026-09-14-widget-bugs', bundle, { recursive: true });
     await verifyPaths([bundle], undefined, { workers: 0, cache });
@@ -135,8 +136,8 @@ describe('the verification cache', () => {
   }, 60_000);
 
   it('an entry holds no memory past the tables\' rows: two runs write the same bytes', async () => {
-    const one = { dir: join(await tempDir(), 'one') };
-    const two = { dir: join(await tempDir(), 'two') };
+    const one = testCache(join(await tempDir(), 'one'));
+    const two = testCache(join(await tempDir(), 'two'));
     await verifyPaths(['content/bundles'], undefined, { workers: 0, cache: one });
     await verifyPaths(['content/bundles'], undefined, { workers: 2, cache: two });
     const names = await entries(one);
@@ -146,51 +147,58 @@ describe('the verification cache', () => {
 });
 
 describe('--cache and --no-cache', () => {
-  const run = (args: string[], cwd: string) =>
-    promisify(execFile)(process.execPath, [join(process.cwd(), 'bin', 'ledgerboard.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } }).then(
+  const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+    promisify(execFile)(process.execPath, [join(process.cwd(), 'bin', 'ledgerboard.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
 
-  it('report uses .ledgerboard-cache beside the config by default (quietly), says what it reused when given --cache, and --no-cache keeps nothing', async () => {
+  it('report uses the user\'s cache directory by default (quietly; nothing beside the config), says what it reused when given --cache, and --no-cache keeps nothing', async () => {
     const dir = await tempDir();
+    const home = await tempDir();
+    const env = { XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config') };
     await cp('content/bundles', join(dir, 'evidence'), { recursive: true });
     await writeFile(join(dir, 'ledgerboard.config.json'), JSON.stringify({ bundles_dir: 'evidence' }));
-    const off = await run(['report', '--json', '--no-cache'], dir);
+    const off = await run(['report', '--json', '--no-cache'], dir, env);
     expect(off.code).toBe(0);
-    expect(await readdir(dir)).not.toContain('.ledgerboard-cache');
-    const quiet = await run(['report', '--json'], dir);
+    expect(await readdir(home)).toEqual([]);
+    const quiet = await run(['report', '--json'], dir, env);
     expect(quiet.stderr).toBe('');
+    expect((await readdir(dir)).sort()).toEqual(['evidence', 'ledgerboard.config.json']);
+    const [board] = await readdir(join(home, 'cache', 'ledgerboard', 'boards'));
+    expect(board).toMatch(/^[0-9a-f]{16}$/);
     // 4 bundles, each bundle's pooling in both layers (the demo has a regrade), the report and its one ledger's section.
-    expect((await readdir(join(dir, '.ledgerboard-cache'))).sort().map((n) => n.replace(/^(report|section|pooling)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual([
+    expect((await readdir(join(home, 'cache', 'ledgerboard', 'boards', board!))).sort().map((n) => n.replace(/^(report|section|pooling)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual([
       ...Array<string>(4).fill('bundle'),
       ...Array<string>(8).fill('pooling'),
       'report',
       'section',
     ]);
-    await rm(join(dir, '.ledgerboard-cache'), { recursive: true });
-    const first = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
-    expect(first.stderr).toMatch(/verification cache \.ledgerboard-cache: 0 of 4 bundles reused, 4 verified in full; the report analysed afresh/);
-    const second = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
-    expect(second.stderr).toMatch(/verification cache \.ledgerboard-cache: 4 of 4 bundles reused, 0 verified in full; the report reused/);
+    // The key: made on first use, 0600 in a 0700 directory.
+    expect((await stat(join(home, 'config', 'ledgerboard', 'cache-key'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, 'config', 'ledgerboard'))).mode & 0o777).toBe(0o700);
+    const first = await run(['report', '--json', '--cache', 'kept'], dir, env);
+    expect(first.stderr).toMatch(/verification cache kept: 0 of 4 bundles reused, 4 verified in full; the report analysed afresh/);
+    const second = await run(['report', '--json', '--cache', 'kept'], dir, env);
+    expect(second.stderr).toMatch(/verification cache kept: 4 of 4 bundles reused, 0 verified in full; the report reused/);
     // Without the kept report, its ledger's section.
-    for (const name of await readdir(join(dir, '.ledgerboard-cache'))) if (name.startsWith('report-')) await rm(join(dir, '.ledgerboard-cache', name));
-    const third = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
+    for (const name of await readdir(join(dir, 'kept'))) if (name.startsWith('report-')) await rm(join(dir, 'kept', name));
+    const third = await run(['report', '--json', '--cache', 'kept'], dir, env);
     expect(third.stderr).toMatch(/4 of 4 bundles reused, 0 verified in full; the report assembled: 1 of 1 ledgers reused, 0 analysed/);
     expect(third.stdout).toBe(off.stdout);
     // Without the report and the section, every bundle's kept pooling.
-    for (const name of await readdir(join(dir, '.ledgerboard-cache'))) if (/^(report|section)-/.test(name)) await rm(join(dir, '.ledgerboard-cache', name));
-    const fourth = await run(['report', '--json', '--cache', '.ledgerboard-cache'], dir);
+    for (const name of await readdir(join(dir, 'kept'))) if (/^(report|section)-/.test(name)) await rm(join(dir, 'kept', name));
+    const fourth = await run(['report', '--json', '--cache', 'kept'], dir, env);
     expect(fourth.stderr).toMatch(/4 of 4 bundles reused, 0 verified in full; the report assembled: 0 of 1 ledgers reused, 1 analysed \(4 of 4 of their bundles pooled before\)/);
     expect(fourth.stdout).toBe(off.stdout);
     expect(quiet.stdout).toBe(off.stdout);
     expect(second.stdout).toBe(off.stdout);
     expect(first.stdout).toBe(off.stdout);
-    const both = await run(['report', '--cache', 'x', '--no-cache'], dir);
+    const both = await run(['report', '--cache', 'x', '--no-cache'], dir, env);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--cache and --no-cache cannot be given together/);
     // A cache inside the evidence would become evidence: refused before anything is read or written.
-    const inside = await run(['report', '--cache', 'evidence/cache'], dir);
+    const inside = await run(['report', '--cache', 'evidence/cache'], dir, env);
     expect(inside.code).toBe(2);
     expect(inside.stderr).toMatch(/the verification cache evidence\/cache lies inside the evidence directory evidence/);
     expect(await readdir(join(dir, 'evidence'))).not.toContain('cache');

@@ -20,11 +20,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { runPipeline } from '../../src/run/pipeline.ts';
-import { createHash } from 'node:crypto';
 import { POOLING_CACHE_FORMAT, REPORT_CACHE_FORMAT, SECTION_CACHE_FORMAT } from '../../src/run/report-cache.ts';
 import type { BundlePooling } from '../../src/analysis/pool.ts';
 import { laterDate } from '../../src/report/ledger-section.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
+import { sealHeader, testCache } from '../helpers/cache-store.ts';
+import type { CacheStore } from '../../src/cache/sealed.ts';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all([removeTempDirs(), ...scratch.map((d) => rm(d, { recursive: true, force: true }))]));
@@ -32,10 +33,10 @@ afterAll(() => Promise.all([removeTempDirs(), ...scratch.map((d) => rm(d, { recu
 const PATHS = ['content/bundles', 'content/examples'];
 const config = Config.parse({});
 
-async function cacheDir(): Promise<{ dir: string }> {
+async function cacheDir(): Promise<CacheStore> {
   const dir = await mkdtemp(join(tmpdir(), 'lb-run-'));
   scratch.push(dir);
-  return { dir: join(dir, 'cache') };
+  return testCache(join(dir, 'cache'));
 }
 
 async function reportEntry(cache: { dir: string }): Promise<string> {
@@ -56,7 +57,7 @@ describe('runPipeline', () => {
     expect(warm.results.every((r) => r.cached === true)).toBe(true);
     expect(canonicalJson(cold.report)).toBe(canonicalJson(plain.report));
     expect(canonicalJson(warm.report)).toBe(canonicalJson(plain.report));
-    expect((await readFile(await reportEntry(cache), 'utf8')).split('\n')[0]).toMatch(new RegExp(`^${REPORT_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64}$`));
+    expect((await readFile(await reportEntry(cache), 'utf8')).split('\n')[0]).toMatch(new RegExp(`^${REPORT_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} hmac-sha256:[0-9a-f]{64}$`));
   }, 60_000);
 
   it('a kept report that does not check is ignored and rebuilt: edited numbers, another key, not JSON', async () => {
@@ -65,13 +66,17 @@ describe('runPipeline', () => {
     const file = await reportEntry(cache);
     const good = await readFile(file, 'utf8');
     const [header, body] = [good.slice(0, good.indexOf('\n')), good.slice(good.indexOf('\n') + 1)];
+    const key = header.split(' ')[1]!;
+    // Sealed with the cache's own secret: what is checked past the seal.
+    const sealed = (text: string) => `${sealHeader(REPORT_CACHE_FORMAT, key, Buffer.from(text))}${text}`;
     const report = JSON.parse(body) as { cohorts: { rank: number }[] };
     report.cohorts[0]!.rank += 1;
     const edits: [string, string][] = [
-      ['an edited rank (its report_id no longer re-derives)', `${header}\n${JSON.stringify(report)}`],
-      ['another key', `${REPORT_CACHE_FORMAT} sha256:${'0'.repeat(64)}\n${body}`],
-      ['not JSON', `${header}\n{`],
-      ['a report of another shape', `${header}\n{"schema":"x"}`],
+      ['an edited rank, resealed (its report_id no longer re-derives)', sealed(JSON.stringify(report))],
+      ['an edited rank under the old seal', `${header}\n${JSON.stringify(report)}`],
+      ['another key', `${REPORT_CACHE_FORMAT} sha256:${'0'.repeat(64)} ${header.split(' ')[2]}\n${body}`],
+      ['not JSON, sealed', sealed('{')],
+      ['a report of another shape, sealed', sealed('{"schema":"x"}')],
     ];
     for (const [what, text] of edits) {
       await writeFile(file, text);
@@ -103,7 +108,7 @@ describe('runPipeline', () => {
     const sections = (await readdir(cache.dir)).filter((n) => n.startsWith('section-'));
     expect(sections).toHaveLength(1);
     const header = (await readFile(join(cache.dir, sections[0]!), 'utf8')).split('\n')[0]!;
-    expect(header).toMatch(new RegExp(`^${SECTION_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}$`));
+    expect(header).toMatch(new RegExp(`^${SECTION_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} hmac-sha256:[0-9a-f]{64}$`));
 
     const grown = await runPipeline({ paths: both, config, retainedDir: null, requireBundles: true, cache });
     expect(grown.reportCached).toBeUndefined();
@@ -126,14 +131,14 @@ describe('runPipeline', () => {
     const newline = good.indexOf('\n');
     const [format, key] = good.slice(0, newline).split(' ');
     const body = good.slice(newline + 1);
-    const sealed = (text: string) => `${format} ${key} sha256:${createHash('sha256').update(text).digest('hex')}\n${text}`;
+    const sealed = (text: string) => `${sealHeader(format!, key!, Buffer.from(text))}${text}`;
     const section = JSON.parse(body) as { ledger_digest: string; cohorts: { rank: number }[] };
     const edited = structuredClone(section);
     edited.cohorts[0]!.rank += 1;
     const moved = { ...section, ledger_digest: `sha256:${'1'.repeat(64)}` };
     const edits: [string, string][] = [
       ['an edited rank under the old digest', `${good.slice(0, newline)}\n${JSON.stringify(edited)}`],
-      ['another section digest', `${format} ${key} sha256:${'0'.repeat(64)}\n${body}`],
+      ['another seal', `${format} ${key} hmac-sha256:${'0'.repeat(64)}\n${body}`],
       ['another ledger, sealed', sealed(JSON.stringify(moved))],
       ['not JSON, sealed', sealed('{')],
       ['another shape, sealed', sealed('{"boards":1}')],
@@ -171,7 +176,7 @@ describe('bundle poolings (src/run/report-cache.ts)', () => {
     const names = (await readdir(cache.dir)).filter((n) => n.startsWith('pooling-'));
     expect(names.length).toBeGreaterThanOrEqual(all.length - 1);
     const header = (await readFile(join(cache.dir, names[0]!))).subarray(0, 200).toString('latin1').split('\n')[0]!;
-    expect(header).toMatch(new RegExp(`^${POOLING_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}$`));
+    expect(header).toMatch(new RegExp(`^${POOLING_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} hmac-sha256:[0-9a-f]{64}$`));
     const grown = await runPipeline({ paths: all, config, retainedDir: null, requireBundles: true, cache });
     expect(grown.sections).toEqual({ reused: 0, total: 1 });
     expect(grown.poolings).toEqual({ reused: all.length - 1, total: all.length });
@@ -194,7 +199,7 @@ describe('bundle poolings (src/run/report-cache.ts)', () => {
     };
     const target = await read(names[0]!);
     const other = (await Promise.all(names.slice(1).map(read))).find((e) => e.pooling.bundle_id !== target.pooling.bundle_id)!;
-    const sealed = (body: Uint8Array) => Buffer.concat([Buffer.from(`${target.format} ${target.key} sha256:${createHash('sha256').update(body).digest('hex')}\n`, 'latin1'), body]);
+    const sealed = (body: Uint8Array) => Buffer.concat([Buffer.from(sealHeader(target.format, target.key, body), 'latin1'), body]);
     const short = structuredClone(target.pooling);
     short.parts[0]!.part.walls = short.parts[0]!.part.walls.subarray(1);
     const uneven = structuredClone(target.pooling);

@@ -18,6 +18,7 @@ import { fileTree } from '../helpers/file-tree.ts';
 import { hashFiles, hashOne } from '../../src/site/hash-files.ts';
 import { listOutput, OUTPUT_STAMP_FORMAT, outputKey, readOutputStamp, type OutputInputs } from '../../src/site/output-stamp.ts';
 import { parseConfig } from '../../src/config/config.ts';
+import { sealHeader, testCache } from '../helpers/cache-store.ts';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true }))));
@@ -152,12 +153,12 @@ describe('the output stamp', () => {
     const key = `sha256:${'ab'.repeat(32)}`;
     const seal = async (value: unknown, as = key) => {
       const body = Buffer.from(JSON.stringify(value), 'utf8');
-      const header = `${OUTPUT_STAMP_FORMAT} ${as} sha256:${createHash('sha256').update(body).digest('hex')}\n`;
+      const header = sealHeader(OUTPUT_STAMP_FORMAT, as, body);
       await writeFile(join(cache, `site-${key.slice(7)}.json`), Buffer.concat([Buffer.from(header, 'latin1'), body]));
     };
     const good = { dirs: ['a'], files: [['a/index.html', 3, 'cd'.repeat(32)]], pages: 1, count: 0 };
     await seal(good);
-    expect(await readOutputStamp(cache, key)).toEqual(good);
+    expect(await readOutputStamp(testCache(cache), key)).toEqual(good);
     const refused: [string, unknown, string?][] = [
       ['a path out of the output', { ...good, files: [['../x', 3, 'cd'.repeat(32)]] }],
       ['an absolute directory', { ...good, dirs: ['/etc'] }],
@@ -168,7 +169,7 @@ describe('the output stamp', () => {
     ];
     for (const [what, value, as] of refused) {
       await seal(value, as);
-      expect(await readOutputStamp(cache, key), what).toBeNull();
+      expect(await readOutputStamp(testCache(cache), key), what).toBeNull();
     }
 
     const out = await tempDir();

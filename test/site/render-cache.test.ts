@@ -7,7 +7,6 @@
  * again; --no-cache keeps no render. Run as a user runs `build`.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileTree } from '../helpers/file-tree.ts';
 import { readKeptRender, RENDER_CACHE_FORMAT } from '../../src/site/render-cache.ts';
+import { sealHeader, testCache } from '../helpers/cache-store.ts';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true }))));
@@ -45,7 +45,7 @@ describe('the render cache', () => {
     const [entry] = await renders(cache);
     expect(entry).toMatch(/^render-[0-9a-f]{64}\.v8$/);
     const good = await readFile(join(cache, entry!));
-    expect(good.subarray(0, good.indexOf(0x0a)).toString('latin1')).toMatch(new RegExp(`^${RENDER_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}$`));
+    expect(good.subarray(0, good.indexOf(0x0a)).toString('latin1')).toMatch(new RegExp(`^${RENDER_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} hmac-sha256:[0-9a-f]{64}$`));
 
     const second = await build(['--cache', cache, '--out', join(dir, 'b')]);
     expect(second.stderr).toMatch(/build: pages: the render of the same model and site code, from the cache/);
@@ -75,12 +75,12 @@ describe('the render cache', () => {
     const key = `sha256:${'ab'.repeat(32)}`;
     const seal = async (value: unknown, as = key) => {
       const body = serialize(value);
-      const header = `${RENDER_CACHE_FORMAT} ${as} sha256:${createHash('sha256').update(body).digest('hex')}\n`;
+      const header = sealHeader(RENDER_CACHE_FORMAT, as, body);
       await writeFile(join(cache, `render-${key.slice(7)}.v8`), Buffer.concat([Buffer.from(header, 'latin1'), body]));
     };
     const page = { path: 'index.html', bytes: new Uint8Array([60, 112, 62]) };
     await seal([page, { path: 'boards/x/index.html', bytes: new Uint8Array([1]) }]);
-    expect((await readKeptRender(cache, key))?.map((f) => f.path)).toEqual(['index.html', 'boards/x/index.html']);
+    expect((await readKeptRender(testCache(cache), key))?.map((f) => f.path)).toEqual(['index.html', 'boards/x/index.html']);
     const refused: [string, unknown, string?][] = [
       ['a path out of the output', [page, { path: '../escape.html', bytes: new Uint8Array(1) }]],
       ['an absolute path', [{ path: '/etc/passwd', bytes: new Uint8Array(1) }]],
@@ -94,8 +94,8 @@ describe('the render cache', () => {
     ];
     for (const [what, value, as] of refused) {
       await seal(value, as);
-      expect(await readKeptRender(cache, key), what).toBeNull();
+      expect(await readKeptRender(testCache(cache), key), what).toBeNull();
     }
-    expect(await readKeptRender(cache, `sha256:${'ef'.repeat(32)}`)).toBeNull();
+    expect(await readKeptRender(testCache(cache), `sha256:${'ef'.repeat(32)}`)).toBeNull();
   });
 });
