@@ -13,14 +13,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digestBytes } from '../json/canonical.ts';
 import { directorySource, urlSource } from '../rederive/site-checks.mjs';
-import { main } from '../rederive/verify-main.ts';
+import { BOUNDS_HELP, boundsOf, main } from '../rederive/verify-main.ts';
+import type { FetchBounds } from '../rederive/bounded-fetch.ts';
 import { VERIFIER_DIR } from '../site/verifier-files.ts';
 import { VERSION } from '../version.ts';
 import { UsageError, type Command } from './command.ts';
 
 export const verifySiteCommand: Command = {
   summary: 're-derive a published site from its evidence with this ledgerboard, and check its signature by a pinned key',
-  usage: `Usage: ledgerboard verify-site [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
+  usage: `Usage: ledgerboard verify-site [--json] [--key PEM-FILE|KEYID]... [--timeout SECONDS] [--max-document-bytes BYTES] <site-url-or-dir>
 
 Checks a site over HTTP(S) or a copy on disk with this installed
 ledgerboard (not the script the site serves):
@@ -41,16 +42,29 @@ site's /keys.json) the current report must carry a valid signature by that
 pinned key (FORMAT.md 10) over /report.json and every counted manifest as
 fetched. Without it, who signed is shown and said not to be pinned.
 
+${BOUNDS_HELP}
+
 Exit: 0 every check matches, 1 any mismatch (or no valid signature by a
-pinned key), 2 usage error or the site cannot be reached, 3 the report was
+pinned key), 2 usage error or the site cannot be read (unreachable, an
+HTTP error, a bound broken), 3 the report was
 made by another ledgerboard version and this one re-derives another report
 (re-derive it with that version: npx ledgerboard@<version> verify-site).`,
-  options: { json: { type: 'boolean' }, key: { type: 'string', multiple: true } },
+  options: { json: { type: 'boolean' }, key: { type: 'string', multiple: true }, timeout: { type: 'string' }, 'max-document-bytes': { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw new UsageError('verify-site takes one site URL or directory', 'verify-site');
     const keys = (values.key as unknown as string[] | undefined) ?? [];
     const site = positionals[0]!;
-    const args = [...(values.json === true ? ['--json'] : []), ...keys.flatMap((k) => ['--key', k]), site];
+    const timeout = values.timeout as string | undefined;
+    const documentBytes = values['max-document-bytes'] as string | undefined;
+    const bounds = boundsOf(timeout, documentBytes);
+    if (typeof bounds === 'string') throw new UsageError(bounds, 'verify-site');
+    const args = [
+      ...(values.json === true ? ['--json'] : []),
+      ...keys.flatMap((k) => ['--key', k]),
+      ...(timeout !== undefined ? ['--timeout', timeout] : []),
+      ...(documentBytes !== undefined ? ['--max-document-bytes', documentBytes] : []),
+      site,
+    ];
     const write = (stream: NodeJS.WritableStream) => (line: string) => stream.write(`${line}\n`);
     const code = await main(args, write(io.stdout), write(io.stderr), {
       program: 'ledgerboard verify-site',
@@ -59,15 +73,15 @@ made by another ledgerboard version and this one re-derives another report
     });
     if (code === 2 || values.json === true) return code;
     // The site's own script, when it claims to be this version's: is it the one this version makes?
-    const line = await scriptLine(site);
+    const line = await scriptLine(site, bounds);
     if (line !== null) io.stdout.write(`${line.text}\n`);
     return line?.mismatch && code === 0 ? 1 : code;
   },
 };
 
 /** Compares the site's /verify.mjs with this version's, when the site's report names this version. */
-async function scriptLine(site: string): Promise<{ text: string; mismatch: boolean } | null> {
-  const get = /^https?:\/\//i.test(site) ? urlSource(site) : directorySource(site);
+async function scriptLine(site: string, bounds: FetchBounds): Promise<{ text: string; mismatch: boolean } | null> {
+  const get = /^https?:\/\//i.test(site) ? urlSource(site, bounds) : directorySource(site, bounds);
   const [report, script, own] = await Promise.all([
     get('/report.json').catch(() => null),
     get('/verify.mjs').catch(() => null),

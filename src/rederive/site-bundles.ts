@@ -26,6 +26,7 @@ import { statusOf, type Finding } from '../verify/findings.ts';
 import type { BundleVerification } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
+import { BoundError } from './bounded-fetch.ts';
 
 const ENTRY_KINDS = ['file', 'directory', 'symlink', 'fifo', 'socket', 'block-device', 'char-device', 'unknown'] as const satisfies readonly EntryKind[];
 
@@ -49,9 +50,18 @@ export function bundleDirHex(bundle: Report['bundles'][number]): string {
   return (bundle.status === 'verified' && bundle.bundle_id !== null ? bundle.bundle_id : bundle.content_digest).slice(7);
 }
 
-/** Fetches a blob and checks its size and digest; null when the site does not publish it. Throws when it is not those bytes. */
+/**
+ * Fetches a blob and checks its size and digest; null when the site does not publish it. Throws a
+ * BlobMismatch when it is not those bytes: never read past the listed size (one byte more and the read stops).
+ */
 export async function fetchBlob(get: SiteGet, sha256: string, bytes: number | null): Promise<Uint8Array | null> {
-  const got = await get(`/blobs/${sha256.slice(7)}`);
+  let got: Uint8Array | null;
+  try {
+    got = await get(`/blobs/${sha256.slice(7)}`, bytes ?? undefined);
+  } catch (error) {
+    if (error instanceof BoundError && error.listed) throw new BlobMismatch(error.message);
+    throw error;
+  }
   if (got === null) return null;
   const digest = digestBytes(got);
   if (digest !== sha256 || (bytes !== null && got.length !== bytes)) {

@@ -1,4 +1,4 @@
-/* global fetch, TextDecoder */
+/* global TextDecoder */
 /**
  * The id, digest and signature checks of verify.mjs (docs/site.md,
  * "Re-deriving"): plain JavaScript over Node's standard library, bundled into
@@ -35,9 +35,13 @@
  *
  */
 import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
-import { readFile, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { diffReports, diffSummary } from '../history/report-diff.ts';
+import { BoundError, boundedFetch, fetchBounds, joinChunks, SiteReadError, tooLargeMessage } from './bounded-fetch.ts';
+
+export { BoundError, fetchBounds, SiteReadError } from './bounded-fetch.ts';
 
 // ---- RFC 8785 (JSON Canonicalization Scheme) --------------------------------
 
@@ -114,45 +118,114 @@ export function selfId(object, member) {
 
 // ---- Reading the site --------------------------------------------------------
 
-/** A reader for a site directory: URL path -> bytes, or null when there is no such file. */
-export function directorySource(dir) {
+/**
+ * A reader of a site (URL path -> bytes, or null when the site has no such
+ * file) over `request(urlPath, maxBytes, sink)`, which hands the file's bytes
+ * to sink within the bounds (bounded-fetch.ts) and returns how many, or null.
+ * `get(urlPath, listedBytes?)` holds the bytes; `get.digest(urlPath,
+ * listedBytes?)` only hashes them as they arrive ({ bytes, sha256 }).
+ * Once a bound of the verifier's own breaks (time, redirects, a document past
+ * its bound: not a blob longer than its listed size), every later read fails
+ * with the same error at once (`get.broken()` returns it): a hostile host
+ * costs one timeout, not one per file.
+ */
+function sourceOver(request) {
+  let broken = null;
+  const read = async (urlPath, listedBytes, sink) => {
+    if (broken !== null) throw broken;
+    if (listedBytes !== undefined && !(Number.isSafeInteger(listedBytes) && listedBytes >= 0)) throw new Error(`${urlPath}: the listed size ${String(listedBytes)} is not a size`);
+    try {
+      return await request(urlPath, listedBytes, sink);
+    } catch (error) {
+      if (error instanceof BoundError && !error.listed) broken ??= error;
+      throw error;
+    }
+  };
+  const get = async (urlPath, listedBytes) => {
+    const chunks = [];
+    const length = await read(urlPath, listedBytes, (chunk) => chunks.push(chunk));
+    return length === null ? null : joinChunks(chunks, length);
+  };
+  get.digest = async (urlPath, listedBytes) => {
+    const hash = createHash('sha256');
+    const length = await read(urlPath, listedBytes, (chunk) => hash.update(chunk));
+    return length === null ? null : { bytes: length, sha256: `sha256:${hash.digest('hex')}` };
+  };
+  get.broken = () => broken;
+  return get;
+}
+
+/**
+ * A reader for a site directory (URL path /x/y is DIR/x/y): never out of the
+ * directory (links resolved first), only regular files (a FIFO or a device is
+ * refused, never opened for a blocking read), never past a file's listed
+ * size or the bound on a document.
+ */
+export function directorySource(dir, bounds = fetchBounds()) {
   const root = resolve(dir);
   let realRoot;
-  return async (urlPath) => {
+  return sourceOver(async (urlPath, listedBytes, sink) => {
     let segments;
     try {
       segments = urlPath.replace(/^\//, '').split('/').map(decodeURIComponent);
     } catch {
-      throw new Error(`refusing ${urlPath}: bad percent-encoding`);
+      throw new SiteReadError(urlPath, `refusing ${urlPath}: bad percent-encoding`);
     }
-    if (segments.some((s) => s === '' || s === '.' || s === '..' || /[/\\\0]/.test(s))) throw new Error(`refusing ${urlPath}: unsafe path`);
+    if (segments.some((s) => s === '' || s === '.' || s === '..' || /[/\\\0]/.test(s))) throw new SiteReadError(urlPath, `refusing ${urlPath}: unsafe path`);
     const file = resolve(root, ...segments);
+    const max = listedBytes ?? bounds.documentBytes;
+    let handle;
     try {
       const real = await realpath(file);
       realRoot ??= await realpath(root);
-      if (!real.startsWith(realRoot + sep)) throw new Error(`refusing ${urlPath}: it leaves the site directory`);
-      return new Uint8Array(await readFile(real));
+      if (!real.startsWith(realRoot + sep)) throw new SiteReadError(urlPath, `refusing ${urlPath}: it leaves the site directory`);
+      // Non-blocking: opening a FIFO must not wait for a writer (it is refused below).
+      handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      const info = await handle.stat();
+      if (info.isDirectory()) return null;
+      if (!info.isFile()) throw new SiteReadError(urlPath, `refusing ${urlPath}: not a regular file`);
+      if (info.size > max) throw new BoundError(urlPath, 'bytes', tooLargeMessage(urlPath, max, listedBytes !== undefined), listedBytes !== undefined);
+      // Read to the end, never past the bound (a file that grows while it is read included).
+      let total = 0;
+      for (;;) {
+        const buffer = new Uint8Array(Math.min(READ_CHUNK, max + 1 - total));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) return total;
+        total += bytesRead;
+        if (total > max) throw new BoundError(urlPath, 'bytes', tooLargeMessage(urlPath, max, listedBytes !== undefined), listedBytes !== undefined);
+        sink(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+      }
     } catch (error) {
       if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes(error?.code)) return null;
-      throw error;
+      if (error instanceof SiteReadError) throw error;
+      throw new SiteReadError(urlPath, `${urlPath}: ${error?.message ?? String(error)}`);
+    } finally {
+      await handle?.close();
     }
-  };
+  });
 }
 
-/** A reader for a site URL: URL path -> bytes, or null on 404/410. */
-export function urlSource(base) {
+/** Bytes read from a file at a time. */
+const READ_CHUNK = 1024 ** 2;
+
+/** A reader for a site URL: every request bounded in time, bytes and redirects (bounded-fetch.ts). */
+export function urlSource(base, bounds = fetchBounds()) {
   const root = new URL(base).href.replace(/[?#].*$/, '').replace(/\/?$/, '/');
-  return async (urlPath) => {
-    const response = await fetch(root + urlPath.replace(/^\//, ''));
-    if (response.status === 404 || response.status === 410) return null;
-    if (!response.ok) throw new Error(`HTTP ${response.status} for ${urlPath}`);
-    return new Uint8Array(await response.arrayBuffer());
-  };
+  return sourceOver((urlPath, listedBytes, sink) => boundedFetch(root + urlPath.replace(/^\//, ''), listedBytes, bounds, sink, { manualRedirects: true }));
 }
 
 const hexOf = (digest) => (typeof digest === 'string' && DIGEST.test(digest) ? digest.slice(7) : null);
 /** Where a file's bytes are published: named by their digest only (docs/site.md). */
 const blobUrl = (hex) => `/blobs/${hex}`;
+
+const isSize = (n) => Number.isSafeInteger(n) && n >= 0;
+
+/** The size and SHA-256 of a file of the site, read within `listedBytes`: streamed when the reader can, else held. */
+async function digestOf(get, urlPath, listedBytes) {
+  if (typeof get.digest === 'function') return get.digest(urlPath, listedBytes);
+  const bytes = await get(urlPath, listedBytes);
+  return bytes === null ? null : { bytes: bytes.length, sha256: sha256(bytes) };
+}
 
 /** Re-hashes the files a manifest lists, each at /blobs/<its sha256 hex>: [matching, listed, problems]. */
 const NEVER_WITHHELD = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/;
@@ -170,16 +243,17 @@ async function checkFiles(get, files, withheld = new Set()) {
       const path = entry?.path;
       const hex = hexOf(entry?.sha256);
       if (hex === null) return `${JSON.stringify(path)}: the listed sha256 is not a digest`;
-      let bytes;
+      if (!isSize(entry.bytes)) return `${JSON.stringify(path)}: the listed size ${JSON.stringify(entry.bytes)} is not a size`;
+      // Hashed as it arrives, never read past the listed size (a reader without digest holds it, as a test's may).
+      let got;
       try {
-        bytes = await get(blobUrl(hex));
+        got = await digestOf(get, blobUrl(hex), entry.bytes);
       } catch (error) {
         return `${JSON.stringify(path)}: ${error.message}`;
       }
-      if (bytes === null) return `${JSON.stringify(path)}: not found`;
-      if (bytes.length !== entry.bytes) return `${JSON.stringify(path)}: ${bytes.length} bytes, listed ${entry.bytes}`;
-      const digest = sha256(bytes);
-      if (digest !== entry.sha256) return `${JSON.stringify(path)}: ${digest}, listed ${entry.sha256}`;
+      if (got === null) return `${JSON.stringify(path)}: not found`;
+      if (got.bytes !== entry.bytes) return `${JSON.stringify(path)}: ${got.bytes} bytes, listed ${entry.bytes}`;
+      if (got.sha256 !== entry.sha256) return `${JSON.stringify(path)}: ${got.sha256}, listed ${entry.sha256}`;
       return null;
     });
     for (const problem of await Promise.all(batch)) {
@@ -218,8 +292,8 @@ export async function verifySite(get, reportBytes) {
       record(false, check, subject, error.message);
     }
   };
-  const json = async (urlPath) => {
-    const bytes = await get(urlPath);
+  const json = async (urlPath, listedBytes) => {
+    const bytes = await get(urlPath, listedBytes);
     if (bytes === null) throw new Error(`${urlPath} not found`);
     return { bytes, value: parseJsonBytes(bytes) };
   };
@@ -299,7 +373,7 @@ export async function verifySite(get, reportBytes) {
         const listed = (Array.isArray(manifest.files) ? manifest.files : []).find((f) => f?.path === 'plan.json');
         const planHex = hexOf(listed?.sha256);
         if (planHex === null) throw new Error('manifest.json lists no plan.json digest');
-        const plan = (await json(blobUrl(planHex))).value;
+        const plan = (await json(blobUrl(planHex), isSize(listed.bytes) ? listed.bytes : undefined)).value;
         compare('plan_id', bundle.plan_id, selfId(plan, 'plan_id'), [['plan.json states', plan.plan_id], ['manifest.json names', manifest.plan_id]]);
       });
     } else {

@@ -5,8 +5,15 @@
  * `ledgerboard verify-site` and the in-browser verifier's worker.
  */
 
-/** Reads one URL path of the site (starting with "/"): its bytes, or null when the site has no such file (404/410). */
-export type SiteGet = (urlPath: string) => Promise<Uint8Array | null>;
+/**
+ * Reads one URL path of the site (starting with "/"): its bytes, or null when
+ * the site has no such file (404/410). `listedBytes` is the size the site
+ * lists for the file (a blob: files.json, a manifest): no more is read, and a
+ * longer file is a BoundError with `listed` set (bounded-fetch.ts); without
+ * it the reader's bound on a document applies. Every read is bounded in time
+ * and bytes; a SiteReadError names the URL that could not be read.
+ */
+export type SiteGet = (urlPath: string, listedBytes?: number) => Promise<Uint8Array | null>;
 
 /** Progress while re-deriving: the phase, how far it is, and the bytes fetched so far. */
 export interface RederiveProgress {

@@ -10,16 +10,23 @@
  *   node verify.mjs https://example.org/board/     fetch the site over HTTP(S)
  *   node verify.mjs ./dist                         read a copy on disk (URL path /x/y is DIR/x/y)
  *   node verify.mjs --json ./dist                  the same results as JSON
+ *   node verify.mjs --timeout 20 https://...       fail a request after 20 s without a byte
  *
- * Exit status: 0 every check matches, 1 any mismatch, 2 usage error or the
- * site (its /report.json) cannot be reached, 3 the report was made by another
+ * Every read is bounded (bounded-fetch.ts): time (--timeout), bytes (a blob
+ * its listed size, any other file --max-document-bytes), redirects (5,
+ * http(s) only); a broken bound is one line naming the URL and the bound.
+ *
+ * Exit status: 0 every check matches, 1 any mismatch (a blob longer than its
+ * listed size included), 2 usage error, or the site cannot be read (its
+ * /report.json unreachable, an HTTP error, a bound of the verifier broken), 3 the report was made by another
  * ledgerboard version and this one re-derives another report (re-derive it
  * with that version).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { directorySource, HEX64, keyIdOf, parseJsonBytes, publicKeyOf, urlSource, verifySignatures, verifySite } from './site-checks.mjs';
+import { DEFAULT_TIMEOUT_SECONDS, DOCUMENT_BYTES, fetchBounds, MAX_REDIRECTS, SiteReadError, TOTAL_PER_IDLE, type FetchBounds } from './bounded-fetch.ts';
 import { rederiveSite } from './rederive.ts';
-import type { RederiveLine } from './types.ts';
+import type { RederiveLine, RederiveResult, SiteGet } from './types.ts';
 import { VERSION } from '../version.ts';
 
 /** One printed result: as site-checks.mjs gives them, and the re-derivation's lines. */
@@ -42,7 +49,7 @@ export interface MainOptions {
   progress?: (text: string) => void;
 }
 
-const HELP = (program: string) => `usage: ${program} [--json] [--key PEM-FILE|KEYID]... <site-url-or-dir>
+const HELP = (program: string) => `usage: ${program} [--json] [--key PEM-FILE|KEYID]... [--timeout SECONDS] [--max-document-bytes BYTES] <site-url-or-dir>
 
 Re-derives a ledgerboard site from its published bytes:
 - every id and digest: report_id, board and cohort ids, every bundle's
@@ -59,8 +66,28 @@ With --key (a public key PEM file, or a 64-hex key id to look up in the
 site's /keys.json), the report must carry a valid signature (FORMAT.md 10)
 by each pinned key over /report.json and every counted manifest as fetched;
 without it, who signed is shown but not trusted.
-Exit status: 0 all match, 1 any mismatch, 2 usage error or unreachable site,
-3 made by another ledgerboard version that re-derives another report.`;
+${BOUNDS_HELP}
+Exit status: 0 all match, 1 any mismatch, 2 usage error or a site that
+cannot be read (unreachable, an HTTP error, a bound broken), 3 made by
+another ledgerboard version that re-derives another report.`;
+
+/** The bounds on reading a site, as both commands' help says them. */
+export const BOUNDS_HELP = `Every read of the site is bounded: a request fails after --timeout
+SECONDS without a byte (default ${DEFAULT_TIMEOUT_SECONDS}) or ${TOTAL_PER_IDLE} times that in all; at most
+${MAX_REDIRECTS} redirects, to http(s) only (never https to http); a blob is read
+up to the size its listing gives and no further (longer: a mismatch);
+any other file (report.json, files.json, a manifest, a page) up to
+--max-document-bytes (default ${DOCUMENT_BYTES}, 256 MiB). A broken bound
+stops the run with one line naming the URL and the bound (exit 2).`;
+
+/** The value of --timeout (seconds, > 0, at most a day) or --max-document-bytes (a positive integer), or an error text. */
+export function boundsOf(timeout: string | undefined, documentBytes: string | undefined): FetchBounds | string {
+  const seconds = timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : /^\d+(?:\.\d+)?$/.test(timeout) ? Number(timeout) : Number.NaN;
+  if (!(seconds > 0 && seconds <= 86_400)) return `--timeout ${timeout}: not a number of seconds above 0 (at most 86400)`;
+  const bytes = documentBytes === undefined ? DOCUMENT_BYTES : /^[1-9]\d{0,15}$/.test(documentBytes) ? Number(documentBytes) : Number.NaN;
+  if (!Number.isSafeInteger(bytes)) return `--max-document-bytes ${documentBytes}: not a positive whole number of bytes`;
+  return fetchBounds(seconds, bytes);
+}
 
 const asResult = (l: RederiveLine): Result => ({ ...l, count: l.status === 'info' ? 0 : 1, failed: l.status === 'MISMATCH' ? 1 : 0, problems: [] });
 
@@ -71,8 +98,15 @@ export async function main(args: readonly string[], out: (line: string) => void 
   const asJson = args.includes('--json');
   const pinned: { keyid: string; key?: unknown }[] = [];
   const targets: string[] = [];
+  const given: { timeout?: string; documentBytes?: string } = {};
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--json') continue;
+    if (args[i] === '--timeout' || args[i] === '--max-document-bytes') {
+      const value = args[++i];
+      if (value === undefined) return (err(help), 2);
+      given[args[i - 1] === '--timeout' ? 'timeout' : 'documentBytes'] = value;
+      continue;
+    }
     if (args[i] !== '--key') {
       targets.push(args[i]!);
       continue;
@@ -93,12 +127,14 @@ export async function main(args: readonly string[], out: (line: string) => void 
     }
   }
   if (targets.length !== 1 || targets[0]!.startsWith('-')) return (err(help), 2);
+  const bounds = boundsOf(given.timeout, given.documentBytes);
+  if (typeof bounds === 'string') return (err(`${options.program}: ${bounds}`), 2);
   const site = targets[0]!;
-  let get: (path: string) => Promise<Uint8Array | null>;
+  let get: SiteGet & { broken?: () => Error | null };
   let reportBytes: Uint8Array | null;
   try {
-    if (/^https?:\/\//i.test(site)) get = urlSource(site);
-    else if ((await stat(site).catch(() => null))?.isDirectory()) get = directorySource(site);
+    if (/^https?:\/\//i.test(site)) get = urlSource(site, bounds);
+    else if ((await stat(site).catch(() => null))?.isDirectory()) get = directorySource(site, bounds);
     else return (err(`${options.program}: ${site} is neither an http(s) URL nor a directory`), 2);
     reportBytes = await get('/report.json');
     if (reportBytes === null) return (err(`${options.program}: ${site} has no /report.json`), 2);
@@ -106,7 +142,21 @@ export async function main(args: readonly string[], out: (line: string) => void 
     const e = error as Error & { cause?: Error };
     return (err(`${options.program}: cannot read /report.json of ${site}: ${e.cause?.message ?? e.message}`), 2);
   }
-  const results: Result[] = await verifySite(get, reportBytes);
+  // A bound of the verifier's own broken (bounded-fetch.ts): one line naming the URL and the bound, exit 2; nothing else is printed.
+  const stopped = (error: Error): number => (options.progress?.(''), err(`${options.program}: ${error.message}; the site cannot be verified within the bounds`), 2);
+  // A read that failed where a check cannot take it as a mismatch (a bound broken, an HTTP error on a file every check needs).
+  const failed = (error: unknown): number => {
+    if (get.broken?.()) return stopped(get.broken()!);
+    if (error instanceof SiteReadError) return stopped(error);
+    throw error;
+  };
+  let results: Result[];
+  try {
+    results = await verifySite(get, reportBytes);
+  } catch (error) {
+    return failed(error);
+  }
+  if (get.broken?.()) return stopped(get.broken()!);
   let report: unknown = null;
   try {
     report = parseJsonBytes(reportBytes);
@@ -114,19 +164,32 @@ export async function main(args: readonly string[], out: (line: string) => void 
     // verifySite already reported it.
   }
   const isReport = report !== null && typeof report === 'object' && !Array.isArray(report);
-  if (isReport) results.push(...(await verifySignatures(get, reportBytes, report, pinned)));
-  else if (pinned.length > 0) results.push({ status: 'MISMATCH', check: 'signature', subject: '/report.json', detail: 'no report to check a signature of', count: 1, failed: 1, problems: [] });
+  if (isReport) {
+    try {
+      results.push(...(await verifySignatures(get, reportBytes, report, pinned)));
+    } catch (error) {
+      return failed(error);
+    }
+  } else if (pinned.length > 0) results.push({ status: 'MISMATCH', check: 'signature', subject: '/report.json', detail: 'no report to check a signature of', count: 1, failed: 1, problems: [] });
+  if (get.broken?.()) return stopped(get.broken()!);
 
   // The report re-derived from the evidence (FORMAT.md 8).
   let shown = 0;
-  const rederived = await rederiveSite(get, {
-    onProgress: (p) => {
-      const now = Date.now();
-      if (options.progress === undefined || (now - shown < 250 && p.done < p.total)) return;
-      shown = now;
-      options.progress(`re-deriving: ${p.phase} ${p.done}/${p.total}, ${(p.bytes / 1e6).toFixed(1)} MB of evidence read`);
-    },
-  });
+  let rederived: RederiveResult;
+  try {
+    rederived = await rederiveSite(get, {
+      onProgress: (p) => {
+        const now = Date.now();
+        if (options.progress === undefined || (now - shown < 250 && p.done < p.total)) return;
+        shown = now;
+        options.progress(`re-deriving: ${p.phase} ${p.done}/${p.total}, ${(p.bytes / 1e6).toFixed(1)} MB of evidence read`);
+      },
+    });
+  } catch (error) {
+    // A file the re-derivation needs could not be read (an HTTP error, a bound broken): said in one line, exit 2.
+    return failed(error);
+  }
+  if (get.broken?.()) return stopped(get.broken()!);
   options.progress?.('');
   const versionDiffers = rederived.version.report !== null && rederived.version.report !== VERSION;
   let status = 0;
