@@ -1,4 +1,4 @@
-/* global document, fetch, crypto, atob, TextEncoder, TextDecoder */
+/* global document, fetch, crypto, atob, TextEncoder, TextDecoder, AbortController, setTimeout, clearTimeout */
 /**
  * verify-browser.js: the "Verify in this browser" control of a ledgerboard
  * site. A classic script, no modules, no dependencies, no build step.
@@ -112,11 +112,58 @@
   // document.currentScript is set only while this script first runs: keep its URL for later.
   var SCRIPT_URL = (document.currentScript && document.currentScript.src) || null;
 
-  async function fetchBytes(url) {
+  // Every fetch is bounded as verify.mjs bounds it by default (docs/site.md): nothing received for 60 s fails it,
+  // a file is never read past the size listed for it (a blob), nor past 256 MiB (any other file).
+  var IDLE_MS = 60000;
+  var DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+  async function fetchBytes(url, listedBytes) {
     var base = new URL('./', SCRIPT_URL || document.baseURI);
-    var response = await fetch(new URL(String(url).replace(/^\//, ''), base), { cache: 'no-cache' });
-    if (!response.ok) throw new Error('HTTP ' + response.status);
-    return new Uint8Array(await response.arrayBuffer());
+    var href = new URL(String(url).replace(/^\//, ''), base).href;
+    var listed = Number.isSafeInteger(listedBytes) && listedBytes >= 0;
+    var max = listed ? listedBytes : DOCUMENT_BYTES;
+    var controller = new AbortController();
+    var timedOut = false;
+    var timer = null;
+    var reader = null;
+    var stop = null;
+    // Every wait races the idle bound (a body that ignores the abort cannot hold the page either).
+    var stopped = new Promise(function (_, reject) { stop = reject; });
+    stopped.catch(function () {});
+    var touch = function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { timedOut = true; controller.abort(); stop(new Error('timed out')); }, IDLE_MS);
+    };
+    touch();
+    try {
+      var response = await Promise.race([fetch(href, { cache: 'no-cache', signal: controller.signal }), stopped]);
+      touch();
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      if (!response.body) return new Uint8Array(0);
+      reader = response.body.getReader();
+      var chunks = [];
+      var total = 0;
+      for (;;) {
+        var next = await Promise.race([reader.read(), stopped]);
+        if (next.done) {
+          reader = null;
+          return concatBytes(chunks);
+        }
+        touch();
+        total += next.value.length;
+        if (total > max) {
+          throw new Error(href + ': more than ' + (listed ? 'the ' + max + ' bytes listed for it' : max + ' bytes (the bound on a document)') + ': stopped reading');
+        }
+        chunks.push(next.value);
+      }
+    } catch (error) {
+      if (timedOut) throw new Error(href + ': nothing received for ' + IDLE_MS / 1000 + ' s: stopped');
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (reader !== null) reader.cancel().catch(function () {});
+      controller.abort();
+    }
   }
 
   /** Self-id of a parsed JSON object without member. */
@@ -134,7 +181,7 @@
     if (!entry || typeof entry.sha256 !== 'string' || !DIGEST.test(entry.sha256)) return name + ': the listed sha256 is not a digest';
     var bytes;
     try {
-      bytes = await fetchBytes(blobs + entry.sha256.slice(7));
+      bytes = await fetchBytes(blobs + entry.sha256.slice(7), entry.bytes);
     } catch (error) {
       return name + ': ' + (error && error.message ? error.message : String(error));
     }
@@ -261,7 +308,7 @@
 
   async function runOne(check, label, progress) {
     if (check.kind === 'file') {
-      var bytes = await fetchBytes(check.url);
+      var bytes = await fetchBytes(check.url, check.bytes);
       var digest = await sha256(bytes);
       if (bytes.length !== check.bytes) return { result: 'mismatch', text: label + ': ' + bytes.length + ' bytes, expected ' + check.bytes };
       if (digest !== check.sha256) return { result: 'mismatch', text: label + ': ' + digest + ', expected ' + check.sha256 };
@@ -467,4 +514,5 @@
 
   globalThis.ledgerboardCanonicalize = canonicalize;
   globalThis.ledgerboardParseJson = parseJson;
+  globalThis.ledgerboardFetchBytes = fetchBytes;
 })();

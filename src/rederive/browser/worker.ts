@@ -14,6 +14,7 @@
  */
 import { rederiveSite } from '../rederive.ts';
 import type { RederiveProgress, SiteGet } from '../types.ts';
+import { boundedFetch, fetchBounds, joinChunks, type FetchBounds } from '../bounded-fetch.ts';
 import { isNotInBrowser } from './not-in-browser.ts';
 
 /** The parts of a dedicated worker's global scope used here (the project's TypeScript lib is the DOM's, not the worker's). */
@@ -32,8 +33,11 @@ export const PROGRESS_EVERY_MS = 100;
 /**
  * A SiteGet over HTTP relative to `root` (a URL ending in "/"): the bytes of a 2xx answer, null for 404 and
  * 410, an error for anything else; at most FETCHES_AT_ONCE requests in flight, the rest queued in order.
+ * Every request is bounded as verify.mjs bounds it (bounded-fetch.ts: 60 s without a byte, a blob never
+ * read past its listed size, any other file past 256 MiB); the browser follows redirects itself (at most
+ * 20, http(s) only).
  */
-export function httpSiteGet(root: string, fetchImpl: typeof fetch = fetch): SiteGet {
+export function httpSiteGet(root: string, fetchImpl: typeof fetch = fetch, bounds: FetchBounds = fetchBounds()): SiteGet {
   let active = 0;
   const waiting: (() => void)[] = [];
   const acquire = async (): Promise<void> => {
@@ -48,15 +52,14 @@ export function httpSiteGet(root: string, fetchImpl: typeof fetch = fetch): Site
     if (next) next();
     else active--;
   };
-  return async (urlPath) => {
+  return async (urlPath, listedBytes) => {
     if (!urlPath.startsWith('/')) throw new Error(`not a site path: ${JSON.stringify(urlPath)}`);
     const url = new URL(urlPath.slice(1), root);
     await acquire();
     try {
-      const response = await fetchImpl(url, { cache: 'no-cache' });
-      if (response.status === 404 || response.status === 410) return null;
-      if (!response.ok) throw new Error(`${urlPath}: HTTP ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
+      const chunks: Uint8Array[] = [];
+      const length = await boundedFetch(url.href, listedBytes, bounds, (chunk) => chunks.push(chunk), { fetchImpl, init: { cache: 'no-cache' } });
+      return length === null ? null : joinChunks(chunks, length);
     } finally {
       release();
     }
