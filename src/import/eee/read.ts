@@ -92,6 +92,11 @@ export function readAggregate(input: ImportInput): EeeAggregateFile {
   if (input.kind !== 'directory') {
     throw new ImportError('an Every Eval Ever input is a directory holding the aggregate .json and its samples .jsonl sidecar: give the directory, not a file');
   }
+  // A .json naming "evaluation_results" is read as a possible aggregate: one that does not parse is refused with its reason, never passed over.
+  for (const [path, bytes] of input.files) {
+    if (!path.endsWith('.json') || firstByte(bytes) !== 0x7b || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(MARKER) === -1) continue;
+    parse(bytes, `the file ${JSON.stringify(path.slice(0, 200))} (a possible aggregate: it names "evaluation_results")`);
+  }
   const paths = aggregatePaths(input.files);
   if (paths.length === 0) throw new ImportError('the directory holds no Every Eval Ever aggregate (a JSON object with schema_version, evaluation_id and evaluation_results)');
   if (paths.length > 1) {

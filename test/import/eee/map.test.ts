@@ -290,7 +290,15 @@ describe('hostile input', () => {
   it('truncated files, wrong types, blank lines: each refused with where', async () => {
     const side = jsonl(standardRows());
     const agg = Buffer.from(JSON.stringify(aggregate(side), null, 4));
-    expect(await rejection(mapInput(dirInput({ [AGG_PATH]: agg.subarray(0, agg.length - 10), [SIDECAR_PATH]: side })))).toMatch(/^the directory holds no Every Eval Ever aggregate/);
+    // A truncated aggregate is refused with its own reason (before issue 25: passed over, "the directory holds no ... aggregate").
+    const truncated = await rejection(mapInput(dirInput({ [AGG_PATH]: agg.subarray(0, agg.length - 10), [SIDECAR_PATH]: side })));
+    expect(truncated.startsWith(`the file ${JSON.stringify(AGG_PATH)} (a possible aggregate: it names "evaluation_results") is not readable JSON: unexpected end of input`)).toBe(true);
+    // A second aggregate with a duplicate member (or NaN) beside a good one is refused naming it, never passed over while the good one imports.
+    for (const bad of ['{"schema_version": "0.2.0", "schema_version": "x", "evaluation_results": []}', '{"schema_version": "0.2.0", "evaluation_results": [NaN]}']) {
+      expect(await rejection(mapInput(dirInput({ [AGG_PATH]: aggregate(side), [SIDECAR_PATH]: side, 'other.json': bad }), { metric: 'r-acc' }))).toMatch(
+        /^the file "other\.json" \(a possible aggregate: it names "evaluation_results"\) is not readable JSON: (duplicate member name "schema_version"|unexpected character "N")/,
+      );
+    }
     const noCheck = (rows: Buffer) => dirInput({ [AGG_PATH]: aggregate(rows, {}, { checksum: undefined, total_rows: undefined }), [SIDECAR_PATH]: rows });
     expect(await rejection(mapInput(noCheck(side.subarray(0, side.length - 20)), { metric: 'r-acc' }))).toMatch(/^the sidecar's line 6 is not readable JSON: /);
     expect(await rejection(mapInput(noCheck(jsonl([row('s1', 'r-acc', { evaluation: { score: '1', is_correct: true } })]))))).toBe(
