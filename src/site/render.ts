@@ -5,7 +5,7 @@
  * render directories killed builds left behind. buildSite (build-site.ts)
  * calls renderPages once per build.
  */
-import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SiteModel } from './model.ts';
@@ -22,17 +22,132 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export const SITE_MODEL_MODULE = 'virtual:ledgerboard/site-model';
 
 /**
- * A Vite plugin serving `model` as the module {@link SITE_MODEL_MODULE}
- * (its default export, parsed from JSON): how the model reaches the pages,
- * components and layouts, as data of this one render, never a global.
+ * How deep {@link siteModelLines} splits the model: every array and object
+ * down to this depth (the model's members are depth 1, a bundle or a board's
+ * charts depth 2, a report's bundle depth 3) is written member by member, so
+ * one line holds at most one report entry, one bundle's member (a plan page)
+ * or one board's chart, compare or tasks: never anything that grows with the
+ * number of bundles, boards or cohorts.
  */
-export function siteModelPlugin(model: SiteModel): VitePlugin {
+const SPLIT_DEPTH = 3;
+
+/**
+ * The site model as lines of JSON, each `[path, kind, value]`: kind 0 sets
+ * the value at `path` (a list of member names and array indexes), 1 makes an
+ * empty object there and 2 an empty array, whose members follow (depth
+ * first, in the model's own order, so objects keep their key order and the
+ * model read back is the one given, as JSON.parse(JSON.stringify(model))
+ * gives it). No line holds more than one part of the model below
+ * SPLIT_DEPTH: at 10^4 bundles on 10^4 ledgers the model's JSON is about
+ * 600 MB, past the longest string V8 makes (about 512 M characters), which
+ * one JSON text of the model was ("Invalid string length").
+ */
+export function* siteModelLines(model: SiteModel): Generator<string> {
+  type Path = (string | number)[];
+  function* walk(path: Path, value: unknown): Generator<string> {
+    if (path.length >= SPLIT_DEPTH || value === null || typeof value !== 'object') {
+      yield `${JSON.stringify([path, 0, value])}\n`;
+      return;
+    }
+    if (Array.isArray(value)) {
+      yield `${JSON.stringify([path, 2])}\n`;
+      // As JSON.stringify writes them: a hole or undefined is null.
+      for (let i = 0; i < value.length; i++) yield* walk([...path, i], value[i] ?? null);
+      return;
+    }
+    yield `${JSON.stringify([path, 1])}\n`;
+    for (const [key, member] of Object.entries(value)) {
+      // Left out, as JSON.stringify leaves them out.
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      yield* walk([...path, key], member);
+    }
+  }
+  yield* walk([], model);
+}
+
+/** Writes {@link siteModelLines} to `file`, 1 MiB at a time; returns how many lines, their characters and the longest line's. */
+export async function writeSiteModel(model: SiteModel, file: string): Promise<{ lines: number; chars: number; longest: number }> {
+  const handle = await open(file, 'w');
+  const written = { lines: 0, chars: 0, longest: 0 };
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    for (const line of siteModelLines(model)) {
+      batch.push(line);
+      size += line.length;
+      written.lines++;
+      written.chars += line.length;
+      if (line.length > written.longest) written.longest = line.length;
+      if (size >= 1 << 20) {
+        await handle.write(batch.join(''));
+        batch = [];
+        size = 0;
+      }
+    }
+    await handle.write(batch.join(''));
+  } finally {
+    await handle.close();
+  }
+  return written;
+}
+
+/**
+ * The code that reads the lines of {@link siteModelLines} back into the model
+ * (the module's default export): the file read 1 MiB at a time, each line
+ * parsed alone, so neither the file nor the model is ever one string.
+ */
+export function siteModelReader(file: string): string {
+  return [
+    "import { closeSync, openSync, readSync } from 'node:fs';",
+    `const fd = openSync(${JSON.stringify(file)}, 'r');`,
+    'const chunk = Buffer.allocUnsafe(1 << 20);',
+    'let root;',
+    'let rest = [];',
+    'function put(line) {',
+    '  const [path, kind, value] = JSON.parse(line);',
+    '  const made = kind === 1 ? {} : kind === 2 ? [] : value;',
+    '  if (path.length === 0) { root = made; return; }',
+    '  let at = root;',
+    '  for (let i = 0; i < path.length - 1; i++) at = at[path[i]];',
+    '  const key = path[path.length - 1];',
+    // A member named __proto__ is an own member, as JSON.parse makes it.
+    '  if (key === \'__proto__\') Object.defineProperty(at, key, { value: made, enumerable: true, writable: true, configurable: true });',
+    '  else at[key] = made;',
+    '}',
+    'try {',
+    '  for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {',
+    '    let start = 0;',
+    '    for (let end = chunk.indexOf(10, 0); end !== -1 && end < n; end = chunk.indexOf(10, start)) {',
+    '      rest.push(chunk.subarray(start, end));',
+    "      put(Buffer.concat(rest).toString('utf8'));",
+    '      rest = [];',
+    '      start = end + 1;',
+    '    }',
+    '    if (start < n) rest.push(Buffer.from(chunk.subarray(start, n)));',
+    '  }',
+    '} finally {',
+    '  closeSync(fd);',
+    '}',
+    'export default root;',
+    '',
+  ].join('\n');
+}
+
+/**
+ * A Vite plugin serving the model written by {@link writeSiteModel} to
+ * `file` as the module {@link SITE_MODEL_MODULE} (its default export): how
+ * the model reaches the pages, components and layouts, as data of this one
+ * render, never a global. The module's code only reads the file when the
+ * render runs: the model is in no module's source, so no chunk Vite writes
+ * grows with it.
+ */
+export function siteModelPlugin(file: string): VitePlugin {
   const resolved = `\0${SITE_MODEL_MODULE}`;
-  const json = JSON.stringify(model);
+  const code = siteModelReader(file);
   return {
     name: 'ledgerboard:site-model',
     resolveId: (id: string) => (id === SITE_MODEL_MODULE ? resolved : undefined),
-    load: (id: string) => (id === resolved ? `export default JSON.parse(${JSON.stringify(json)});\n` : undefined),
+    load: (id: string) => (id === resolved ? code : undefined),
   };
 }
 
@@ -150,6 +265,8 @@ export async function renderPages(
     await writePageData(details === null ? null : { pages: details.pages, detail: async (n) => taskPageData(await details.detail(n), (id) => cohortOf(model, id).cost.currency) }, detailsDir);
     const transcriptsDir = join(work, 'transcripts');
     await writePageData(transcripts, transcriptsDir);
+    const modelFile = join(work, 'site-model.jsonl');
+    await writeSiteModel(model, modelFile);
     process.chdir(work);
     await build({
       ...projectConfig,
@@ -159,7 +276,7 @@ export async function renderPages(
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(model), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(modelFile), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
       logLevel: 'error',
       mode: 'production',
     });

@@ -8,19 +8,22 @@
  * and (imported) ledger.jsonl.
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
-import { siteModelPlugin, SITE_MODEL_MODULE } from '../../src/site/render.ts';
+import { siteModelPlugin, SITE_MODEL_MODULE, writeSiteModel } from '../../src/site/render.ts';
 import { MAX_ROWS } from '../../src/site/rows.ts';
 import { demoSiteModel, siteModelText } from '../golden/demo-site-model.ts';
-import { validBundle, writeModel } from '../helpers/bundle-builder.ts';
+import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+afterAll(removeTempDirs);
+
 const golden = () => readFile(new URL('../golden/demo-site-model.json', import.meta.url), 'utf8');
 
 describe("the demo's site model", () => {
@@ -31,7 +34,9 @@ describe("the demo's site model", () => {
   it('is plain data: JSON round-trips it exactly, and the module the pages import serves exactly that', async () => {
     const model = await demoSiteModel(root);
     expect(JSON.parse(JSON.stringify(model))).toStrictEqual(model);
-    const plugin = siteModelPlugin(model);
+    const file = join(await makeTempDir('ledgerboard-site-model-'), 'site-model.jsonl');
+    await writeSiteModel(model, file);
+    const plugin = siteModelPlugin(file);
     const id = plugin.resolveId(SITE_MODEL_MODULE)!;
     const code = plugin.load(id)!;
     const served = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as { default: unknown };
