@@ -143,3 +143,43 @@ describe('the grouped form stands for exactly the pairs (FORMAT.md 7.1)', () => 
     ]);
   });
 });
+
+describe('a report retained before issue 25 (incompatibilities as pairs)', () => {
+  it('still checks as a retained report and diffs against a new one; a mix of the two shapes does not', async () => {
+    const { checkRetained } = await import('../../src/history/retained-reports.ts');
+    const { diffReports } = await import('../../src/history/report-diff.ts');
+    const { digestBytes, selfId } = await import('../../src/json/canonical.ts');
+    const main = gridInput({ tasks: [{ id: 't1' }, { id: 't2' }], grid: { [CAND]: ['P', 'F'], [BASE]: ['F', 'F'] } });
+    const other = gridInput({ title: 'other policy', toolPolicy: digestBytes('tool policy 2'), tasks: [{ id: 't1' }, { id: 't2' }], grid: { [CAND]: ['P', 'P'], [BASE]: ['F', 'F'] } });
+    const now = buildReport([main, other], DEFAULTS);
+    const grouped = groupedIncompatibilities(now);
+    const pairs = expandCohortPairs(grouped.by_ledger);
+    expect(pairs).toHaveLength(4);
+    // The old shape, as reports were built before: the pairs, and each cohort's incompatible_with.
+    const { report_id: _id, schema, ...rest } = now;
+    const oldBody = {
+      schema,
+      ...rest,
+      cohorts: now.cohorts.map((c) => ({
+        ...c,
+        incompatible_with: pairs
+          .filter((p) => p.a === c.cohort_id || p.b === c.cohort_id)
+          .map((p) => (p.a === c.cohort_id ? { cohort_id: p.b, board_id: p.board_b, differences: p.differences } : { cohort_id: p.a, board_id: p.board_a, differences: p.differences.map((d) => ({ component: d.component, a: d.b, b: d.a })) })),
+      })),
+      incompatibilities: { cohorts: pairs, ledgers: expandLedgerPairs(grouped.by_name) },
+    };
+    const { schema: _s, ...oldRest } = oldBody;
+    const old = { schema, report_id: selfId(oldBody as Record<string, unknown>, 'report_id'), ...oldRest };
+    const bytes = new TextEncoder().encode(`${canonicalJson(old)}\n`);
+    const checked = checkRetained(old.report_id.slice(7), bytes);
+    expect(checked.problems).toEqual([]);
+    expect(checked.report).not.toBeNull();
+    expect(() => groupedIncompatibilities(checked.report!)).toThrow(/before issue 25/);
+    // Same bundles, same cohorts: nothing changed between the old-shaped report and the new one.
+    expect(diffReports(checked.report!, now).changes).toEqual([]);
+    // Half of each shape is neither.
+    const mixed = { ...oldBody, incompatibilities: { by_ledger: grouped.by_ledger, ledgers: [] } };
+    const mixedReport = { ...mixed, report_id: selfId(mixed as Record<string, unknown>, 'report_id') };
+    expect(Report.safeParse(mixedReport).success).toBe(false);
+  });
+});
