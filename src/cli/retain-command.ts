@@ -10,6 +10,7 @@ import type { BundleResult } from '../pipeline/verify-paths.ts';
 import type { Report } from '../report/schema.ts';
 import type { Manifest } from '../schema/index.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
+import { removeOwnTempFiles, retainEnvironmentError } from './retain-errors.ts';
 import { exists } from '../author/create-only.ts';
 import { writeRetainedWithheld } from '../history/retained-withheld.ts';
 import { publishedOf } from '../site/publish.ts';
@@ -74,8 +75,15 @@ Options:
   --config FILE   the config (default ./ledgerboard.config.json when present)
 ${CACHE_HELP}
 
+A retained reports directory that cannot be written (read-only, no
+permission, a full disk) is one line naming it and what to do, exit 2; the
+temporary file of the write that failed is removed, no report is written,
+and manifests written completely before it stay (running retain again
+finishes the job).
+
 Exit: 0 retained (or already retained), 1 refused (a name taken by other
-bytes, or an incomplete retention that cannot be finished), 2 usage.`,
+bytes, or an incomplete retention that cannot be finished), 2 usage or a
+retained reports directory that cannot be written.`,
   options: { bundles: { type: 'string' }, config: { type: 'string' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError('retain takes no positional arguments');
@@ -115,7 +123,9 @@ bytes, or an incomplete retention that cannot be finished), 2 usage.`,
       io.stdout.write(`manifests of the counted bundles: ${manifests.created} retained, ${manifests.existing} already retained\n`);
       return EXIT.ok;
     } catch (error) {
-      if (!(error instanceof RetainError) && !(error instanceof RetainedManifestError)) throw error;
+      // Nothing half-written stays: a write that failed midway leaves its temporary file, removed here.
+      await removeOwnTempFiles(retainedDir);
+      if (!(error instanceof RetainError) && !(error instanceof RetainedManifestError)) throw (await retainEnvironmentError(error, retainedDir)) ?? error;
       io.stderr.write(`ledgerboard: ${error.message}\n`);
       return EXIT.notVerified;
     }
