@@ -242,6 +242,10 @@ export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
   const reports = new Map<string, ReportFile>();
   const setAggregate = (next: Aggregate) => {
     if (aggregate !== null) throw new ImportError(`the directory holds two run reports (${shown(aggregate.path)} and ${shown(next.path)}): one run directory holds one run`);
+    // Its ids become task ids (without predictions): bounded like every id the import keeps.
+    for (const [member, ids] of Object.entries(next.kind === 'run-report' ? next.report : next.results)) {
+      if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') boundedString(id, limits.maxStringBytes, `an instance id in ${member} of ${shown(next.path)}`);
+    }
     aggregate = next;
   };
   const addReport = (path: string, bytes: Uint8Array, value: JsonValue) => {

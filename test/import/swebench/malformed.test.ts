@@ -126,6 +126,13 @@ describe('every file read at a run file place is parsed strictly', () => {
     expect(m.summary.unkept).toEqual(['6 other files of the input not kept (only the predictions, the run report or results.json and the per-instance reports are)']);
   });
 
+  it('an instance id of the run report past maxStringBytes is refused (without predictions it would be a task id)', async () => {
+    const long = 'x'.repeat(300);
+    const input = dirInput({ 'm.r1.json': runReport({ submitted: ['a__a-1', long], resolved: ['a__a-1'], unresolved: [long] }), [harnessPath('a__a-1')]: good });
+    expect(await rejection(mapRun(input, { maxStringBytes: 256 }))).toBe('an instance id in submitted_ids of "m.r1.json" is 300 bytes long, more than the 256 an import keeps (import_limits.maxStringBytes)');
+    expect(linesOf(await mapRun(input, { maxStringBytes: 300 }), 'attempts.jsonl').map((a) => a.task_id)).toEqual(['a__a-1', long]);
+  });
+
   it('places, by relative path', () => {
     expect(['a.jsonl', 'a.json', 'results/results.json', 'logs/x/report.json', 'logs/run_evaluation/r/m/x/report.json', 'report.json', 'results/other.json', 'x/a.jsonl', 'a.txt', 'logs/x/report.json.bak'].map(placeOf)).toEqual([
       'top-jsonl',
