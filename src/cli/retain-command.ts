@@ -91,7 +91,7 @@ retained reports directory that cannot be written.`,
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain', dirs) });
+    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain', dirs, (line) => io.stderr.write(`retain: ${line}\n`)) });
     const { incomplete } = history!;
     const unfinishable = incomplete.filter((i) => i.manifest === null);
     if (unfinishable.length > 0) {

@@ -82,7 +82,7 @@ Exit: 0 signed (or already signed), 1 refused (another envelope under that name)
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'sign', dirs) });
+    const { results, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'sign', dirs, (line) => io.stderr.write(`sign: ${line}\n`)) });
     const files = await signedFiles(report, results);
     const envelope = signStatement(statementFor(files, report.report_id, siteUrlOf(config)), key);
     const keyid = keyIdOf(key);

@@ -34,6 +34,7 @@ import { isPlainPath } from '../import/input.ts';
 import { evidenceSize } from './rederive-limit.ts';
 import { originalsUnread, readOriginals, reportImportLimits } from './originals.ts';
 import type { ImportLimits } from '../import/limits.ts';
+import { shellQuote } from './shell-quote.ts';
 
 export type * from './model-types.ts';
 
@@ -328,7 +329,7 @@ function importOf(
     const originals = sourceFiles(files);
     if (someWithheld || !originals.every((f) => isPlainPath(f.path.slice('source/'.length)))) return null;
     return {
-      lines: originals.map((f) => `curl -s --create-dirs -o original/${f.path.slice('source/'.length)} ${shellQuote(absolute({ siteUrl }, f.url))}`),
+      lines: originals.map((f) => `curl -s --create-dirs -o ${shellQuote(`original/${f.path.slice('source/'.length)}`)} ${shellQuote(absolute({ siteUrl }, f.url))}`),
       input: 'original',
     };
   })();
@@ -351,11 +352,6 @@ function rederivedOf(entry: Pick<Report['bundles'][number], 'status' | 'findings
   if (entry.findings.some((f) => f.code === 'IMPORT_MISMATCH')) return 'mismatch';
   if (entry.findings.some((f) => f.code === 'IMPORT_NOT_REPRODUCED')) return 'not_reproduced';
   return entry.status === 'verified' ? 'matched' : 'unverified';
-}
-
-/** Single-quotes a value for a POSIX shell. */
-function shellQuote(value: string): string {
-  return /^[A-Za-z0-9._/:@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /**

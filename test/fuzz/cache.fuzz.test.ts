@@ -29,7 +29,7 @@ const cache = () => testCache(join(dir, 'cache'));
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lb-cache-fuzz-'));
   await verifyPaths(['content/bundles/2026-09-14-widget-bugs'], undefined, { workers: 0, cache: cache() });
-  [name] = (await readdir(cache().dir)).filter((n) => n.endsWith('.v8'));
+  name = (await readdir(cache().dir)).filter((n) => n.endsWith('.v8'))[0]!;
   good = await readFile(join(cache().dir, name!));
   key = `sha256:${name!.slice(0, 64)}`;
 });
