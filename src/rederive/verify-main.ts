@@ -24,7 +24,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { directorySource, HEX64, keyIdOf, parseJsonBytes, publicKeyOf, urlSource, verifySignatures, verifySite } from './site-checks.mjs';
-import { DEFAULT_TIMEOUT_SECONDS, DOCUMENT_BYTES, fetchBounds, MAX_REDIRECTS, SiteReadError, TOTAL_PER_IDLE, type FetchBounds } from './bounded-fetch.ts';
+import { BoundError, DEFAULT_TIMEOUT_SECONDS, DOCUMENT_BYTES, fetchBounds, MAX_REDIRECTS, SiteReadError, TOTAL_PER_IDLE, type FetchBounds } from './bounded-fetch.ts';
 import { rederiveSite } from './rederive.ts';
 import type { RederiveLine, RederiveResult, SiteGet } from './types.ts';
 import { VERSION } from '../version.ts';
@@ -127,6 +127,8 @@ export async function main(args: readonly string[], out: (line: string) => void 
     }
   }
   if (targets.length !== 1 || targets[0]!.startsWith('-')) return (err(help), 2);
+  // A file that could not be read (bounded-fetch.ts: a bound broken, an HTTP error): one line naming the URL and why, exit 2; nothing else is printed.
+  const stopped = (error: Error): number => (options.progress?.(''), err(`${options.program}: ${error.message}; the site cannot be verified${error instanceof BoundError ? ' within the bounds' : ''}`), 2);
   const bounds = boundsOf(given.timeout, given.documentBytes);
   if (typeof bounds === 'string') return (err(`${options.program}: ${bounds}`), 2);
   const site = targets[0]!;
@@ -139,11 +141,10 @@ export async function main(args: readonly string[], out: (line: string) => void 
     reportBytes = await get('/report.json');
     if (reportBytes === null) return (err(`${options.program}: ${site} has no /report.json`), 2);
   } catch (error) {
+    // A SiteReadError's message names the URL and the bound it broke.
     const e = error as Error & { cause?: Error };
     return (err(`${options.program}: cannot read /report.json of ${site}: ${e.cause?.message ?? e.message}`), 2);
   }
-  // A bound of the verifier's own broken (bounded-fetch.ts): one line naming the URL and the bound, exit 2; nothing else is printed.
-  const stopped = (error: Error): number => (options.progress?.(''), err(`${options.program}: ${error.message}; the site cannot be verified within the bounds`), 2);
   // A read that failed where a check cannot take it as a mismatch (a bound broken, an HTTP error on a file every check needs).
   const failed = (error: unknown): number => {
     if (get.broken?.()) return stopped(get.broken()!);
