@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { BoundError, fetchBounds } from '../../../src/rederive/bounded-fetch.ts';
+import { BoundError, boundedFetch, fetchBounds } from '../../../src/rederive/bounded-fetch.ts';
 import { httpSiteGet } from '../../../src/rederive/browser/worker.ts';
 import { REPO_ROOT } from '../../helpers/hang-guard.ts';
 
@@ -63,6 +63,28 @@ describe('the worker: httpSiteGet within bounds', () => {
     const started = performance.now();
     await expect(get('/bundles/aa/files.json')).rejects.toThrow('https://example.org/bundles/aa/files.json: nothing received for 0.2 s (--timeout)');
     expect(performance.now() - started).toBeLessThan(3000);
+  }, 10_000);
+});
+
+describe('boundedFetch: the bound on a whole request', () => {
+  it('a body that drips a byte every 20 ms (never idle for the 0.2 s bound) stops at 10 x --timeout, naming the URL', async () => {
+    let sent = 0;
+    const drip = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await new Promise((r) => setTimeout(r, 20));
+        sent++;
+        controller.enqueue(new Uint8Array(1));
+      },
+    });
+    const started = performance.now();
+    const error = (await boundedFetch('https://example.org/report.json', undefined, fetchBounds(0.2), () => undefined, { fetchImpl: (async () => new Response(drip)) as unknown as typeof fetch }).catch((e: unknown) => e)) as BoundError;
+    const took = performance.now() - started;
+    expect(error).toBeInstanceOf(BoundError);
+    expect(error.bound).toBe('time');
+    expect(error.message).toBe('https://example.org/report.json: not complete within 2 s (the bound on one request, 10 times --timeout)');
+    expect(took).toBeGreaterThan(1900);
+    expect(took).toBeLessThan(5000);
+    expect(sent).toBeGreaterThan(10);
   }, 10_000);
 });
 
