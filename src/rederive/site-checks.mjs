@@ -188,7 +188,9 @@ export function directorySource(dir, bounds = fetchBounds()) {
       // Read to the end, never past the bound (a file that grows while it is read included).
       let total = 0;
       for (;;) {
-        const buffer = new Uint8Array(Math.min(READ_CHUNK, max + 1 - total));
+        // Sized by the file's stated size (a small file: one small read, then the end); past it (a file that grows), whole chunks.
+        const want = total <= info.size ? Math.min(READ_CHUNK, info.size + 1 - total) : READ_CHUNK;
+        const buffer = new Uint8Array(Math.min(want, max + 1 - total));
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
         if (bytesRead === 0) return total;
         total += bytesRead;
