@@ -127,7 +127,7 @@ export function basePathOf(config: Pick<Config, 'site_url'>): string {
 }
 
 /** The import limits in force: the config's `import_limits`, each missing one its default. */
-export function importLimitsOf(config: Config): ImportLimits {
+export function importLimitsOf(config: Pick<Config, 'import_limits'>): ImportLimits {
   const l = config.import_limits;
   if (l === undefined) return { ...DEFAULT_IMPORT_LIMITS };
   return {

@@ -10,25 +10,15 @@
  */
 import { originalsOverLimit } from '../import/original-limits.ts';
 import type { Importer } from '../import/importer.ts';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
+import type { ImportLimits } from '../import/limits.ts';
+import { importLimitsOf } from '../config/schema.ts';
 import type { Report } from '../report/schema.ts';
 import type { Published, SiteFile } from './publish.ts';
 import { sizeText } from './rederive-limit.ts';
 
 /** The import limits of a report: its config's `import_limits` (as the run verified under), else the defaults. */
 export function reportImportLimits(report: Pick<Report, 'config'>): ImportLimits {
-  const l = report.config.import_limits;
-  if (l === undefined) return { ...DEFAULT_IMPORT_LIMITS };
-  return {
-    maxFileBytes: l.file_bytes,
-    maxFiles: l.files,
-    maxInputBytes: l.input_bytes,
-    maxRecords: l.records,
-    maxStringBytes: l.string_bytes,
-    maxEntries: l.archive_entries,
-    maxEntryBytes: l.entry_bytes,
-    maxTotalBytes: l.archive_bytes,
-  };
+  return importLimitsOf(report.config);
 }
 
 /** The longest original path a sentence quotes (a path is untrusted text: escaped by the page, bounded here). */

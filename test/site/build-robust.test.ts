@@ -74,8 +74,8 @@ describe('a read-only checkout (item 13)', () => {
     expect(result.stderr).not.toContain('unexpected error');
     expect(result.code, result.stderr).toBe(0);
     expect((await stat(join(out, 'index.html'))).isFile()).toBe(true);
-    // Beside the config: its verification cache (docs/architecture.md), and nothing else.
-    expect((await readdir(dir)).sort()).toEqual(['.ledgerboard-cache', 'evidence', 'ledgerboard.config.json', 'site']);
+    // Beside the config: nothing but the output (the verification cache lives in the user's cache directory, docs/architecture.md).
+    expect((await readdir(dir)).sort()).toEqual(['evidence', 'ledgerboard.config.json', 'site']);
   });
 });
 
@@ -157,8 +157,8 @@ describe('builds into one output (low items)', () => {
     expect(second.stderr).toContain(`pid ${first.pid}`);
     expect(second.stderr).toContain(lockPath(out));
     expect(await firstExit).toBe(0);
-    // Beside the config: its verification cache (docs/architecture.md), and nothing else.
-    expect((await readdir(dir)).sort()).toEqual(['.ledgerboard-cache', 'evidence', 'ledgerboard.config.json', 'site']);
+    // Beside the config: nothing but the output (the verification cache lives in the user's cache directory, docs/architecture.md).
+    expect((await readdir(dir)).sort()).toEqual(['evidence', 'ledgerboard.config.json', 'site']);
   });
 
   it('a build killed with SIGKILL while rendering: the next build takes over its lock and removes its render directory', { timeout: 120_000 }, async () => {
@@ -188,8 +188,8 @@ describe('builds into one output (low items)', () => {
     expect(next.code, next.stderr).toBe(0);
     // Gone; if not, the message lists what is left in it.
     for (const render of left) expect(await readdir(render, { recursive: true }).catch(() => null), render).toBeNull();
-    // Beside the config: its verification cache (docs/architecture.md), and nothing else.
-    expect((await readdir(dir)).sort()).toEqual(['.ledgerboard-cache', 'evidence', 'ledgerboard.config.json', 'site']);
+    // Beside the config: nothing but the output (the verification cache lives in the user's cache directory, docs/architecture.md).
+    expect((await readdir(dir)).sort()).toEqual(['evidence', 'ledgerboard.config.json', 'site']);
     for (const render of left) await rm(render, { recursive: true, force: true });
   });
 });
