@@ -28,6 +28,7 @@ import type { Report } from '../../src/report/schema.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { bundleFiles, DEMO_INSPECT } from '../helpers/imported-bundle.ts';
 import { REPO_ROOT } from '../helpers/hang-guard.ts';
+import { textOf } from '../helpers/page-text.ts';
 
 const ORIGINAL = 'source/inspect-log.json';
 const LIMIT = 64 * 1024;
@@ -39,12 +40,6 @@ let run: { code: number | null; stderr: string; seconds: number; maxRssMiB: numb
 let report: Report;
 const plans: Record<'asImported' | 'padded' | 'huge', string> = {} as never;
 
-function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
 const page = async (path: string) => textOf(await readFile(join(out, path, 'index.html'), 'utf8'));
 
 /** SHA-256 of `size` zero bytes, in 1 MiB steps (the sparse file's digest, without writing it). */

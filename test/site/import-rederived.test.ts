@@ -21,17 +21,12 @@ import { VERSION } from '../../src/version.ts';
 import { buildSite } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { bundleFiles, claimTool, DEMO_INSPECT, flipGradesToPass, planIdOf, writeImported } from '../helpers/imported-bundle.ts';
+import { textOf } from '../helpers/page-text.ts';
 
 let out = '';
 let report: Report;
 const ids: Record<'asImported' | 'flipped' | 'claimed', { plan: string; bundle: string }> = {} as never;
 
-function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
 const page = async (path: string) => textOf(await readFile(join(out, path, 'index.html'), 'utf8'));
 const bundleIdOf = async (dir: string) => (JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { bundle_id: string }).bundle_id;
 
