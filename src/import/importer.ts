@@ -108,4 +108,14 @@ export interface Importer {
    * the caller. Empty when the defaults re-run it.
    */
   rerunFlags?(plan: { grader: { id: string } }): string[][];
+  /**
+   * The rule this import used to call an attempt resolved, read back from the
+   * plan's grader (its id records the metric, threshold and direction): one
+   * plain sentence for the plan page, which shows it where the imported rate
+   * may differ from the source's own figure (e.g. Inspect: "C, or P at
+   * --pass-threshold 0.5 or below, ..."; lm-eval: "the metric at or below the
+   * threshold (lower is better)"). Fixed words, numbers and the source's own
+   * metric names only; the page escapes it.
+   */
+  passRule?(plan: { grader: { id: string } }): string;
 }
