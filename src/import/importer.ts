@@ -118,4 +118,13 @@ export interface Importer {
    * metric names only; the page escapes it.
    */
   passRule?(plan: { grader: { id: string } }): string;
+  /**
+   * Why two imports of one benchmark landed on different boards or cohorts:
+   * the names of the key components of the source's own run configuration
+   * that differ between the two (e.g. HELM: "adapter_spec.instructions"),
+   * read from each bundle's originals as published (held to `limits` by the
+   * caller, as for sourceMetrics). Empty when none of the components it knows
+   * differ; absent for a format that records no such configuration.
+   */
+  configurationDifferences?(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Array>, limits?: ImportLimits): Promise<string[]>;
 }
