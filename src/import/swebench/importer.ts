@@ -1,6 +1,7 @@
 /** The SWE-bench importer: one run directory per bundle (docs/importing.md, "SWE-bench"). */
 import type { Importer, SourceMetric } from '../importer.ts';
 import { mapSweRun, SWEBENCH_ORIGIN_FORMAT } from './map.ts';
+import { sweTranscripts } from './transcript.ts';
 import { classify, isRunDirectory, readSweRun } from './read-run.ts';
 import { RunReport } from './schema.ts';
 
@@ -46,10 +47,24 @@ export const sweBenchImporter: Importer = {
     const mapped = mapSweRun(readSweRun(input, request.limits), request.license);
     // Said on the command line only: NOTES.md must be the same when a stranger re-imports from the kept originals alone.
     const unkept = input.files.size - [...mapped.files.keys()].filter((p) => p.startsWith('source/')).length;
-    if (unkept > 0) (mapped.summary.unkept ??= []).push(`${unkept === 1 ? '1 other file' : `${unkept} other files`} of the input not kept (only the predictions, the run report or results.json and the per-instance reports are)`);
+    if (unkept > 0) (mapped.summary.unkept ??= []).push(`${unkept === 1 ? '1 other file' : `${unkept} other files`} of the input not kept (only the predictions, the run report or results.json, the per-instance reports and, without predictions, metadata.yaml are)`);
     return mapped;
   },
   async sourceMetrics(sources) {
     return sweSourceMetrics(sources);
   },
+  async transcripts(sources, limits) {
+    return sweTranscripts(sources, limits);
+  },
+  passRule(plan) {
+    return swePassRule(plan.grader.id);
+  },
 };
+
+/** The rule an import used to call an attempt resolved, read back from its grader id (one plain sentence for the plan page). */
+export function swePassRule(graderId: string): string {
+  if (graderId === 'swe-bench-results-json') {
+    return "resolved: the instance's report.json says resolved (its FAIL_TO_PASS and PASS_TO_PASS tests pass) where the submission has one, else the instance is in results.json's resolved list (the submission's own results file, weaker than a report); in no list is fail, no_logs a harness failure, an empty patch a model failure";
+  }
+  return "resolved: the instance's report.json says resolved (its FAIL_TO_PASS and PASS_TO_PASS tests pass); a patch that did not apply is fail, an empty patch a model failure and a missing report.json a harness failure, neither graded";
+}

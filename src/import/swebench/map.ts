@@ -37,6 +37,26 @@ export const PASS_RULE = {
 
 export const SWEBENCH_GRADER: Grader = { id: 'swe-bench-report', version: '1', executable: digestCanonical(PASS_RULE) };
 
+/**
+ * The pass rule of an experiments submission graded (for at least one
+ * instance) by its own `results/results.json`: the submission's results
+ * file, weaker evidence than a per-instance report (an id in a list, no test
+ * results). A per-instance report, where present, still grades its instance.
+ */
+export const RESULTS_PASS_RULE = {
+  rule: 'swe-bench report.json, else the submission\'s results/results.json',
+  pass: 'report.json resolved is true; without a report.json, the instance is in results.json resolved',
+  fail: 'report.json resolved is false; without a report.json, the instance is in no list of results.json (or only in no_generation with a patch)',
+  empty_patch: 'outcome model_failure, not graded',
+  no_logs: 'without a report.json, in results.json no_logs: outcome harness_failure, not graded',
+  evidence: 'results.json is the submission\'s own results file: weaker than a per-instance report',
+} as const;
+
+export const SWEBENCH_RESULTS_GRADER: Grader = { id: 'swe-bench-results-json', version: '1', executable: digestCanonical(RESULTS_PASS_RULE) };
+
+/** The grader profile of each grader id (what the grade rests on). */
+export const GRADER_PROFILES: Readonly<Record<string, string>> = { 'swe-bench-report': 'swe-bench-harness', 'swe-bench-results-json': 'swe-bench-submission-results-json' };
+
 type Verdict = 'pass' | 'fail';
 
 /** The id lists of the aggregate, whichever kind it is. */
@@ -47,6 +67,12 @@ interface Lists {
   unresolved: Set<string> | null;
   empty: Set<string> | null;
   error: Set<string> | null;
+  /** Experiments results.json: every id it lists in any list (null for a run report). */
+  listed: Set<string> | null;
+  /** Experiments results.json: ids listed more than once within one list. */
+  repeated: number;
+  /** Experiments results.json: ids in `resolved` and in `no_generation` or `no_logs`. */
+  contradictory: number;
 }
 
 function listsOf(aggregate: Aggregate | null): Lists | null {
@@ -54,13 +80,29 @@ function listsOf(aggregate: Aggregate | null): Lists | null {
   const set = (ids: readonly string[] | undefined) => (ids === undefined ? null : new Set(ids));
   if (aggregate.kind === 'run-report') {
     const r = aggregate.report;
-    return { kind: 'run-report', submitted: set(r.submitted_ids), resolved: new Set(r.resolved_ids), unresolved: set(r.unresolved_ids), empty: set(r.empty_patch_ids), error: set(r.error_ids) };
+    return { kind: 'run-report', submitted: set(r.submitted_ids), resolved: new Set(r.resolved_ids), unresolved: set(r.unresolved_ids), empty: set(r.empty_patch_ids), error: set(r.error_ids), listed: null, repeated: 0, contradictory: 0 };
   }
+  // results.json has no submitted list: it lists resolved, no_generation, no_logs (...); an unresolved instance is in none.
   const r = aggregate.results;
   const ids = (key: string) => (Array.isArray(r[key]) ? (r[key] as unknown[]).filter((x): x is string => typeof x === 'string') : undefined);
-  const submitted = new Set<string>();
-  for (const [key, value] of Object.entries(r)) if (Array.isArray(value) && key !== 'no_submission') for (const id of value) if (typeof id === 'string') submitted.add(id);
-  return { kind: 'experiments-results', submitted, resolved: new Set(r.resolved), unresolved: null, empty: set(ids('no_generation')), error: set(ids('no_logs')) };
+  const listed = new Set<string>();
+  let repeated = 0;
+  for (const value of Object.values(r)) {
+    if (!Array.isArray(value)) continue;
+    const once = new Set<string>();
+    for (const id of value) {
+      if (typeof id !== 'string') continue;
+      if (once.has(id)) repeated++;
+      once.add(id);
+      listed.add(id);
+    }
+  }
+  const resolved = new Set(r.resolved);
+  const empty = set(ids('no_generation'));
+  const error = set(ids('no_logs'));
+  let contradictory = 0;
+  for (const id of resolved) if (empty?.has(id) || error?.has(id)) contradictory++;
+  return { kind: 'experiments-results', submitted: null, resolved, unresolved: null, empty, error, listed, repeated, contradictory };
 }
 
 /** True when a prediction carries no patch: null, empty or only whitespace. */
@@ -68,13 +110,31 @@ export function isEmptyPatch(patch: string | null): boolean {
   return patch === null || patch.trim() === '';
 }
 
-/** The model: the predictions' one model_name_or_path, else the harness's log folder name of the reports (all the same). */
-function modelOf(run: SweRun, missing: string[]): string {
+/**
+ * The subject: the predictions' one model_name_or_path; without predictions,
+ * an experiments submission's metadata.yaml (the system's name, its one
+ * model), else the harness's log folder name of the reports (all the same).
+ */
+function subjectOf(run: SweRun, missing: string[]): { selector: string; model: string; agent: { name: string; version: string } } {
+  const unknownAgent = { name: 'unknown', version: 'unknown' };
   if (run.predictions !== null) {
     const models = [...new Set(run.predictions.lines.map((p) => p.model_name_or_path))].sort(compareUtf8);
     if (models.length > 1) throw new ImportError(`the predictions name ${models.length} models (model_name_or_path): one run evaluates one model; split the file by model`);
-    return models[0]!;
+    return { selector: models[0]!, model: models[0]!, agent: unknownAgent };
   }
+  if (run.metadata !== null) {
+    const { name, models } = run.metadata;
+    const model = models.length === 1 ? models[0]! : name;
+    missing.push(
+      `no predictions file: no patches (each attempt's patch is null); the subject is read from metadata.yaml: selector and agent the system's name (info.name), model ${models.length === 1 ? 'its one tags.model' : `the system's name (tags.model names ${plural(models.length, 'model')})`}`,
+    );
+    return { selector: name, model, agent: { name, version: 'unknown' } };
+  }
+  return { selector: '', model: modelOfReports(run, missing), agent: unknownAgent };
+}
+
+/** Without predictions or metadata.yaml: the harness's log folder name of the reports (all the same). */
+function modelOfReports(run: SweRun, missing: string[]): string {
   const folders = new Set<string>();
   for (const r of run.reports.values()) {
     const m = /(?:^|\/)run_evaluation\/[^/]+\/([^/]+)\/[^/]+\/report\.json$/.exec(r.path);
@@ -82,7 +142,9 @@ function modelOf(run: SweRun, missing: string[]): string {
   }
   const [only] = folders;
   if (folders.size !== 1 || only === undefined || only === '') {
-    throw new ImportError('the directory holds no predictions file and its reports are not in the harness layout logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json: the model is not recorded');
+    throw new ImportError(
+      'the directory holds no predictions file, no metadata.yaml, and its reports are not in the harness layout logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json: the model is not recorded',
+    );
   }
   missing.push("no predictions file: no patches (each attempt's patch is null); the model is the harness's log folder name (it writes \"/\" in a model name as \"__\")");
   return only;
@@ -105,32 +167,41 @@ interface Counts {
   errorListedHasReport: number;
   predictionNotSubmitted: number;
   submittedNoPrediction: number;
+  /** Attempts graded by results.json (no report.json), and of them the passes. */
+  byResults: number;
+  byResultsPass: number;
+  noLogs: number;
+  listedNoPrediction: number;
   usable: number;
 }
 
 /** Maps a run to bundle files. Throws ImportError when it cannot be mapped honestly. */
 export function mapSweRun(run: SweRun, license: string): MappedBundle {
   const missing: string[] = [];
-  const model = modelOf(run, missing);
+  const who = subjectOf(run, missing);
+  const model = who.model;
   const lists = listsOf(run.aggregate);
+  // An experiments submission is graded by its own results.json where no report.json is here.
+  const byResults = lists?.kind === 'experiments-results';
   const predictions = new Map<string, Prediction>((run.predictions?.lines ?? []).map((p) => [p.instance_id, p]));
 
   // One task per instance id: predicted, reported, or (without predictions) submitted per the aggregate.
   const ids = new Set<string>([...predictions.keys(), ...run.reports.keys()]);
-  if (run.predictions === null && lists !== null) for (const id of [...(lists.submitted ?? []), ...lists.resolved]) ids.add(id);
+  if (run.predictions === null && lists !== null) for (const id of [...(lists.submitted ?? []), ...lists.resolved, ...(lists.listed ?? [])]) ids.add(id);
   const tasks = [...ids].sort(compareUtf8);
 
   const ledger: LedgerRecord[] = tasks.map((id) => importedLedgerRecord(id, digestCanonical({ instance_id: id }), license, UNKNOWN_START));
   const ledgerBytes = jsonlBytes(ledger);
-  const agent = { name: 'unknown', version: 'unknown' };
-  const subject: Subject = { selector: model, model, agent, role: 'candidate' };
+  const agent = who.agent;
+  const subject: Subject = { selector: who.selector === '' ? model : who.selector, model, agent, role: 'candidate' };
 
   const files = new Map<string, Uint8Array>();
   const artifact = artifactWriter(files);
   const c: Counts = {
     empty: 0, missingReport: 0, errorListed: 0, notApplied: 0, regressions: 0, reportWithoutPrediction: 0,
     resolvedListedNoReport: 0, resolvedListedReportSaysNot: 0, unresolvedListedReportSaysResolved: 0, resolvedNotListed: 0,
-    emptyListedHasPatch: 0, emptyNotListed: 0, errorListedHasReport: 0, predictionNotSubmitted: 0, submittedNoPrediction: 0, usable: 0,
+    emptyListedHasPatch: 0, emptyNotListed: 0, errorListedHasReport: 0, predictionNotSubmitted: 0, submittedNoPrediction: 0,
+    byResults: 0, byResultsPass: 0, noLogs: 0, listedNoPrediction: 0, usable: 0,
   };
   const attempts: Attempt[] = [];
   const results: GradeResult[] = [];
@@ -165,6 +236,23 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
         output: artifact(report.report.tests_status ?? null),
         receipt: artifact({ instance_id: id, report: report.report, regression: p2pFailures.length > 0, pass_to_pass_failures: p2pFailures.length }),
       });
+    } else if (byResults && lists.error?.has(id) === true && !lists.resolved.has(id)) {
+      // results.json: no evaluation log for it (no_logs): not graded, as without a report.
+      outcome = 'harness_failure';
+      c.noLogs++;
+    } else if (byResults) {
+      outcome = 'completed';
+      const listedResolved = lists.resolved.has(id);
+      c.byResults++;
+      c.usable++;
+      if (listedResolved) c.byResultsPass++;
+      results.push({
+        attempt_id: attemptId,
+        verdict: listedResolved ? 'pass' : 'fail',
+        input: patch ?? artifact({ instance_id: id, model_patch: prediction?.model_patch ?? null }),
+        output: artifact({ instance_id: id, in_results_json_resolved: listedResolved }),
+        receipt: artifact({ instance_id: id, graded_by: 'results/results.json', in_resolved: listedResolved, report: null }),
+      });
     } else {
       outcome = 'harness_failure';
       c.missingReport++;
@@ -188,7 +276,8 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
     });
   });
   noteAggregate(run, lists, c, missing);
-  noteCounts(c, tasks.length, missing);
+  noteCounts(c, tasks.length, missing, run.metadata !== null);
+  const grader = c.byResults > 0 ? SWEBENCH_RESULTS_GRADER : SWEBENCH_GRADER;
 
   const mainFile = run.predictions ?? run.aggregate ?? [...run.reports.values()][0]!;
   const plan = withSelfId(
@@ -208,9 +297,16 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
         name: 'swebench',
         version: 'unknown',
         // The run's identity: the digests of the files that define it, so two runs never pool by coincidence.
-        commit: digestHex(digestCanonical({ format: SWEBENCH_ORIGIN_FORMAT, predictions: run.predictions ? digestBytes(run.predictions.bytes) : null, aggregate: run.aggregate ? digestBytes(run.aggregate.bytes) : null })),
+        commit: digestHex(
+          digestCanonical({
+            format: SWEBENCH_ORIGIN_FORMAT,
+            predictions: run.predictions ? digestBytes(run.predictions.bytes) : null,
+            aggregate: run.aggregate ? digestBytes(run.aggregate.bytes) : null,
+            ...(run.metadata ? { metadata: digestBytes(run.metadata.bytes) } : {}),
+          }),
+        ),
       },
-      grader: { profile: 'swe-bench-harness', ...SWEBENCH_GRADER },
+      grader: { profile: GRADER_PROFILES[grader.id]!, ...grader },
       subjects: [subject],
       attempts: 1,
       budget: null,
@@ -224,13 +320,14 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
   if (run.predictions) files.set(`source/${run.predictions.path}`, run.predictions.bytes);
   if (run.aggregate) files.set(`source/${run.aggregate.path}`, run.aggregate.bytes);
   for (const r of run.reports.values()) files.set(`source/${r.path}`, r.bytes);
+  if (run.metadata) files.set(`source/${run.metadata.path}`, run.metadata.bytes);
   const mainPath = `source/${mainFile.path}`;
   return finishImport({
     files,
     plan,
     ledgerBytes,
     attempts,
-    grades: { created_at: UNKNOWN_START, grader: SWEBENCH_GRADER, results },
+    grades: { created_at: UNKNOWN_START, grader, results },
     notes: {
       heading: 'Imported SWE-bench run',
       format: 'swe-bench',
@@ -238,7 +335,7 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
     },
     missing,
     usable: c.usable,
-    summary: { status: runStatus(run.aggregate), tasks: tasks.length, epochs: 1, scorer: SWEBENCH_GRADER.id },
+    summary: { status: runStatus(run.aggregate), tasks: tasks.length, epochs: 1, scorer: grader.id },
   });
 }
 
@@ -257,7 +354,10 @@ function crossCheck(id: string, prediction: Prediction | undefined, report: Repo
   if (lists === null) return;
   const resolvedByReport = report?.report.resolved === true;
   if (lists.resolved.has(id)) {
-    if (report === undefined) c.resolvedListedNoReport++;
+    // (results.json grades an instance without a report: not a gap.)
+    if (report === undefined) {
+      if (lists.kind === 'run-report') c.resolvedListedNoReport++;
+    }
     else if (!resolvedByReport) c.resolvedListedReportSaysNot++;
   } else if (resolvedByReport) c.resolvedNotListed++;
   if (lists.unresolved?.has(id) && resolvedByReport) c.unresolvedListedReportSaysResolved++;
@@ -271,6 +371,13 @@ function crossCheck(id: string, prediction: Prediction | undefined, report: Repo
     if (prediction !== undefined && !lists.submitted.has(id)) c.predictionNotSubmitted++;
     if (prediction === undefined && lists.submitted.has(id)) c.submittedNoPrediction++;
   }
+}
+
+/** Instances results.json lists that the predictions do not hold (not imported as tasks). */
+function countListedNoPrediction(run: SweRun, lists: Lists | null, c: Counts): void {
+  if (run.predictions === null || lists?.listed == null) return;
+  const predicted = new Set(run.predictions.lines.map((p) => p.instance_id));
+  for (const id of lists.listed) if (!predicted.has(id) && !run.reports.has(id)) c.listedNoPrediction++;
 }
 
 /** The aggregate's own counts against its own lists, and instances it lists that no file here backs. */
@@ -292,6 +399,21 @@ function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: str
     const off = pairs.filter(([, n, list]) => n !== undefined && list !== undefined && n !== list.length).length;
     if (off > 0) missing.push(`the run report contradicts itself: ${plural(off, 'count')} (such as resolved_instances) differ from the length of the matching id list`);
   }
+  countListedNoPrediction(run, lists, c);
+  if (lists !== null && lists.kind === 'experiments-results') {
+    if (c.byResults > 0) {
+      missing.push(
+        `${plural(c.byResults, 'attempt')} graded by the submission's own results/results.json (no report.json here): pass when in its resolved list (${c.byResultsPass}), else fail; an id in a list is weaker evidence than a per-instance report (no test results)`,
+      );
+    }
+    if (run.predictions === null) {
+      missing.push(
+        "results.json has no submitted list (it lists resolved, no_generation and no_logs): without a predictions file, an instance it does not list and no report.json here names (unresolved at the source) is not known and not imported, so the imported rate counts only the instances listed or reported",
+      );
+    }
+    if (lists.repeated > 0) missing.push(`results.json names ${plural(lists.repeated, 'instance id')} again within one list: each is one task (the source's own count of a list counts every repeat)`);
+    if (lists.contradictory > 0) missing.push(`${plural(lists.contradictory, 'instance')} in results.json's resolved list ${lists.contradictory === 1 ? 'is' : 'are'} also in its no_generation or no_logs list: graded by the report.json when present, else by the resolved list (pass)`);
+  }
   // Each line in the singular for one instance and in the plural for more ("1 instance ... has", "2 instances ... have").
   const say = (n: number, one: string, more: string) => {
     if (n > 0) missing.push(`${plural(n, 'instance')} ${n === 1 ? one : more}`);
@@ -305,9 +427,10 @@ function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: str
   say(c.errorListedHasReport, 'listed as an error by the run report has a report.json: graded by the report.json', 'listed as errors by the run report have a report.json: graded by the report.json');
   say(c.predictionNotSubmitted, 'in the predictions is not in the run report\'s submitted list', 'in the predictions are not in the run report\'s submitted list');
   say(c.submittedNoPrediction, 'in the run report\'s submitted list has no prediction here: not imported as a task', 'in the run report\'s submitted list have no prediction here: not imported as tasks');
+  say(c.listedNoPrediction, 'listed in results.json has no prediction and no report.json here: not imported as a task', 'listed in results.json have no prediction and no report.json here: not imported as tasks');
 }
 
-function noteCounts(c: Counts, tasks: number, missing: string[]): void {
+function noteCounts(c: Counts, tasks: number, missing: string[], readMetadata: boolean): void {
   missing.push("the run's start is not recorded in SWE-bench files: plan, ledger, attempt and grade times are the fixed value 1970-01-01T00:00:00Z (unknown), and wall_seconds is 0");
   missing.push(`no tokens or cost are recorded per instance: tokens unknown (null) and cost unavailable for ${plural(tasks, 'attempt')}`);
   missing.push('no problem statements are in the run directory: each task\'s prompt_sha256 is the digest of {"instance_id": <id>}; repo and base_sha are null');
@@ -317,6 +440,11 @@ function noteCounts(c: Counts, tasks: number, missing: string[]): void {
   if (c.missingReport > 0) missing.push(`${plural(c.missingReport, 'instance')} without a report.json and without an empty patch: outcome harness_failure (a missing report is an error), not graded${c.errorListed > 0 ? `; ${c.errorListed} of them listed as errors by the aggregate` : ''}`);
   if (c.notApplied > 0) missing.push(`${plural(c.notApplied, 'patch', 'patches')} that did not apply: graded fail, as the harness counts them`);
   if (c.regressions > 0) missing.push(`${plural(c.regressions, 'graded attempt')} broke a PASS_TO_PASS test (a regression): noted in the receipt`);
+  if (c.noLogs > 0) missing.push(`${plural(c.noLogs, 'instance')} without a report.json in results.json's no_logs list: outcome harness_failure (not evaluated), not graded`);
   if (c.reportWithoutPrediction > 0) missing.push(`${plural(c.reportWithoutPrediction, 'report.json', 'report.json files')} for instances without a prediction here: imported with patch null`);
-  missing.push('files of the run directory other than the predictions, the run report and the per-instance reports (test logs, eval scripts, patch files, metadata, other JSON) are not read into the mapping and not kept');
+  missing.push(
+    readMetadata
+      ? 'files of the submission other than results.json, the per-instance reports and metadata.yaml (test logs, eval scripts, patch files, trajectories, other JSON) are not read into the mapping and not kept'
+      : 'files of the run directory other than the predictions, the run report and the per-instance reports (test logs, eval scripts, patch files, metadata, other JSON) are not read into the mapping and not kept',
+  );
 }

@@ -28,6 +28,7 @@ import { ImportError, ImportLimitError } from '../errors.ts';
 import { boundedString } from '../common.ts';
 import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
+import { readMetadata, type SubmissionMetadata } from './metadata.ts';
 import { describeIssue, ExperimentsResults, InstanceReport, Prediction, RunReport } from './schema.ts';
 
 /** Nesting limit of SWE-bench documents (reports nest 5 deep). */
@@ -57,6 +58,8 @@ export interface SweRun {
   aggregate: Aggregate | null;
   /** By instance id. */
   reports: Map<string, ReportFile>;
+  /** An experiments submission's `metadata.yaml` at the top: read (and kept) only when there is no predictions file, for the subject. */
+  metadata: SubmissionMetadata | null;
 }
 
 function isObject(value: JsonValue | undefined): value is { [member: string]: JsonValue } {
@@ -284,14 +287,19 @@ export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
     else if (kind === 'experiments-results') setAggregate({ kind, path, bytes, results: validate(ExperimentsResults, value, `the results file ${shown(path)}`) });
     else if (kind === 'instance-report') addReport(path, bytes, value);
   }
-  if (predictions === null && reports.size === 0) {
+  // The aggregate found (TypeScript does not follow the closure's assignment).
+  const found = aggregate as Aggregate | null;
+  // An experiments results.json lists instances per outcome: with metadata.yaml (read below) it is a submission to import.
+  if (predictions === null && reports.size === 0 && found?.kind !== 'experiments-results') {
     throw new ImportError(
-      aggregate === null
+      found === null
         ? 'not a SWE-bench run: the directory holds no predictions JSONL, no run report and no per-instance report.json'
         : 'the directory holds a run report but neither predictions nor per-instance reports: a run report alone is an aggregate, with nothing per instance to import',
     );
   }
-  return { predictions, aggregate, reports };
+  const metadataBytes = input.files.get('metadata.yaml');
+  const metadata = predictions === null && metadataBytes !== undefined ? readMetadata('metadata.yaml', metadataBytes, limits) : null;
+  return { predictions, aggregate: found, reports, metadata };
 }
 
 /**

@@ -123,7 +123,7 @@ describe('every file read at a run file place is parsed strictly', () => {
     );
     expect([...m.files.keys()].filter((p) => p.startsWith('source/')).sort()).toEqual(['source/all_preds.jsonl', `source/${harnessPath('a__a-1')}`, 'source/m.r1.json']);
     expect(linesOf(m, 'attempts.jsonl').map((a) => a.outcome)).toEqual(['completed', 'harness_failure']);
-    expect(m.summary.unkept).toEqual(['6 other files of the input not kept (only the predictions, the run report or results.json and the per-instance reports are)']);
+    expect(m.summary.unkept).toEqual(['6 other files of the input not kept (only the predictions, the run report or results.json, the per-instance reports and, without predictions, metadata.yaml are)']);
   });
 
   it('an instance id of the run report past maxStringBytes is refused (without predictions it would be a task id)', async () => {
