@@ -9,6 +9,7 @@ import type { Importer, ImportRequest, SourceMetric } from '../importer.ts';
 import { TBENCH_ORIGIN_FORMAT, mapTbenchInput } from './map.ts';
 import type { TbenchOptions } from './normalize.ts';
 import { detectLayout } from './read.ts';
+import { tbenchTranscripts } from './transcript.ts';
 
 /** Parses --pass-threshold (threshold.ts): a plain decimal, no sign (rewards are never negative); the text is kept as given in the grader id. */
 export const parseTbenchThreshold = (text: string): number => parsePassThreshold(text, { sign: false });
@@ -28,6 +29,21 @@ function objectOf(bytes: Uint8Array | undefined): Record<string, unknown> | null
 
 function finiteOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The pass rule of a Terminal-Bench bundle, read back from its grader id
+ * (normalize.ts: `is_resolved` for TB1, `reward` or `reward>=N` for Harbor).
+ */
+export function tbenchPassRule(graderId: string): string {
+  if (graderId === 'is_resolved') {
+    return "is_resolved true, whatever the failure_mode (a trial resolved after the agent's timeout counts resolved, as Terminal-Bench's accuracy does); false fails; null (the tests did not finish or could not be parsed) is not graded";
+  }
+  const after = 'a passing reward counts resolved whatever the exception (an agent timeout, say), as Harbor\'s mean does; no reward is not graded';
+  if (graderId === 'reward') return `the verifier's reward: 1 passes and 0 fails (any other reward needs --pass-threshold); ${after}`;
+  const m = /^reward>=([0-9]+(?:\.[0-9]+)?)$/.exec(graderId);
+  if (m) return `the verifier's reward at or above the threshold ${m[1]!} (--pass-threshold) passes, below it fails; ${after}`;
+  return 'the Terminal-Bench or Harbor verifier\'s result, under a grader this version does not name';
 }
 
 export const tbenchImporter: Importer = {
@@ -78,6 +94,12 @@ export const tbenchImporter: Importer = {
       }
     });
     return metrics.length === 0 ? null : metrics;
+  },
+  transcripts(sources, limits) {
+    return tbenchTranscripts(sources, limits);
+  },
+  passRule(plan) {
+    return tbenchPassRule(plan.grader.id);
   },
   rerunFlags(plan) {
     const m = /^reward>=(.+)$/.exec(plan.grader.id);

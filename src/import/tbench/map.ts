@@ -15,7 +15,7 @@ import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { secondsBetween } from '../time.ts';
 import { normalizeHarbor, normalizeTb1, type Run, type TbenchOptions, type Trial } from './normalize.ts';
-import { MAIN_FILE, readRun, type TbenchRun } from './read.ts';
+import { LOG_FILE_BYTES, LOG_TOTAL_BYTES, MAIN_FILE, readRun, type TbenchRun } from './read.ts';
 
 /** The plan's `origin.format` of Terminal-Bench imports (both layouts). */
 export const TBENCH_ORIGIN_FORMAT = 'terminal-bench-run';
@@ -38,21 +38,15 @@ interface Counts {
   unknownKind: number;
   timeouts: number;
   otherOutcomes: number;
+  /** Trials resolved although the source records a failure, by the failure's words (NOTES.md order: first seen). */
+  resolvedDespite: Map<string, number>;
   usable: number;
 }
 
 function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOptions): MappedBundle {
   const missing = [...run.missing];
   if (read.nonFinite > 0) missing.push(`${plural(read.nonFinite, 'non-finite number')} (NaN or Infinity) read as null`);
-  // Tasks in byte order; a task's trials by start time, then trial name: the attempt index is the trial's place.
-  const byTask = new Map<string, Trial[]>();
-  for (const t of run.trials) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
-  const tasks = [...byTask.keys()].sort(compareUtf8);
-  const ordered: { trial: Trial; index: number }[] = [];
-  for (const task of tasks) {
-    const trials = byTask.get(task)!.sort((a, b) => compareStarts(a, b) || compareUtf8(a.trialName, b.trialName));
-    trials.forEach((trial, i) => ordered.push({ trial, index: i + 1 }));
-  }
+  const { byTask, tasks, ordered } = orderTrials(run.trials);
   const most = Math.max(...tasks.map((t) => byTask.get(t)!.length));
   const attemptsPerTask = Math.max(most, run.configuredAttempts ?? 1);
   if (run.configuredAttempts === null) missing.push(`no attempts per task recorded (n_attempts): attempts per task = ${attemptsPerTask}, the most trials of one task`);
@@ -66,7 +60,7 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
   const subject: Subject = { selector: run.selector, model: run.model, agent: run.agent, role: 'candidate' };
   const files = new Map<string, Uint8Array>();
   const artifact = artifactWriter(files);
-  const counts: Counts = { zeroTokens: 0, noTokens: 0, noCost: 0, noTime: 0, notGraded: 0, verifierFailed: 0, unknownKind: 0, timeouts: 0, otherOutcomes: 0, usable: 0 };
+  const counts: Counts = { zeroTokens: 0, noTokens: 0, noCost: 0, noTime: 0, notGraded: 0, verifierFailed: 0, unknownKind: 0, timeouts: 0, otherOutcomes: 0, resolvedDespite: new Map(), usable: 0 };
   const attempts: Attempt[] = [];
   const results: GradeResult[] = [];
   ordered.forEach(({ trial, index }, i) => {
@@ -81,7 +75,15 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
   const unread = input.files.size - read.read.length;
   // Said on the command line only: NOTES.md must follow from the kept files alone (a re-import from them has no other file).
   const unkept: string[] = [];
-  if (unread > 0) unkept.push(`${plural(unread, 'other file')} of the input (recordings, logs, agent and verifier output) not read: not kept in the bundle`);
+  const over = read.logs.over;
+  if (over > 0) {
+    unkept.push(
+      `${plural(over, 'log file')} (${run.layout === 'tb1' ? 'commands.txt, panes' : 'agent/trajectory.json, verifier/test-stdout.txt'}) past the kept-log bounds (${LOG_FILE_BYTES / 1024 / 1024} MiB each, ${LOG_TOTAL_BYTES / 1024 / 1024} MiB together): not kept in the bundle, so no transcript from ${over === 1 ? 'it' : 'them'}`,
+    );
+  }
+  if (unread > over) {
+    unkept.push(`${plural(unread - over, 'other file')} of the input (recordings, session logs, other agent and verifier files) not read: not kept in the bundle`);
+  }
   if (input.skipped.length > 0) unkept.push(`${plural(input.skipped.length, 'hidden entry', 'hidden entries')} of the input skipped, never read`);
 
   const mainBytes = input.files.get(MAIN_FILE[run.layout])!;
@@ -126,6 +128,27 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
   });
 }
 
+/**
+ * Tasks in byte order; a task's trials by start time, then trial name: the
+ * attempt index is the trial's place among its task's trials (what the
+ * transcripts are keyed by, transcript.ts).
+ */
+export function orderTrials(all: readonly Trial[]): { byTask: Map<string, Trial[]>; tasks: string[]; ordered: { trial: Trial; index: number }[] } {
+  const byTask = new Map<string, Trial[]>();
+  for (const t of all) {
+    const list = byTask.get(t.taskId);
+    if (list === undefined) byTask.set(t.taskId, [t]);
+    else list.push(t);
+  }
+  const tasks = [...byTask.keys()].sort(compareUtf8);
+  const ordered: { trial: Trial; index: number }[] = [];
+  for (const task of tasks) {
+    const trials = byTask.get(task)!.sort((a, b) => compareStarts(a, b) || compareUtf8(a.trialName, b.trialName));
+    trials.forEach((trial, i) => ordered.push({ trial, index: i + 1 }));
+  }
+  return { byTask, tasks, ordered };
+}
+
 function compareStarts(a: Trial, b: Trial): number {
   if (a.startedAt === b.startedAt) return 0;
   if (a.startedAt === null) return 1;
@@ -148,6 +171,7 @@ function attemptOf(t: Trial, attemptId: string, index: number, run: Run, counts:
   if (cost.state === 'unavailable') counts.noCost++;
   if (t.verifierFailed) counts.verifierFailed++;
   if (t.unknownKind) counts.unknownKind++;
+  if (t.resolvedDespite !== null) counts.resolvedDespite.set(t.resolvedDespite, (counts.resolvedDespite.get(t.resolvedDespite) ?? 0) + 1);
   if (t.outcome === 'timeout') counts.timeouts++;
   else if (t.outcome !== 'completed') counts.otherOutcomes++;
   return {
@@ -171,6 +195,11 @@ function attemptOf(t: Trial, attemptId: string, index: number, run: Run, counts:
 /** What the trials lacked or the import could not carry, one sentence per kind, with its count. */
 function noteCounts(missing: string[], c: Counts, run: Run): void {
   const tb1 = run.layout === 'tb1';
+  const by = tb1 ? 'as Terminal-Bench does' : "as Harbor's mean does";
+  for (const [words, n] of [...c.resolvedDespite].sort(([a], [b]) => compareUtf8(a, b))) {
+    const timeout = words === 'failure_mode agent_timeout' || words === 'exception AgentTimeoutError';
+    missing.push(timeout ? `${plural(n, 'trial')} resolved after the agent's timeout: counted resolved, ${by}` : `${plural(n, 'trial')} resolved despite ${words}: counted resolved (outcome completed), ${by}`);
+  }
   if (c.timeouts > 0) missing.push(`${plural(c.timeouts, 'trial')} halted by the agent timeout: outcome timeout`);
   if (c.otherOutcomes > 0) {
     missing.push(`${plural(c.otherOutcomes, 'trial')} ended by an agent, model, environment or harness error (${tb1 ? 'failure_mode' : 'exception_info'}): outcome model_failure, environment_failure, cancelled or harness_failure`);

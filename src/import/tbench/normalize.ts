@@ -20,6 +20,8 @@ export type Verdict = 'pass' | 'fail' | 'error';
 export interface Trial {
   taskId: string;
   trialName: string;
+  /** The directory of the trial's own result file in the input (its log files are beside it), or null when the run has none for it. */
+  dir: string | null;
   /** The ledger's prompt digest of the trial's task. */
   prompt: string;
   outcome: Outcome;
@@ -28,6 +30,12 @@ export interface Trial {
   verifierFailed: boolean;
   /** An outcome class the importer does not know (an unknown failure mode or exception type): harness_failure. */
   unknownKind: boolean;
+  /**
+   * Resolved although the source records a failure (an agent timeout, say):
+   * the failure's words for NOTES.md (tb1ModeWords, harborTypeWords), else
+   * null. Such a trial is `completed` and passes, as the source counts it.
+   */
+  resolvedDespite: string | null;
   startedAt: string | null;
   endedAt: string | null;
   /** Null when unknown; `zeroTokens` when it is null because the source wrote 0 and 0. */
@@ -118,19 +126,38 @@ const TB1_VERIFIER_FAILURES = new Set(['test_timeout', 'parse_error']);
 const TB1_MODEL_FAILURES = new Set(['context_length_exceeded', 'output_length_exceeded', 'fatal_llm_parse_error']);
 const TB1_HARNESS_FAILURES = new Set(['unknown_agent_error', 'unknown', 'agent_installation_failed']);
 
-/** The outcome of a TB1 failure mode, whether it is a verifier failure, and whether the mode is known. */
-export function tb1Outcome(mode: string | null | undefined): { outcome: Outcome; verifierFailed: boolean; known: boolean } {
-  if (mode === null || mode === undefined || mode === 'unset' || mode === 'none') return { outcome: 'completed', verifierFailed: false, known: true };
-  if (mode === 'agent_timeout') return { outcome: 'timeout', verifierFailed: false, known: true };
-  if (TB1_VERIFIER_FAILURES.has(mode)) return { outcome: 'completed', verifierFailed: true, known: true };
-  if (TB1_MODEL_FAILURES.has(mode)) return { outcome: 'model_failure', verifierFailed: false, known: true };
-  return { outcome: 'harness_failure', verifierFailed: false, known: TB1_HARNESS_FAILURES.has(mode) };
+/** The TB1 failure modes the importer knows (terminal_bench/harness/models.py FailureMode). */
+const TB1_KNOWN_MODES = new Set(['unset', 'none', 'agent_timeout', ...TB1_VERIFIER_FAILURES, ...TB1_MODEL_FAILURES, ...TB1_HARNESS_FAILURES]);
+
+/**
+ * The outcome of a TB1 trial from its failure mode and is_resolved, whether
+ * its tests did not finish (a verifier failure: only when is_resolved is
+ * null), and whether the mode is known. A trial with is_resolved true is
+ * `completed` whatever its failure mode: TB1's harness sets is_resolved only
+ * after the tests ran and their output was parsed (also after an agent
+ * timeout), and TB1's own accuracy counts it resolved.
+ */
+export function tb1Outcome(mode: string | null | undefined, isResolved?: boolean | null): { outcome: Outcome; verifierFailed: boolean; known: boolean } {
+  const known = mode === null || mode === undefined || TB1_KNOWN_MODES.has(mode);
+  if (isResolved === true) return { outcome: 'completed', verifierFailed: false, known };
+  const graded = isResolved === false;
+  if (mode === null || mode === undefined || mode === 'unset' || mode === 'none') return { outcome: 'completed', verifierFailed: false, known };
+  if (mode === 'agent_timeout') return { outcome: 'timeout', verifierFailed: false, known };
+  if (TB1_VERIFIER_FAILURES.has(mode)) return { outcome: 'completed', verifierFailed: !graded, known };
+  if (TB1_MODEL_FAILURES.has(mode)) return { outcome: 'model_failure', verifierFailed: false, known };
+  return { outcome: 'harness_failure', verifierFailed: false, known };
 }
 
-/** The TB1 verdict: the tests' is_resolved; error (not graded) when it is null or the verifier failed. */
-export function tb1Verdict(isResolved: boolean | null | undefined, verifierFailed: boolean): Verdict {
-  if (verifierFailed || isResolved === null || isResolved === undefined) return 'error';
+/** The TB1 verdict: is_resolved alone, whatever the failure mode (true pass, false fail); null or absent is error (not graded). */
+export function tb1Verdict(isResolved: boolean | null | undefined): Verdict {
+  if (isResolved === null || isResolved === undefined) return 'error';
   return isResolved ? 'pass' : 'fail';
+}
+
+/** The words NOTES.md names a failure mode by: a known mode's own name, never an unknown one's text (untrusted). */
+export function tb1ModeWords(mode: string | null | undefined): string {
+  if (mode === null || mode === undefined) return 'no failure mode';
+  return TB1_KNOWN_MODES.has(mode) ? `failure_mode ${mode}` : 'a failure mode the importer does not know';
 }
 
 /** Normalises a TB1 run directory; throws ImportError when its aggregate disagrees with its trials. */
@@ -146,7 +173,7 @@ export function normalizeTb1(run: Tb1Run, maxStringBytes: number): Run {
   if (agentName === null) missing.push('no agent recorded (run_metadata agent_name): agent name "unknown"');
   missing.push('a Terminal-Bench 1 run records no agent version and no harness version: both "unknown"');
   const runModel = boundedString(model ?? 'unknown', maxStringBytes, 'the model name');
-  const trials = run.trials.map((t) => tb1Trial(t, runModel, maxStringBytes));
+  const trials = run.trials.map((t) => tb1Trial(t, runModel, maxStringBytes, run.trialDirs.get(t.trial_name) ?? null));
   checkPrompts(trials);
   const times = extremes(trials.flatMap((t) => [t.startedAt, t.endedAt]));
   const start = utc(meta?.start_time, 'run_metadata start_time');
@@ -197,8 +224,8 @@ export function normalizeTb1(run: Tb1Run, maxStringBytes: number): Run {
   };
 }
 
-function tb1Trial(t: Tb1Trial, model: string, maxStringBytes: number): Trial {
-  const { outcome, verifierFailed, known } = tb1Outcome(t.failure_mode);
+function tb1Trial(t: Tb1Trial, model: string, maxStringBytes: number, dir: string | null): Trial {
+  const { outcome, verifierFailed, known } = tb1Outcome(t.failure_mode, t.is_resolved);
   const { tokens, zero } = tokensOf(t.total_input_tokens, t.total_output_tokens);
   const name = JSON.stringify(t.trial_name.slice(0, 200));
   const startedAt = utc(t.trial_started_at, `trial ${name} trial_started_at`);
@@ -206,11 +233,13 @@ function tb1Trial(t: Tb1Trial, model: string, maxStringBytes: number): Trial {
   return {
     taskId: boundedString(t.task_id, maxStringBytes, 'a task id'),
     trialName: boundedString(t.trial_name, maxStringBytes, 'a trial name'),
+    dir,
     prompt: digestCanonical(t.instruction),
     outcome,
-    verdict: tb1Verdict(t.is_resolved, verifierFailed),
+    verdict: tb1Verdict(t.is_resolved),
     verifierFailed,
-    unknownKind: !known,
+    unknownKind: !known && outcome === 'harness_failure',
+    resolvedDespite: t.is_resolved === true && t.failure_mode && t.failure_mode !== 'unset' && t.failure_mode !== 'none' ? tb1ModeWords(t.failure_mode) : null,
     startedAt,
     endedAt,
     tokens,
@@ -323,7 +352,7 @@ export function normalizeHarbor(run: HarborRun, options: TbenchOptions, maxStrin
   const model = boundedString(subject.model ?? 'unknown', maxStringBytes, 'the model name');
   const selectors = new Set(run.trials.map((t) => t.config?.agent?.model_name ?? null));
   const selector = selectors.size === 1 && [...selectors][0] ? boundedString([...selectors][0]!, maxStringBytes, 'the model name') : model;
-  const trials = run.trials.map((t) => harborTrial(t, model, options.passThreshold, maxStringBytes));
+  const trials = run.trials.map((t, i) => harborTrial(t, model, options.passThreshold, maxStringBytes, run.trialDirs[i] ?? null));
   checkPrompts(trials);
   const noChecksum = run.trials.filter((t) => !t.task_checksum).length;
   if (noChecksum > 0) missing.push(`${plural(noChecksum, 'trial')} without a task_checksum: the task's prompt digest covers its name only`);
@@ -373,20 +402,32 @@ export function normalizeHarbor(run: HarborRun, options: TbenchOptions, maxStrin
   };
 }
 
-function harborTrial(t: HarborTrial, model: string, threshold: number | null, maxStringBytes: number): Trial {
-  const { outcome, verifierFailed, known } = harborOutcome(t.exception_info?.exception_type);
+/** The words NOTES.md names an exception type by: a known type's own name, never an unknown one's text (untrusted). */
+export function harborTypeWords(type: string): string {
+  return harborOutcome(type).known ? `exception ${type}` : 'an exception type the importer does not know';
+}
+
+function harborTrial(t: HarborTrial, model: string, threshold: number | null, maxStringBytes: number, dir: string | null): Trial {
+  const type = t.exception_info?.exception_type;
+  const kind = harborOutcome(type);
+  const { known, verifierFailed } = kind;
   const usage = t.agent_result ?? null;
   const { tokens, zero } = tokensOf(usage?.n_input_tokens, usage?.n_output_tokens);
   const name = JSON.stringify(t.trial_name.slice(0, 200));
   const reward = t.verifier_result?.rewards?.reward;
+  const verdict = harborVerdict(reward, verifierFailed, threshold);
+  // A reward that passes is the verifier's word: the trial is resolved whatever the exception (an agent timeout, say), as Harbor's own mean counts it.
+  const outcome = verdict === 'pass' ? 'completed' : kind.outcome;
   return {
     taskId: boundedString(t.task_name, maxStringBytes, 'a task name'),
     trialName: boundedString(t.trial_name, maxStringBytes, 'a trial name'),
+    dir,
     prompt: digestCanonical({ task_name: t.task_name, task_checksum: t.task_checksum ?? null }),
     outcome,
-    verdict: harborVerdict(reward, verifierFailed, threshold),
+    verdict,
     verifierFailed,
-    unknownKind: !known,
+    unknownKind: !known && outcome === 'harness_failure',
+    resolvedDespite: verdict === 'pass' && type ? harborTypeWords(type) : null,
     startedAt: utc(t.started_at, `trial ${name} started_at`),
     endedAt: utc(t.finished_at, `trial ${name} finished_at`),
     tokens,

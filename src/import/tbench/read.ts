@@ -34,6 +34,65 @@ const HARBOR_CONFIG = 'config.json';
 const TB1_TRIAL_FILE = /^[^/]+\/[^/]+\/results\.json$/;
 const HARBOR_TRIAL_FILE = /^[^/]+\/result\.json$/;
 
+/**
+ * The log files kept beside a trial's result file, by their path relative to
+ * the trial's directory (the directory of a trial file read), for the
+ * transcripts (transcript.ts): TB1's keystrokes and tmux panes, Harbor's ATIF
+ * trajectory and the verifier's output. Nothing else of a trial directory
+ * (recordings, session logs, other agent files) is kept.
+ */
+export const LOG_FILES: Readonly<Record<Layout, readonly string[]>> = {
+  tb1: ['commands.txt', 'panes/pre-agent.txt', 'panes/post-agent.txt', 'panes/post-test.txt'],
+  harbor: ['agent/trajectory.json', 'verifier/test-stdout.txt'],
+};
+
+/** The largest log file kept (bytes; or import_limits.file_bytes when smaller). */
+export const LOG_FILE_BYTES = 4 * 1024 * 1024;
+/** The most log bytes one bundle keeps together (or import_limits.input_bytes when smaller). */
+export const LOG_TOTAL_BYTES = 32 * 1024 * 1024;
+
+/** The log files a run keeps: within the bounds, in byte order of their paths; and how many were left out for their size. */
+export interface KeptLogs {
+  /** Relative paths kept, byte order. */
+  kept: string[];
+  /** Log files of a trial directory not kept: one past LOG_FILE_BYTES, or past LOG_TOTAL_BYTES with those before it. */
+  over: number;
+}
+
+/**
+ * The log files of the trials' directories that a bundle keeps: one at most
+ * LOG_FILE_BYTES, all together at most LOG_TOTAL_BYTES, taken in byte order
+ * of their paths (a file left out adds nothing, so a re-import from the kept
+ * files keeps exactly them again).
+ */
+function keptLogs(input: ImportInput, layout: Layout, dirs: Iterable<string>, limits: ImportLimits): KeptLogs {
+  const candidates: string[] = [];
+  for (const dir of new Set(dirs)) {
+    for (const name of LOG_FILES[layout]) if (input.files.has(`${dir}/${name}`)) candidates.push(`${dir}/${name}`);
+  }
+  candidates.sort(compareUtf8);
+  const fileMax = Math.min(LOG_FILE_BYTES, limits.maxFileBytes);
+  let budget = Math.min(LOG_TOTAL_BYTES, limits.maxInputBytes);
+  const kept: string[] = [];
+  let over = 0;
+  for (const path of candidates) {
+    const size = input.files.get(path)!.byteLength;
+    if (size > fileMax || size > budget) {
+      over++;
+      continue;
+    }
+    budget -= size;
+    kept.push(path);
+  }
+  return { kept, over };
+}
+
+/** The directory of a relative file path ('' for a root file). */
+function dirOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
 /** A TB1 run as read. */
 export interface Tb1Run {
   layout: 'tb1';
@@ -43,6 +102,9 @@ export interface Tb1Run {
   metadata: Tb1RunMetadata | null;
   /** Per-trial files read (each equal to its run-level entry). */
   trialFiles: number;
+  /** The directory of each trial's per-trial results.json, by trial_name (a trial without one has none). */
+  trialDirs: Map<string, string>;
+  logs: KeptLogs;
   /** Relative paths of the files read, byte order. */
   read: string[];
   nonFinite: number;
@@ -56,6 +118,9 @@ export interface HarborRun {
   config: JsonValue | null;
   /** The trials, in path order. */
   trials: HarborTrial[];
+  /** The directory of each trial's result.json, in the order of `trials`. */
+  trialDirs: string[];
+  logs: KeptLogs;
   read: string[];
   nonFinite: number;
 }
@@ -143,6 +208,7 @@ function readTb1(input: ImportInput, limits: ImportLimits): Tb1Run {
     read.push(TB1_METADATA);
   }
   let trialFiles = 0;
+  const trialDirs = new Map<string, string>();
   for (const [path, bytes] of input.files) {
     if (!TB1_TRIAL_FILE.test(path)) continue;
     const parsed = parseFile(bytes, path);
@@ -156,9 +222,12 @@ function readTb1(input: ImportInput, limits: ImportLimits): Tb1Run {
       throw new ImportError(`the trial file ${JSON.stringify(path)} disagrees with the run's results.json entry of the same trial`);
     }
     trialFiles++;
+    trialDirs.set(trial.trial_name, dirOf(path));
     read.push(path);
   }
-  return { layout: 'tb1', results, trials, metadata, trialFiles, read: read.sort(compareUtf8), nonFinite };
+  const logs = keptLogs(input, 'tb1', trialDirs.values(), limits);
+  read.push(...logs.kept);
+  return { layout: 'tb1', results, trials, metadata, trialFiles, trialDirs, logs, read: read.sort(compareUtf8), nonFinite };
 }
 
 function readHarbor(input: ImportInput, limits: ImportLimits): HarborRun {
@@ -179,6 +248,7 @@ function readHarbor(input: ImportInput, limits: ImportLimits): HarborRun {
     read.push(HARBOR_CONFIG);
   }
   const trials: HarborTrial[] = [];
+  const trialDirs: string[] = [];
   const names = new Set<string>();
   for (const [path, bytes] of input.files) {
     if (!HARBOR_TRIAL_FILE.test(path)) continue;
@@ -189,7 +259,10 @@ function readHarbor(input: ImportInput, limits: ImportLimits): HarborRun {
     if (names.has(trial.trial_name)) throw new ImportError(`two trial files hold the trial ${JSON.stringify(trial.trial_name.slice(0, 200))}`);
     names.add(trial.trial_name);
     trials.push(trial);
+    trialDirs.push(dirOf(path));
     read.push(path);
   }
-  return { layout: 'harbor', job, config, trials, read: read.sort(compareUtf8), nonFinite };
+  const logs = keptLogs(input, 'harbor', trialDirs, limits);
+  read.push(...logs.kept);
+  return { layout: 'harbor', job, config, trials, trialDirs, logs, read: read.sort(compareUtf8), nonFinite };
 }

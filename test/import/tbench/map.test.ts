@@ -22,17 +22,78 @@ describe('Terminal-Bench 1: outcome and verdict rules', () => {
     ['fatal_llm_parse_error', 'model_failure', false],
     ['unknown_agent_error', 'harness_failure', false],
     ['unknown', 'harness_failure', false],
+    ['agent_installation_failed', 'harness_failure', false],
     ['something_new', 'harness_failure', false],
-  ] as const)('failure_mode %s -> %s (verifier failed: %s)', (mode, outcome, verifierFailed) => {
-    expect(tb1Outcome(mode)).toMatchObject({ outcome, verifierFailed });
+  ] as const)('failure_mode %s with is_resolved null -> %s (verifier failed: %s)', (mode, outcome, verifierFailed) => {
+    expect(tb1Outcome(mode, null)).toMatchObject({ outcome, verifierFailed });
   });
 
-  it('is_resolved true passes, false fails, null or a verifier failure is error (not graded)', () => {
-    expect(tb1Verdict(true, false)).toBe('pass');
-    expect(tb1Verdict(false, false)).toBe('fail');
-    expect(tb1Verdict(null, false)).toBe('error');
-    expect(tb1Verdict(undefined, false)).toBe('error');
-    expect(tb1Verdict(true, true)).toBe('error');
+  // Every failure mode with is_resolved true, false and null: true is completed (resolved) whatever the mode; false keeps the mode's class.
+  it.each([
+    [null, 'completed', 'completed'],
+    ['unset', 'completed', 'completed'],
+    ['agent_timeout', 'completed', 'timeout'],
+    ['test_timeout', 'completed', 'completed'],
+    ['parse_error', 'completed', 'completed'],
+    ['context_length_exceeded', 'completed', 'model_failure'],
+    ['output_length_exceeded', 'completed', 'model_failure'],
+    ['fatal_llm_parse_error', 'completed', 'model_failure'],
+    ['unknown_agent_error', 'completed', 'harness_failure'],
+    ['agent_installation_failed', 'completed', 'harness_failure'],
+    ['something_new', 'completed', 'harness_failure'],
+  ] as const)('failure_mode %s: is_resolved true -> %s, false -> %s; the tests finished either way', (mode, whenTrue, whenFalse) => {
+    expect(tb1Outcome(mode, true)).toMatchObject({ outcome: whenTrue, verifierFailed: false });
+    expect(tb1Outcome(mode, false)).toMatchObject({ outcome: whenFalse, verifierFailed: false });
+  });
+
+  it('the verdict is is_resolved alone: true passes, false fails, null or absent is error (not graded)', () => {
+    expect(tb1Verdict(true)).toBe('pass');
+    expect(tb1Verdict(false)).toBe('fail');
+    expect(tb1Verdict(null)).toBe('error');
+    expect(tb1Verdict(undefined)).toBe('error');
+  });
+
+  it("a trial resolved after the agent's timeout is completed and passes; NOTES.md counts it; the headline equals the source's accuracy", async () => {
+    const trials = [
+      tb1Trial('a-task', 1, { is_resolved: true, failure_mode: 'agent_timeout' }),
+      tb1Trial('a-task', 2, { is_resolved: false, failure_mode: 'agent_timeout' }),
+      tb1Trial('b-task', 1, { is_resolved: true, failure_mode: 'agent_timeout' }),
+      tb1Trial('b-task', 2, { is_resolved: true, failure_mode: 'unknown_agent_error' }),
+      tb1Trial('c-task', 1, { is_resolved: true, failure_mode: 'something_new' }),
+      tb1Trial('c-task', 2, { is_resolved: false, failure_mode: 'unset' }),
+    ];
+    const bundle = await mapTb(tb1Input(trials));
+    const attempts = jsonlOf(bundle, 'attempts.jsonl') as { attempt_id: string; task_id: string; index: number; outcome: string }[];
+    const v = verdicts(bundle);
+    expect(attempts.map((a) => [a.task_id, a.index, a.outcome, v[a.attempt_id]])).toEqual([
+      ['a-task', 1, 'completed', 'pass'],
+      ['a-task', 2, 'timeout', 'fail'],
+      ['b-task', 1, 'completed', 'pass'],
+      ['b-task', 2, 'completed', 'pass'],
+      ['c-task', 1, 'completed', 'pass'],
+      ['c-task', 2, 'completed', 'fail'],
+    ]);
+    // Resolved (completed and pass) 4 of 6: the run's own accuracy.
+    const resolved = attempts.filter((a) => a.outcome === 'completed' && v[a.attempt_id] === 'pass').length;
+    expect(resolved / attempts.length).toBeCloseTo(4 / 6, 12);
+    const text = notes(bundle);
+    expect(text).toContain("- 2 trials resolved after the agent's timeout: counted resolved, as Terminal-Bench does");
+    expect(text).toContain('- 1 trial resolved despite failure_mode unknown_agent_error: counted resolved (outcome completed), as Terminal-Bench does');
+    expect(text).toContain('- 1 trial resolved despite a failure mode the importer does not know: counted resolved (outcome completed), as Terminal-Bench does');
+    expect(text).toContain('- 1 trial halted by the agent timeout: outcome timeout');
+    expect(text).not.toContain('something_new');
+    expect(text).not.toContain('does not know: outcome harness_failure');
+  });
+
+  it('is_resolved false after a test timeout or a parse error fails (the tests were parsed); null is not graded', async () => {
+    const bundle = await mapTb(
+      tb1Input([
+        tb1Trial('a-task', 1, { is_resolved: false, failure_mode: 'test_timeout' }),
+        tb1Trial('a-task', 2, { is_resolved: null, failure_mode: 'parse_error', parser_results: null }),
+      ]),
+    );
+    expect(Object.values(verdicts(bundle))).toEqual(['fail', 'error']);
+    expect(notes(bundle)).toContain('- 1 trial whose tests did not finish or could not be read: not graded (verdict error)');
   });
 });
 
@@ -136,7 +197,7 @@ describe('a TB1 run directory', () => {
     const b = await mapTb(tb1Input([tb1Trial('x', 1)], { extra: { 'x/x.1-of-2.run/sessions/agent.cast': 'cast', 'tb.lock': '{}' } }));
     expect([...b.files.keys()].some((p) => p.includes('agent.cast') || p.includes('tb.lock'))).toBe(false);
     expect(notes(b)).not.toContain('other file');
-    expect(b.summary.unkept).toEqual(['2 other files of the input (recordings, logs, agent and verifier output) not read: not kept in the bundle']);
+    expect(b.summary.unkept).toEqual(['2 other files of the input (recordings, session logs, other agent and verifier files) not read: not kept in the bundle']);
   });
 
   it('the --pass-threshold flag does not change a TB1 bundle', async () => {
