@@ -3,13 +3,20 @@
  * bundle directory with the importer of its format, create-only and
  * atomically: the bundle is written into a temporary directory beside its
  * destination, verified there with the project's own verifier, and renamed
- * into place. An input that cannot be imported, or a destination that
- * already exists, leaves nothing behind.
+ * into place. An input that cannot be imported leaves nothing behind.
+ *
+ * Importing again into the same output is not an error when it would write
+ * the same bundle: a destination that already holds a bundle with the bundle
+ * id this import derives is reported as already imported (and verified
+ * again, so a bundle edited since is not passed off as it). A destination
+ * holding anything else (another bundle: other flags, another ledgerboard
+ * version; a stray file) is refused, naming both ids; nothing is ever
+ * overwritten.
  */
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { writeBundle } from '../evidence/seal.ts';
+import { sealManifest, writeBundle } from '../evidence/seal.ts';
 import { readBundle } from '../evidence/read-bundle.ts';
 import { canonicalBytes } from '../json/canonical.ts';
 import { verifyBundle } from '../verify/verify-bundle.ts';
@@ -33,6 +40,8 @@ export interface ImportResult {
   status: BundleStatus;
   findings: Finding[];
   summary: ImportSummary;
+  /** True when the destination already held this very bundle (same bundle id): nothing was written, `status` is that bundle's verification. */
+  already?: boolean;
 }
 
 function sha256Hex(bytes: Uint8Array): string {
@@ -72,17 +81,60 @@ async function occupied(path: string): Promise<boolean> {
   }
 }
 
-const CREATE_ONLY = (dir: string) => new ImportError(`the destination ${dir} already exists and is not empty: import is create-only`);
+const CREATE_ONLY = (dir: string) => new ImportError(`the destination ${dir} already exists and is not empty (it holds no bundle manifest): import is create-only`);
+
+/** The bundle id the files of a mapped bundle seal to (the id writeBundle will write). */
+function bundleIdOf(files: ReadonlyMap<string, Uint8Array>, planId: string): string {
+  return (JSON.parse(sealManifest(files, planId).toString('utf8')) as { bundle_id: string }).bundle_id;
+}
+
+/**
+ * What an occupied destination means for an import that derives `bundleId`:
+ * the same bundle (verified again: its status and findings), or an
+ * ImportError naming both ids (another bundle), or the create-only refusal
+ * (no bundle there at all).
+ */
+async function alreadyThere(dir: string, bundleId: string): Promise<{ status: BundleStatus; findings: Finding[] }> {
+  let verification;
+  try {
+    verification = verifyBundle(await readBundle(dir));
+  } catch {
+    throw CREATE_ONLY(dir);
+  }
+  const existing = verification.bundle_id;
+  if (existing === null) throw CREATE_ONLY(dir);
+  if (existing !== bundleId) {
+    throw new ImportError(
+      `the destination ${dir} already holds another bundle (${existing}); this import gives ${bundleId} (other flags, another license or another ledgerboard version?): nothing is overwritten; import into another -o directory`,
+    );
+  }
+  return { status: verification.status, findings: verification.findings };
+}
 
 /**
  * Imports a read input into `<parent>/<bundleDirName>`. Throws ImportError
  * (nothing written) when the input cannot be imported or the destination
- * already holds anything.
+ * holds anything but this very bundle; returns `already: true` (nothing
+ * written) when it holds this very bundle.
  */
 export async function importInput(importer: Importer, input: ImportInput, parent: string, request: ImportRequest): Promise<ImportResult> {
   const mapped = await mapImportInput(importer, input, request);
   const dir = join(parent, bundleDirName(input));
-  if (await occupied(dir)) throw CREATE_ONLY(dir);
+  const bundleId = bundleIdOf(mapped.files, mapped.planId);
+  const result = (status: BundleStatus, findings: Finding[], already: boolean): ImportResult => ({
+    format: importer.name,
+    dir,
+    bundleId,
+    planId: mapped.planId,
+    status,
+    findings,
+    summary: mapped.summary,
+    ...(already ? { already: true } : {}),
+  });
+  if (await occupied(dir)) {
+    const existing = await alreadyThere(dir, bundleId);
+    return result(existing.status, existing.findings, true);
+  }
   try {
     await mkdir(parent, { recursive: true });
   } catch (error) {
@@ -92,25 +144,22 @@ export async function importInput(importer: Importer, input: ImportInput, parent
   await rm(temp, { recursive: true, force: true });
   try {
     const manifest = JSON.parse((await writeBundle(temp, mapped.files, mapped.planId)).toString('utf8')) as { bundle_id: string };
+    if (manifest.bundle_id !== bundleId) throw new Error(`the written manifest's bundle id ${manifest.bundle_id} is not the sealed ${bundleId}`);
     const verification = verifyBundle(await readBundle(temp));
-    if (await occupied(dir)) throw CREATE_ONLY(dir);
-    // rename() replaces an empty directory and fails on a non-empty one, so a racing writer is never overwritten.
-    await rename(temp, dir);
-    return {
-      format: importer.name,
-      dir,
-      bundleId: manifest.bundle_id,
-      planId: mapped.planId,
-      status: verification.status,
-      findings: verification.findings,
-      summary: mapped.summary,
-    };
+    if (!(await occupied(dir))) {
+      // rename() replaces an empty directory and fails on a non-empty one, so a racing writer is never overwritten.
+      await rename(temp, dir);
+      return result(verification.status, verification.findings, false);
+    }
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') throw CREATE_ONLY(dir);
-    throw error;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
   }
+  // Another writer got there first (between the checks and the rename): the same bundle is already imported, anything else is refused.
+  await rm(temp, { recursive: true, force: true });
+  const existing = await alreadyThere(dir, bundleId);
+  return result(existing.status, existing.findings, true);
 }
 
 /** Reads the input at `path` (input.ts) and imports it. */
