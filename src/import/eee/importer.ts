@@ -3,9 +3,10 @@ import { parseStrictJson } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest, SourceMetric } from '../importer.ts';
-import { EEE_ORIGIN_FORMAT, linkResult, mapEee, type EeeOptions } from './map.ts';
-import { aggregatePaths, EEE_MAX_DEPTH, looksLikeAggregate, readAggregate, readSidecar, sidecarCandidates, unsafeReference } from './read.ts';
+import { EEE_ORIGIN_FORMAT, eeePassRule, linkResult, mapEee, type EeeOptions } from './map.ts';
+import { aggregatePaths, EEE_MAX_DEPTH, looksLikeAggregate, plainSidecarCandidates, readAggregate, readSidecar, sidecarCandidates, unsafeReference } from './read.ts';
 import { EeeAggregate } from './schema.ts';
+import { eeeTranscripts } from './transcript.ts';
 
 /** Parses --pass-threshold (threshold.ts: a plain decimal number). */
 export const parseEeeThreshold = (text: string): number => parsePassThreshold(text);
@@ -52,7 +53,7 @@ export const eeeImporter: Importer = {
     if (!parsed.ok) return false;
     const ref = (parsed.value as { detailed_evaluation_results?: { file_path?: unknown } }).detailed_evaluation_results?.file_path;
     if (typeof ref !== 'string' || unsafeReference(ref) !== null) return false;
-    return sidecarCandidates(paths[0]!, ref).includes(others[0]!);
+    return [...sidecarCandidates(paths[0]!, ref), ...plainSidecarCandidates(paths[0]!, ref)].includes(others[0]!);
   },
   checkFlags(flags) {
     eeeOptions({ license: '', flags, limits: { maxStringBytes: Number.MAX_SAFE_INTEGER } as ImportRequest['limits'] });
@@ -60,7 +61,7 @@ export const eeeImporter: Importer = {
   async map(input, request) {
     const options = eeeOptions(request);
     const agg = readAggregate(input);
-    const sidecar = readSidecar(input, agg, request.limits.maxRecords);
+    const sidecar = readSidecar(input, agg, request.limits.maxRecords, request.limits.maxStringBytes);
     const mapped = mapEee(agg, sidecar, options);
     // Said on the command line only: NOTES.md must be the same when a stranger re-imports from the kept originals alone.
     const unread = input.files.size - 2;
@@ -78,11 +79,17 @@ export const eeeImporter: Importer = {
     const config = link.result.metric_config;
     return [{ name: config.metric_name ?? config.metric_id ?? config.evaluation_description ?? link.result.evaluation_name, value: link.result.score_details.score }];
   },
+  async transcripts(sources, limits) {
+    return eeeTranscripts(sources, limits);
+  },
   rerunFlags(plan) {
     const flags = [['--metric', plan.grader.id]];
     const profile = (plan.grader as { profile?: unknown }).profile;
     const threshold = typeof profile === 'string' ? /^every-eval-ever score (?:>=|<=) (-?[0-9.]+)$/.exec(profile)?.[1] : undefined;
     if (threshold !== undefined) flags.push(['--pass-threshold', threshold]);
     return flags;
+  },
+  passRule(plan) {
+    return eeePassRule(plan);
   },
 };

@@ -120,6 +120,26 @@ export function graderProfile(rule: PassRule): string {
   return rule.kind === 'is_correct' ? 'every-eval-ever is_correct' : `every-eval-ever score ${rule.lowerIsBetter ? '<=' : '>='} ${String(rule.threshold)}`;
 }
 
+/**
+ * The rule an import used to call an attempt resolved, in one sentence for
+ * the plan page, read back from the plan's grader: its id is the metric, its
+ * profile the rule (graderProfile). Fixed words, the threshold as a plain
+ * number and the metric's own name (quoted, at most 120 characters) only.
+ */
+export function eeePassRule(plan: { grader: { id: string } }): string {
+  const metric = JSON.stringify(plan.grader.id.length > 120 ? `${plan.grader.id.slice(0, 120)}…` : plan.grader.id);
+  const profile = (plan.grader as { profile?: unknown }).profile;
+  const tail = 'and it records no error; one attempt per sample, as the sidecar has one row per sample and metric';
+  if (profile === 'every-eval-ever is_correct') return `a sample is resolved when its row for the binary metric ${metric} records is_correct true ${tail}`;
+  const threshold = typeof profile === 'string' ? /^every-eval-ever score (>=|<=) (-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)$/i.exec(profile) : null;
+  if (threshold !== null) {
+    const [, op, n] = threshold;
+    const side = op === '>=' ? `at or above ${n!} (--pass-threshold ${n!}; higher is better)` : `at or below ${n!} (--pass-threshold ${n!}; the metric is lower_is_better)`;
+    return `a sample is resolved when its row for the metric ${metric} scores ${side}, whatever its is_correct says (a -1 on a levels metric with an unknown level is an error, not a fail), ${tail}`;
+  }
+  return `a sample is resolved when its row for the metric ${metric} passes the rule its grader profile records ${tail}`;
+}
+
 /** The run's start: evaluation_timestamp, else the graded result's, else retrieved_timestamp (said). */
 function runStart(aggregate: EeeAggregate, result: EeeResult, missing: string[]): string {
   const convert = (text: string, what: string): string => {
@@ -210,6 +230,11 @@ export function mapEee(agg: EeeAggregateFile, sidecar: EeeSidecar, options: EeeO
     missing.push("the sidecar's rows carry another evaluation_id than the aggregate: they are linked by the aggregate's file reference (and its checksum, when recorded) only");
   }
   if (link.only) missing.push("the graded metric's rows name no result of the aggregate: they are linked to the aggregate's only result, whose metric_config decides what passes");
+  if (sidecar.plainName) {
+    missing.push(
+      'the sidecar\'s name as the aggregate references it holds characters a plain path cannot (such as ":" in an ollama model tag): it is read and kept under its plain name, each such character replaced by "_"; the kept aggregate still names it as the source wrote it',
+    );
+  }
   if (sidecar.noChecksum) missing.push('the aggregate records no checksum of the sidecar: its bytes were not checked against one');
   if (sidecar.noRowCount) missing.push("the aggregate declares no total_rows: the sidecar's row count was not checked");
   if (keys.length > 1) {

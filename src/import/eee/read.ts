@@ -18,6 +18,8 @@ import type { z } from 'zod';
 import { parseStrictJson, type JsonValue } from '../../json/strict-json.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import type { ImportInput } from '../input-shape.ts';
+import { boundedString } from '../common.ts';
+import { plainPathOf } from './plain-name.ts';
 import { describeIssue, EeeAggregate, EeeRow, type EeeDetailed } from './schema.ts';
 
 /** Nesting limit for EEE documents (transcripts nest deeper than evidence files may). */
@@ -39,6 +41,8 @@ export interface EeeSidecar {
   noChecksum: boolean;
   /** total_rows was not declared. */
   noRowCount: boolean;
+  /** The sidecar was found under the plain name of the one the aggregate references (plain-name.ts), not under that name itself. */
+  plainName: boolean;
 }
 
 function parse(bytes: Uint8Array, what: string): JsonValue {
@@ -132,6 +136,18 @@ export function sidecarCandidates(aggregatePath: string, ref: string): string[] 
   return [...new Set([ref, `${dir}${name}`])];
 }
 
+/**
+ * The same two places under their plain names (plain-name.ts), where the
+ * reference's own names are not plain: where the sidecar of an ollama model
+ * (`...qwen2.5:0.5b...jsonl`) is in a bundle's kept originals, or where its
+ * user put it. Candidates that are sidecarCandidates already are left out.
+ */
+export function plainSidecarCandidates(aggregatePath: string, ref: string): string[] {
+  const literal = sidecarCandidates(aggregatePath, ref);
+  const plain = literal.map(plainPathOf).filter((p): p is string => p !== null);
+  return [...new Set(plain)].filter((p) => !literal.includes(p));
+}
+
 /** The lower-case hex digest of bytes by the aggregate's algorithm. */
 function hexDigest(algorithm: 'sha256' | 'md5', bytes: Uint8Array): string {
   return createHash(algorithm).update(bytes).digest('hex');
@@ -156,23 +172,34 @@ function expectedChecksum(detailed: EeeDetailed): { algorithm: 'sha256' | 'md5';
  * input, naming both), its rows parsed line by line (a bad line refuses the
  * input with its line number), at most `maxRecords` rows.
  */
-export function readSidecar(input: ImportInput, agg: EeeAggregateFile, maxRecords: number): EeeSidecar {
+export function readSidecar(input: ImportInput, agg: EeeAggregateFile, maxRecords: number, maxStringBytes = Number.MAX_SAFE_INTEGER): EeeSidecar {
   const detailed = agg.aggregate.detailed_evaluation_results;
   if (detailed === undefined || detailed === null) {
     throw new ImportError(
       'the aggregate holds no instance-level data (no detailed_evaluation_results): its scores are aggregates, and an aggregate cannot make attempts; import an evaluation published with its samples sidecar',
     );
   }
+  boundedString(detailed.file_path, maxStringBytes, "the aggregate's sidecar reference (detailed_evaluation_results.file_path)");
   if (detailed.format !== 'jsonl') throw new ImportError(`the aggregate's detailed_evaluation_results.format is ${JSON.stringify(detailed.format.slice(0, 40))}, not "jsonl"`);
   const unsafe = unsafeReference(detailed.file_path);
   if (unsafe !== null) {
     throw new ImportError(`the aggregate's sidecar reference (detailed_evaluation_results.file_path) is refused: ${unsafe}; an import only reads files inside its input`);
   }
   const candidates = sidecarCandidates(agg.path, detailed.file_path);
-  const path = candidates.find((c) => c !== agg.path && input.files.has(c));
-  if (path === undefined) {
+  const plainCandidates = plainSidecarCandidates(agg.path, detailed.file_path);
+  const found = candidates.find((c) => c !== agg.path && input.files.has(c));
+  const foundPlain = plainCandidates.find((c) => c !== agg.path && input.files.has(c));
+  if (found !== undefined && foundPlain !== undefined) {
+    // Two files could be the sidecar: which one the aggregate means depends on a rename the input does not record.
     throw new ImportError(
-      `the sidecar the aggregate references is not in the input (looked for ${candidates.map((c) => JSON.stringify(c.slice(0, 200))).join(' and ')}): give the directory that holds both`,
+      `the input holds both ${JSON.stringify(found.slice(0, 200))}, the sidecar the aggregate references, and ${JSON.stringify(foundPlain.slice(0, 200))}, the plain name it is kept under: remove one of them`,
+    );
+  }
+  const path = found ?? foundPlain;
+  if (path === undefined) {
+    const looked = [...candidates, ...plainCandidates].map((c) => JSON.stringify(c.slice(0, 200)));
+    throw new ImportError(
+      `the sidecar the aggregate references is not in the input (looked for ${looked.slice(0, -1).join(', ')}${looked.length > 1 ? ' and ' : ''}${looked.at(-1)}): give the directory that holds both`,
     );
   }
   const bytes = input.files.get(path)!;
@@ -187,7 +214,7 @@ export function readSidecar(input: ImportInput, agg: EeeAggregateFile, maxRecord
   if (detailed.total_rows !== undefined && detailed.total_rows !== rows.length) {
     throw new ImportError(`the aggregate declares total_rows ${detailed.total_rows}, but the sidecar holds ${rows.length} rows`);
   }
-  return { path, bytes, rows, noChecksum: expected === null, noRowCount: detailed.total_rows === undefined };
+  return { path, bytes, rows, noChecksum: expected === null, noRowCount: detailed.total_rows === undefined, plainName: found === undefined };
 }
 
 /** The rows of a JSONL sidecar: one object per line; a final newline is allowed, a blank line is not. */
