@@ -375,7 +375,7 @@ function crossCheck(id: string, prediction: Prediction | undefined, report: Repo
 
 /** Instances results.json lists that the predictions do not hold (not imported as tasks). */
 function countListedNoPrediction(run: SweRun, lists: Lists | null, c: Counts): void {
-  if (run.predictions === null || lists?.listed == null) return;
+  if (run.predictions === null || lists === null || lists.listed === null) return;
   const predicted = new Set(run.predictions.lines.map((p) => p.instance_id));
   for (const id of lists.listed) if (!predicted.has(id) && !run.reports.has(id)) c.listedNoPrediction++;
 }
