@@ -3,34 +3,31 @@ import { ImportError } from '../errors.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import { isPlainPath } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
-import { parsePassThreshold } from '../threshold.ts';
 import { parseSourceJson } from '../source-json.ts';
-import { DEFAULT_FILTER, DEFAULT_METRIC, LMEVAL_ORIGIN_FORMAT, mapLmEvalRun, parseGraderId, type LmEvalOptions } from './map.ts';
+import { DEFAULT_FILTER, LMEVAL_ORIGIN_FORMAT, mapLmEvalRun, type LmEvalOptions } from './map.ts';
 import { looksLikeRun, readLmEvalRun } from './read-run.ts';
+import { nameValue, parseGraderId, parsePerTask, passRuleSentence, rerunFlagsOf, ruleOfTask, thresholdValue, type PerTask } from './rules.ts';
+import { lmEvalTranscripts } from './transcript.ts';
 
-/** Metric and filter names: what lm-eval names them with (acc, acc_norm, exact_match, pass@1; none, strict-match, maj@64). */
-const NAME = /^[A-Za-z0-9_][A-Za-z0-9_@.+-]{0,199}$/;
-
-/** The lm-eval options of a request: --metric, --filter, --pass-threshold, --results; else the defaults. */
+/** The lm-eval options of a request: --metric, --filter, --pass-threshold (each for every task or per task), --results. */
 export function lmEvalOptions(request: Pick<ImportRequest, 'license' | 'flags'> & { limits?: ImportRequest['limits'] }): LmEvalOptions & { results: string | null } {
   const { flags } = request;
+  const maxStringBytes = request.limits?.maxStringBytes ?? DEFAULT_IMPORT_LIMITS.maxStringBytes;
   const text = (name: string): string | null => (typeof flags[name] === 'string' ? (flags[name] as string) : null);
-  const metric = text('metric') ?? DEFAULT_METRIC;
-  const filter = text('filter') ?? DEFAULT_FILTER;
-  for (const [flag, value] of [['--metric', metric], ['--filter', filter]] as const) {
-    if (!NAME.test(value)) throw new ImportError(`${flag} must be a metric or filter name (letters, digits, "_@.+-"), not ${JSON.stringify(value.slice(0, 40))}`);
-  }
-  const threshold = text('pass-threshold');
+  const perTask = <T>(name: string, value: (text: string) => T): PerTask<T> => {
+    const given = text(name);
+    return given === null ? { all: null, tasks: new Map() } : parsePerTask(name, given, value, maxStringBytes);
+  };
   const results = text('results');
   if (results !== null && (!isPlainPath(results) || results.includes('/'))) {
     throw new ImportError(`--results must name a results file at the top of the directory (a plain file name), not ${JSON.stringify(results.slice(0, 60))}`);
   }
   return {
     license: request.license,
-    metric,
-    filter,
-    passThreshold: threshold === null ? null : parsePassThreshold(threshold),
-    maxStringBytes: request.limits?.maxStringBytes ?? DEFAULT_IMPORT_LIMITS.maxStringBytes,
+    metric: perTask('metric', nameValue('metric')),
+    filter: perTask('filter', nameValue('filter')),
+    passThreshold: perTask('pass-threshold', thresholdValue),
+    maxStringBytes,
     results,
   };
 }
@@ -45,11 +42,17 @@ export const lmEvalImporter: Importer = {
   summary: 'EleutherAI lm-evaluation-harness output directories (results_<ts>.json with --log_samples samples_<task>_<ts>.jsonl), one bundle per run',
   input: 'directory',
   flags: {
-    metric: { type: 'string', help: `--metric NAME        the per-doc metric that grades (default ${DEFAULT_METRIC}); its values must be 0/1 or booleans unless --pass-threshold is given` },
-    filter: { type: 'string', help: `--filter NAME        the filter whose scored responses are imported (default ${DEFAULT_FILTER}); other filters are not imported` },
+    metric: {
+      type: 'string',
+      help: '--metric NAME        the per-doc metric that grades: NAME for every task, TASK=NAME for one, comma-separated (acc,lambada_openai=perplexity); default: each task\'s only metric in the results file; 0/1 or boolean values unless --pass-threshold is given',
+    },
+    filter: {
+      type: 'string',
+      help: `--filter NAME        the filter whose scored responses are imported: NAME, TASK=NAME, comma-separated (default ${DEFAULT_FILTER} where a task has it, else the task's only filter); other filters are not imported`,
+    },
     'pass-threshold': {
       type: 'string',
-      help: '--pass-threshold N   lm-eval: a metric value >= N passes (needed for a continuous metric such as f1 per doc; 0/1 metrics need none)',
+      help: "--pass-threshold N   lm-eval: N, TASK=N, comma-separated: a value >= N passes, or <= N where the results file's higher_is_better is false (needed for a continuous or lower-is-better metric; 0/1 metrics need none)",
     },
     results: { type: 'string', help: '--results FILE       lm-eval: the results_<ts>.json of the directory to import when it holds several runs' },
   },
@@ -75,8 +78,9 @@ export const lmEvalImporter: Importer = {
     const metrics: { name: string; value: number | null }[] = [];
     for (const task of tasks) {
       const entry = results[task];
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
-      for (const key of [`${grader.metric},${grader.filter}`, `${grader.metric}_stderr,${grader.filter}`]) {
+      const rule = ruleOfTask(grader, task);
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || rule === null) continue;
+      for (const key of [`${rule.metric},${rule.filter}`, `${rule.metric}_stderr,${rule.filter}`]) {
         if (!Object.hasOwn(entry, key)) continue;
         const v = entry[key];
         // A stderr lm-eval could not compute is the string "N/A": shown as no value.
@@ -85,13 +89,13 @@ export const lmEvalImporter: Importer = {
     }
     return metrics.length === 0 ? null : metrics;
   },
+  async transcripts(sources, limits) {
+    return lmEvalTranscripts(sources, limits);
+  },
   rerunFlags(plan) {
-    const grader = parseGraderId(plan.grader.id);
-    if (grader === null) return [];
-    return [
-      ...(grader.metric === DEFAULT_METRIC ? [] : [['--metric', grader.metric]]),
-      ...(grader.filter === DEFAULT_FILTER ? [] : [['--filter', grader.filter]]),
-      ...(grader.threshold === null ? [] : [['--pass-threshold', grader.threshold]]),
-    ];
+    return rerunFlagsOf(plan.grader.id);
+  },
+  passRule(plan) {
+    return passRuleSentence(plan.grader.id);
   },
 };

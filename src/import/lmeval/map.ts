@@ -18,6 +18,7 @@ import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, boundedString, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
 import type { MappedBundle } from '../importer.ts';
 import type { LmEvalRun, SampleLine } from './read-run.ts';
+import { graderIdOfRules, NAME, parseGraderId, type Direction, type PerTask, type TaskRule } from './rules.ts';
 import { unixToUtc } from './time.ts';
 
 /** The `origin.format` of lm-eval imports. */
@@ -29,52 +30,38 @@ export const LMEVAL_GRADER_PROFILE = 'lm-eval-metric';
 /** Options of an import; each one is part of what the bundle id depends on. */
 export interface LmEvalOptions {
   license: string;
-  /** The per-doc metric that grades (a member of each samples line, e.g. acc, exact_match). */
-  metric: string;
-  /** The filter whose lines are imported (lm-eval's `filter` member, e.g. none, strict-match). */
-  filter: string;
-  /** A numeric value at or above this passes; null: only 0/1 and boolean values are accepted. */
-  passThreshold: number | null;
+  /** The per-doc metric that grades (a member of each samples line, e.g. acc, exact_match): for every task, per task; else each task's only metric in the results. */
+  metric: PerTask<string>;
+  /** The filter whose lines are imported (lm-eval's `filter` member, e.g. none, strict-match): else "none" where a task has it, or the task's only filter. */
+  filter: PerTask<string>;
+  /** A number at or above (higher is better) or at or below (lower is better) this passes; none: only 0/1 and booleans are read. */
+  passThreshold: PerTask<number>;
   maxStringBytes: number;
 }
 
-export const DEFAULT_METRIC = 'acc';
 export const DEFAULT_FILTER = 'none';
 
 type Verdict = 'pass' | 'fail' | 'error';
 
 /**
- * The verdict of one per-doc metric value: a boolean is itself; a number
- * passes at or above the threshold, or, without one, is 1 (pass) or 0 (fail);
- * anything else (a list, as corpus-level metrics such as f1 and bleu log
- * their inputs; a string; null) is `error`.
+ * The verdict of one per-doc metric value. Higher is better: a boolean is
+ * itself; a number passes at or above the threshold, or, without one, is 1
+ * (pass) or 0 (fail). Lower is better (always with a threshold): a number
+ * passes at or below it; a boolean has no order against it. Anything else
+ * (a list, as corpus-level metrics such as f1 and bleu log their inputs; a
+ * string; null) is `error`.
  */
-export function metricVerdict(value: unknown, passThreshold: number | null): Verdict {
-  if (typeof value === 'boolean') return value ? 'pass' : 'fail';
+export function metricVerdict(value: unknown, passThreshold: number | null, direction: Direction = 'higher'): Verdict {
+  if (typeof value === 'boolean') return direction === 'lower' ? 'error' : value ? 'pass' : 'fail';
   if (typeof value === 'number' && Number.isFinite(value)) {
-    if (passThreshold !== null) return value >= passThreshold ? 'pass' : 'fail';
+    if (passThreshold !== null) return (direction === 'lower' ? value <= passThreshold : value >= passThreshold) ? 'pass' : 'fail';
     if (value === 1) return 'pass';
     if (value === 0) return 'fail';
   }
   return 'error';
 }
 
-/** The grader id: `<metric>,<filter>` (lm-eval's own results key), and `>=<threshold>` when one was given. */
-export function graderIdOf(options: Pick<LmEvalOptions, 'metric' | 'filter' | 'passThreshold'>): string {
-  return `${options.metric},${options.filter}${options.passThreshold === null ? '' : `>=${decimal(options.passThreshold)}`}`;
-}
-
-/** A number as plain decimal text (never an exponent, which --pass-threshold does not take). */
-function decimal(n: number): string {
-  const text = String(n);
-  return /e/i.test(text) ? n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '') : text;
-}
-
-/** Reads a grader id back: metric, filter and threshold text; null when it is not one. */
-export function parseGraderId(id: string): { metric: string; filter: string; threshold: string | null } | null {
-  const m = /^([^,]+),(.+?)(?:>=(-?[0-9]*\.?[0-9]+))?$/.exec(id);
-  return m ? { metric: m[1]!, filter: m[2]!, threshold: m[3] ?? null } : null;
-}
+export { parseGraderId };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -121,20 +108,22 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
   const started = unixToUtc(results.date);
   if (started === null) throw new ImportError(`${run.resultsPath} date ${String(results.date)} is not a Unix time between 1970 and 9999`);
 
-  const { docs, otherFilterLines, otherMetrics } = docsOf(run, options);
-  const values = docs.map((d) => d.value);
-  const numeric = values.filter((v) => typeof v === 'number' && Number.isFinite(v)) as number[];
-  const booleans = values.filter((v) => typeof v === 'boolean').length;
-  if (numeric.length + booleans === 0) {
-    throw new ImportError(
-      `no doc has a number or a boolean as its ${options.metric} value (filter ${options.filter}): lm-eval aggregates such a metric over the corpus (f1, bleu and the like log their inputs per doc), so there is no per-doc pass or fail to import; choose a per-doc metric with --metric`,
-    );
-  }
-  const continuous = numeric.filter((v) => v !== 0 && v !== 1);
-  if (continuous.length > 0 && options.passThreshold === null) {
-    throw new ImportError(
-      `the metric ${options.metric} (filter ${options.filter}) is continuous (${plural(continuous.length, 'doc')} with a value other than 0 or 1): give --pass-threshold N (a value >= N passes), or choose a 0/1 metric with --metric`,
-    );
+  const { docs, rules, directions, otherFilterLines, otherMetrics } = docsOf(run, options);
+  for (const [task, rule] of rules) {
+    const values = docs.filter((d) => d.task === task).map((d) => d.value);
+    const numeric = values.filter((v) => typeof v === 'number' && Number.isFinite(v)) as number[];
+    const booleans = rule.direction === 'lower' ? 0 : values.filter((v) => typeof v === 'boolean').length;
+    if (numeric.length + booleans === 0) {
+      throw new ImportError(
+        `no doc of task ${JSON.stringify(task)} has a number${rule.direction === 'lower' ? '' : ' or a boolean'} as its ${rule.metric} value (filter ${rule.filter}): lm-eval aggregates such a metric over the corpus (f1, bleu, word_perplexity and the like log their inputs per doc), so there is no per-doc pass or fail to import; choose a per-doc metric with --metric`,
+      );
+    }
+    const continuous = numeric.filter((v) => v !== 0 && v !== 1);
+    if (continuous.length > 0 && rule.threshold === null) {
+      throw new ImportError(
+        `the metric ${rule.metric} of task ${JSON.stringify(task)} (filter ${rule.filter}) is continuous (${plural(continuous.length, 'doc')} with a value other than 0 or 1): give --pass-threshold N (a value >= N passes), or choose a 0/1 metric with --metric`,
+      );
+    }
   }
 
   // Ledger: one task per (task, doc_id), tasks in byte order, docs by doc_id.
@@ -158,18 +147,25 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
   const backend = bounded(config.model || 'unknown', 'the model backend (config.model)');
   const subject: Subject = { selector: modelName, model, agent: { name: `lm-evaluation-harness ${backend}`, version }, role: 'candidate' };
 
-  const tasks = [...new Set(docs.map((d) => d.task))];
+  const tasks = [...rules.keys()];
   const grader: Grader = {
-    id: bounded(graderIdOf(options), 'the grader id'),
+    id: bounded(graderIdOfRules(rules), 'the grader id'),
     version,
     executable: digestCanonical({
-      metric: options.metric,
-      filter: options.filter,
-      pass_threshold: options.passThreshold,
-      // How each task computes and filters the metric, as the results file records it (metric_list, filter_list).
+      // Per task: the rule applied, and how the task computes and filters the metric, as the results file records it (metric_list, filter_list).
       tasks: tasks.map((t) => {
+        const rule = rules.get(t)!;
         const cfg = member(results.configs ?? null, t);
-        return { task: t, metric_list: member(cfg, 'metric_list'), filter_list: member(cfg, 'filter_list'), output_type: member(cfg, 'output_type') };
+        return {
+          task: t,
+          metric: rule.metric,
+          filter: rule.filter,
+          higher_is_better: rule.direction === 'higher',
+          pass_threshold: rule.threshold,
+          metric_list: member(cfg, 'metric_list'),
+          filter_list: member(cfg, 'filter_list'),
+          output_type: member(cfg, 'output_type'),
+        };
       }),
     }),
   };
@@ -225,7 +221,8 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
       cost: { state: 'unavailable', micros: null },
       patch: null,
     });
-    const verdict = metricVerdict(d.value, options.passThreshold);
+    const rule = rules.get(d.task)!;
+    const verdict = metricVerdict(d.value, rule.threshold, rule.direction);
     if (verdict === 'error') uninterpretable++;
     else usable++;
     const s = d.line.sample;
@@ -235,10 +232,11 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
       input: artifact({ doc: s.doc ?? null, target: s.target ?? null, arguments: s.arguments ?? null }),
       output: artifact({ resps: s.resps ?? null, filtered_resps: s.filtered_resps ?? null, filter: s.filter ?? DEFAULT_FILTER }),
       receipt: artifact({
-        metric: options.metric,
-        filter: options.filter,
+        metric: rule.metric,
+        filter: rule.filter,
         value: d.value ?? null,
-        pass_threshold: options.passThreshold,
+        higher_is_better: rule.direction === 'higher',
+        pass_threshold: rule.threshold,
         doc_hash: s.doc_hash ?? null,
         prompt_hash: s.prompt_hash ?? null,
         target_hash: s.target_hash ?? null,
@@ -253,9 +251,10 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
   missing.push(`${plural(n, 'doc')} without a cost: cost unavailable`);
   missing.push('no per-doc model report: observed_model is the run\'s model; no retry counts: retries 0');
   if (fallbackPrompts > 0) missing.push(`${plural(fallbackPrompts, 'doc')} without a usable prompt_hash: prompt digest of the doc and arguments as recorded`);
-  if (uninterpretable > 0) missing.push(`${plural(uninterpretable, 'doc')} whose metric value is not a number or a boolean: verdict error`);
+  if (uninterpretable > 0) missing.push(`${plural(uninterpretable, 'doc')} whose metric value the rule cannot read (not a number or a boolean; a boolean under a lower-is-better metric): verdict error`);
+  noteDirections(directions, rules, missing);
   if (otherFilterLines > 0) missing.push(`${plural(otherFilterLines, 'sample line')} under other filters not imported (a filter is another scoring of the same response; see --filter)`);
-  if (otherMetrics > 0) missing.push(`${plural(otherMetrics, 'other metric')} not imported (one grading generation grades with one metric; see --metric)`);
+  if (otherMetrics > 0) missing.push(`${plural(otherMetrics, 'other metric')} not imported (one grading generation grades each task with one metric; see --metric)`);
   const unkept: string[] = [];
   noteRunFiles(run, tasks, skipped, missing, unkept);
   if (run.nonFinite > 0) missing.push(`${plural(run.nonFinite, 'non-finite number')} (NaN or Infinity) in the files read as null`);
@@ -280,13 +279,94 @@ export function mapLmEvalRun(run: LmEvalRun, options: LmEvalOptions, skipped: nu
   });
 }
 
+/** Where each task's direction came from: the results file's higher_is_better (true or false), or the default (absent or null). */
+export type DirectionSource = 'results' | 'default';
+
 /**
- * The docs of the chosen filter, task by task (byte order), by doc_id; each
- * task must be in the results, carry the metric on every line, and hold as
- * many docs as the results say it evaluated.
+ * Each task's filter: the flag's (for the task, else for every task); else
+ * "none" where the task has lines under it, else the task's only filter;
+ * else refused with the list. A filter read from the file must be one a
+ * flag can name, so that the re-run flags give the same rule.
  */
-function docsOf(run: LmEvalRun, options: LmEvalOptions): { docs: Doc[]; otherFilterLines: number; otherMetrics: number } {
+function filterOf(t: LmEvalRun['tasks'][number], options: LmEvalOptions): string {
+  const given = options.filter.tasks.get(t.task) ?? options.filter.all;
+  if (given !== null) return given;
+  const filters = [...new Set(t.lines.map((l) => l.sample.filter ?? DEFAULT_FILTER))].sort(compareUtf8);
+  if (filters.includes(DEFAULT_FILTER)) return DEFAULT_FILTER;
+  if (filters.length > 1) {
+    throw new ImportError(
+      `task ${JSON.stringify(t.task)} has samples under ${filters.length} filters and none is "none" (it has: ${listed(filters)}): choose one with --filter (for this task: --filter ${t.task}=NAME)`,
+    );
+  }
+  if (!NAME.test(filters[0]!)) throw new ImportError(`task ${JSON.stringify(t.task)} has samples under the filter ${JSON.stringify(filters[0]!.slice(0, 60))}, a name --filter cannot give: not imported`);
+  return filters[0]!;
+}
+
+function listed(names: readonly string[]): string {
+  return names.slice(0, 20).map((n) => JSON.stringify(n.slice(0, 60))).join(', ') + (names.length > 20 ? `, and ${names.length - 20} more` : '');
+}
+
+/**
+ * Each task's metric: the flag's (for the task, else for every task); else
+ * the one metric the results file names for the task under its filter
+ * (`<metric>,<filter>` keys, stderr excluded); none or several are refused
+ * with the list: the default is never a name the results file does not have.
+ */
+function metricOf(task: string, filter: string, entry: Record<string, unknown>, options: LmEvalOptions): string {
+  const given = options.metric.tasks.get(task) ?? options.metric.all;
+  if (given !== null) return given;
+  const names = [
+    ...new Set(
+      Object.keys(entry)
+        .filter((k) => k.endsWith(`,${filter}`))
+        .map((k) => k.slice(0, k.length - filter.length - 1))
+        .filter((m) => m !== '' && !m.endsWith('_stderr')),
+    ),
+  ].sort(compareUtf8);
+  if (names.length === 1 && NAME.test(names[0]!)) return names[0]!;
+  if (names.length === 0) {
+    throw new ImportError(`the results file names no metric of task ${JSON.stringify(task)} under the filter ${JSON.stringify(filter)}: choose one with --metric (for this task: --metric ${task}=NAME)`);
+  }
+  if (names.length === 1) throw new ImportError(`the results file's metric of task ${JSON.stringify(task)} is ${JSON.stringify(names[0]!.slice(0, 60))}, a name --metric cannot give: not imported`);
+  throw new ImportError(
+    `task ${JSON.stringify(task)} has ${names.length} metrics in the results file (${listed(names)}) under the filter ${JSON.stringify(filter)}: choose one with --metric (for this task: --metric ${task}=NAME)`,
+  );
+}
+
+/** A task's direction for its metric: the results file's higher_is_better, else higher by default. */
+function directionOf(run: LmEvalRun, task: string, metric: string): { direction: Direction; source: DirectionSource } {
+  const recorded = run.results.higher_is_better?.[task];
+  const value = recorded !== undefined && Object.hasOwn(recorded, metric) ? recorded[metric] : null;
+  if (value === true) return { direction: 'higher', source: 'results' };
+  if (value === false) return { direction: 'lower', source: 'results' };
+  return { direction: 'higher', source: 'default' };
+}
+
+/** Every task a per-task flag names must be a task of the run (one with a samples file). */
+function checkNamedTasks(run: LmEvalRun, options: LmEvalOptions): void {
+  const present = new Set(run.tasks.map((t) => t.task));
+  for (const [flag, values] of [['metric', options.metric], ['filter', options.filter], ['pass-threshold', options.passThreshold]] as const) {
+    for (const task of values.tasks.keys()) {
+      if (!present.has(task)) {
+        throw new ImportError(`--${flag} names the task ${JSON.stringify(task)}, which this run has no samples file for (its tasks: ${listed([...present])})`);
+      }
+    }
+  }
+}
+
+/**
+ * The docs of each task's filter, task by task (byte order), by doc_id, and
+ * each task's rule; each task must be in the results, carry its metric on
+ * every line, and hold as many docs as the results say it evaluated.
+ */
+function docsOf(
+  run: LmEvalRun,
+  options: LmEvalOptions,
+): { docs: Doc[]; rules: Map<string, TaskRule>; directions: Map<string, DirectionSource>; otherFilterLines: number; otherMetrics: number } {
+  checkNamedTasks(run, options);
   const docs: Doc[] = [];
+  const rules = new Map<string, TaskRule>();
+  const directions = new Map<string, DirectionSource>();
   let otherFilterLines = 0;
   const others = new Set<string>();
   for (const t of run.tasks) {
@@ -295,33 +375,55 @@ function docsOf(run: LmEvalRun, options: LmEvalOptions): { docs: Doc[]; otherFil
     if (entry === undefined) {
       throw new ImportError(`${t.path} is the samples file of task ${JSON.stringify(t.task)}, which ${run.resultsPath} does not list in its results: the files are not one run`);
     }
-    const chosen = t.lines.filter((l) => (l.sample.filter ?? DEFAULT_FILTER) === options.filter);
+    const filter = filterOf(t, options);
+    const chosen = t.lines.filter((l) => (l.sample.filter ?? DEFAULT_FILTER) === filter);
     otherFilterLines += t.lines.length - chosen.length;
     if (chosen.length === 0) {
       const filters = [...new Set(t.lines.map((l) => l.sample.filter ?? DEFAULT_FILTER))].sort(compareUtf8);
-      throw new ImportError(`task ${JSON.stringify(t.task)} has no samples under the filter ${JSON.stringify(options.filter)} (it has: ${filters.map((f) => JSON.stringify(f)).join(', ')}): choose one with --filter`);
+      throw new ImportError(`task ${JSON.stringify(t.task)} has no samples under the filter ${JSON.stringify(filter)} (it has: ${listed(filters)}): choose one with --filter`);
     }
+    const metric = metricOf(t.task, filter, entry, options);
+    const { direction, source } = directionOf(run, t.task, metric);
+    const threshold = options.passThreshold.tasks.get(t.task) ?? options.passThreshold.all;
+    if (direction === 'lower' && threshold === null) {
+      throw new ImportError(
+        `the metric ${metric} of task ${JSON.stringify(t.task)} is lower-is-better (the results file's higher_is_better is false): give --pass-threshold N (a value <= N passes; for this task: --pass-threshold ${t.task}=N)`,
+      );
+    }
+    rules.set(t.task, { metric, filter, direction, threshold });
+    directions.set(t.task, source);
     const seen = new Set<number>();
     for (const l of chosen) {
-      if (seen.has(l.sample.doc_id)) throw new ImportError(`${t.path} holds doc_id ${l.sample.doc_id} twice under the filter ${JSON.stringify(options.filter)} (line ${l.line})`);
+      if (seen.has(l.sample.doc_id)) throw new ImportError(`${t.path} holds doc_id ${l.sample.doc_id} twice under the filter ${JSON.stringify(filter)} (line ${l.line})`);
       seen.add(l.sample.doc_id);
-      if (!Object.hasOwn(l.raw, options.metric)) {
+      if (!Object.hasOwn(l.raw, metric)) {
         throw new ImportError(
-          `${t.path} line ${l.line} has no value for the metric ${JSON.stringify(options.metric)} (its metrics: ${metricCandidates(l, entry)}): choose one with --metric and --filter`,
+          `${t.path} line ${l.line} has no value for the metric ${JSON.stringify(metric)} (its metrics: ${metricCandidates(l, entry)}): choose one with --metric and --filter`,
         );
       }
-      for (const m of l.sample.metrics ?? []) if (m !== options.metric) others.add(m);
+      for (const m of l.sample.metrics ?? []) if (m !== metric) others.add(`${t.task}\u0000${m}`);
     }
     const effective = run.results['n-samples']?.[t.task]?.effective;
     if (effective !== undefined && effective !== chosen.length) {
       throw new ImportError(
-        `${t.path} holds ${plural(chosen.length, 'doc')} under the filter ${JSON.stringify(options.filter)}, but ${run.resultsPath} says task ${JSON.stringify(t.task)} evaluated ${effective} (n-samples effective): the files are not one run`,
+        `${t.path} holds ${plural(chosen.length, 'doc')} under the filter ${JSON.stringify(filter)}, but ${run.resultsPath} says task ${JSON.stringify(t.task)} evaluated ${effective} (n-samples effective): the files are not one run`,
       );
     }
     chosen.sort((a, b) => a.sample.doc_id - b.sample.doc_id);
-    for (const l of chosen) docs.push({ task: t.task, taskId: `${t.task}/${l.sample.doc_id}`, line: l, value: l.raw[options.metric] });
+    for (const l of chosen) docs.push({ task: t.task, taskId: `${t.task}/${l.sample.doc_id}`, line: l, value: l.raw[metric] });
   }
-  return { docs, otherFilterLines, otherMetrics: others.size };
+  return { docs, rules, directions, otherFilterLines, otherMetrics: others.size };
+}
+
+/** NOTES.md: how many tasks were graded in each direction, and why (the results file's higher_is_better, or the default). */
+function noteDirections(directions: ReadonlyMap<string, DirectionSource>, rules: ReadonlyMap<string, TaskRule>, missing: string[]): void {
+  const count = (direction: Direction, source: DirectionSource) => [...rules].filter(([t, r]) => r.direction === direction && directions.get(t) === source).length;
+  const recordedHigher = count('higher', 'results');
+  const lower = count('lower', 'results');
+  const defaulted = count('higher', 'default');
+  if (recordedHigher > 0) missing.push(`${plural(recordedHigher, 'task')} graded higher-is-better, as the results file's higher_is_better says for the metric`);
+  if (lower > 0) missing.push(`${plural(lower, 'task')} graded lower-is-better, as the results file's higher_is_better (false) says for the metric: a value at or below --pass-threshold passes`);
+  if (defaulted > 0) missing.push(`${plural(defaulted, 'task')} graded higher-is-better by default: the results file records no higher_is_better for the metric`);
 }
 
 /** The metric keys a line or its task's results offer, as `metric,filter` pairs, for a refusal message. */

@@ -36,6 +36,12 @@ export const LmEvalResults = z.looseObject({
   model_name: z.string().nullish(),
   lm_eval_version: z.string().nullish(),
   task_hashes: z.record(z.string(), z.unknown()).nullish(),
+  /**
+   * Per task (and group), per metric name (without filter): whether a higher
+   * value is better, as each task's metric_list says. lm-eval writes null for
+   * a group whose subtasks disagree; any other type is not lm-eval output.
+   */
+  higher_is_better: z.record(z.string(), z.record(z.string(), z.boolean().nullable())).nullish(),
 });
 export type LmEvalResults = z.infer<typeof LmEvalResults>;
 

@@ -74,7 +74,7 @@ describe('one run, mapped', () => {
   it('only the chosen filter is imported; other filters and metrics are said', async () => {
     const lines = [line(0, { filter: 'strict', exact_match: 1, metrics: ['exact_match'] }), line(0, { filter: 'flex', exact_match: 0, metrics: ['exact_match'] })];
     const input = run({ [R]: results({ t: { effective: 1 } }), [S('t')]: [...lines, line(1, { filter: 'strict', exact_match: 0, metrics: ['exact_match', 'other'] })] });
-    expect(await rejection(mapRun(input))).toBe('task "t" has no samples under the filter "none" (it has: "flex", "strict"): choose one with --filter');
+    expect(await rejection(mapRun(input))).toBe('task "t" has samples under 2 filters and none is "none" (it has: "flex", "strict"): choose one with --filter (for this task: --filter t=NAME)');
     // effective 1 but the strict filter holds 2 docs: not one run.
     expect(await rejection(mapRun(input, { filter: 'strict', metric: 'exact_match' }))).toMatch(/^samples_t_.*holds 2 docs under the filter "strict", but .* evaluated 1 \(n-samples effective\)/);
     const ok = run({ [R]: results({ t: { effective: 1 } }), [S('t')]: lines });
@@ -85,7 +85,8 @@ describe('one run, mapped', () => {
     const strict = await mapRun(ok, { filter: 'strict', metric: 'exact_match' });
     expect(verdicts(strict)).toEqual(['pass']);
     expect(lmEvalImporter.rerunFlags!({ grader: { id: 'exact_match,flex' } })).toEqual([['--metric', 'exact_match'], ['--filter', 'flex']]);
-    expect(lmEvalImporter.rerunFlags!({ grader: { id: 'acc,none' } })).toEqual([]);
+    // The metric is always given: the default metric depends on the results file, the grader id alone cannot say it was the default.
+    expect(lmEvalImporter.rerunFlags!({ grader: { id: 'acc,none' } })).toEqual([['--metric', 'acc']]);
     expect(lmEvalImporter.rerunFlags!({ grader: { id: 'f1,none>=0.5' } })).toEqual([['--metric', 'f1'], ['--pass-threshold', '0.5']]);
   });
 });
@@ -101,13 +102,13 @@ describe('the pass rule', () => {
   it('a continuous metric is refused without --pass-threshold, graded with it; the threshold is in the grader', async () => {
     const input = run({ [R]: results({ t: {} }), [S('t')]: [line(0, { f1: 0.75 }), line(1, { f1: 0.25 })] });
     expect(await rejection(mapRun(input, { metric: 'f1' }))).toBe(
-      'the metric f1 (filter none) is continuous (2 docs with a value other than 0 or 1): give --pass-threshold N (a value >= N passes), or choose a 0/1 metric with --metric',
+      'the metric f1 of task "t" (filter none) is continuous (2 docs with a value other than 0 or 1): give --pass-threshold N (a value >= N passes), or choose a 0/1 metric with --metric',
     );
     const b = await mapRun(input, { metric: 'f1', 'pass-threshold': '0.5' });
     expect(verdicts(b)).toEqual(['pass', 'fail']);
     const grader = jsonOf(b, 'plan.json').grader as { id: string; executable: string };
     expect(grader.id).toBe('f1,none>=0.5');
-    expect(parseGraderId(grader.id)).toEqual({ metric: 'f1', filter: 'none', threshold: '0.5' });
+    expect(parseGraderId(grader.id)).toEqual({ all: { metric: 'f1', filter: 'none', direction: 'higher', threshold: '0.5' }, tasks: null });
     const other = await mapRun(input, { metric: 'f1', 'pass-threshold': '0.8' });
     expect((jsonOf(other, 'plan.json').grader as { executable: string }).executable).not.toBe(grader.executable);
     expect(verdicts(other)).toEqual(['fail', 'fail']);
@@ -115,11 +116,11 @@ describe('the pass rule', () => {
 
   it('a corpus-level metric (lists per doc) is refused; a few non-numbers grade error and are said', async () => {
     const corpus = run({ [R]: results({ t: {} }), [S('t')]: [line(0, { f1: ['gold', ['pred']] }), line(1, { f1: ['gold', ['x']] })] });
-    expect(await rejection(mapRun(corpus, { metric: 'f1' }))).toMatch(/^no doc has a number or a boolean as its f1 value \(filter none\): lm-eval aggregates/);
+    expect(await rejection(mapRun(corpus, { metric: 'f1' }))).toMatch(/^no doc of task "t" has a number or a boolean as its f1 value \(filter none\): lm-eval aggregates/);
     const some = run({ [R]: results({ t: {} }), [S('t')]: [line(0, { acc: 'N/A' }), line(1, { acc: true })] });
     const b = await mapRun(some);
     expect(verdicts(b)).toEqual(['error', 'pass']);
-    expect(notesOf(b)).toContain('- 1 doc whose metric value is not a number or a boolean: verdict error');
+    expect(notesOf(b)).toContain('- 1 doc whose metric value the rule cannot read (not a number or a boolean; a boolean under a lower-is-better metric): verdict error');
   });
 
   it('NaN (read as null) grades error and is counted; a run with no number or boolean at all is refused, so an import always has a usable grade', async () => {
@@ -224,7 +225,8 @@ describe('hostile input', () => {
 
   it('bad flag values are usage errors before anything is read', () => {
     expect(() => lmEvalImporter.checkFlags!({ metric: 'acc;rm' })).toThrow(/^--metric must be a metric or filter name/);
-    expect(() => lmEvalImporter.checkFlags!({ filter: '' })).toThrow(/^--filter must be/);
+    expect(() => lmEvalImporter.checkFlags!({ filter: '' })).toThrow(/^--filter has an empty entry/);
+    expect(() => lmEvalImporter.checkFlags!({ filter: 'a b' })).toThrow(/^--filter must be a metric or filter name/);
     expect(() => lmEvalImporter.checkFlags!({ 'pass-threshold': '1e0' })).toThrow(/^--pass-threshold must be a decimal number/);
     expect(() => lmEvalImporter.checkFlags!({ results: 'a/results_x.json' })).toThrow(/^--results must name a results file/);
     expect(() => lmEvalImporter.checkFlags!({ metric: 'pass@1', filter: 'maj@64', 'pass-threshold': '0.5', results: 'results_x.json' })).not.toThrow();

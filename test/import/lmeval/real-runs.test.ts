@@ -29,7 +29,7 @@ const L = DEFAULT_IMPORT_LIMITS;
  */
 const TABLE: Record<string, { bundle: string; created: string; model: string; resolved: number; graded: number; source: number; stderr: number }> = {
   'sshleifer__tiny-gpt2': {
-    bundle: '330c48d2a26c',
+    bundle: '68067e98998a',
     created: '2026-10-02T06:15:14.071221Z',
     model: 'sshleifer/tiny-gpt2@5f91d94bd9cd7190a9f3216ff93cd1dd95f2c7be',
     resolved: 12,
@@ -38,7 +38,7 @@ const TABLE: Record<string, { bundle: string; created: string; model: string; re
     stderr: 0.11239029738980327,
   },
   'hf-internal-testing__tiny-random-gpt2': {
-    bundle: '49be4946ea55',
+    bundle: '1aeab643d80e',
     created: '2026-10-02T06:15:40.5439Z',
     model: 'hf-internal-testing/tiny-random-gpt2@71034c5d8bde858ff824298bdedc65515b97d2b9',
     resolved: 16,
@@ -117,7 +117,7 @@ describe('detect and import auto', () => {
     ]);
     const r = await runCli(['import', 'auto', join(root, 'mixed'), '-o', join(root, 'out'), '--license', 'MIT']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^verified {3}lm-eval +bundle 330c48d2a26c {2}20 attempts \(20 tasks x 1 epochs\)/m);
+    expect(r.stdout).toMatch(/^verified {3}lm-eval +bundle 68067e98998a {2}20 attempts \(20 tasks x 1 epochs\)/m);
     expect(r.stdout).toContain('2 inputs: 2 imported and verified, 0 failed');
   });
 });
