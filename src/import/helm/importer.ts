@@ -4,6 +4,7 @@ import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import { DEFAULT_HELM_OPTIONS, HELM_ORIGIN_FORMAT, HELM_SPLITS, mapHelmRun, parseHelmGraderId, type HelmOptions, type HelmSplit } from './map.ts';
 import { helmAggregate, PER_INSTANCE_STATS, readHelmRun, RUN_SPEC, STATS } from './read-run.ts';
+import { helmConfigurationDifferences, helmTranscripts } from './transcript.ts';
 
 /** Parses --pass-threshold (threshold.ts), an exponent allowed: the grader id writes the threshold back with String(n). */
 export const parseHelmThreshold = (text: string): number => parsePassThreshold(text, { exponent: true });
@@ -23,6 +24,19 @@ export function helmOptions(request: Pick<ImportRequest, 'license' | 'flags'>): 
   };
 }
 
+/**
+ * The pass rule of a HELM bundle, read back from its grader id (map.ts
+ * helmGraderId): the stat, the split and the threshold, and what a request
+ * that failed at the provider counts as. One plain sentence.
+ */
+export function helmPassRule(graderId: string): string {
+  const parsed = parseHelmGraderId(graderId);
+  if (parsed === null) return 'the grader id is not one the HELM importer writes, so its pass rule is not known';
+  const stat = `HELM's per-instance stat ${JSON.stringify(parsed.metric.slice(0, 200))} on the ${parsed.split} split (unperturbed)`;
+  const rule = parsed.passThreshold === null ? `${stat} passes at 1 and fails at 0 (a 0/1 stat)` : `${stat} passes at or above ${parsed.passThreshold} (higher is better)`;
+  return `${rule}; a request that failed at the provider but that HELM scored is graded by that score, one it did not score is a harness failure.`;
+}
+
 /** The first 64 KiB of a file as text (detect reads no more). */
 function head(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64 * 1024)).toString('utf8');
@@ -35,7 +49,10 @@ export const helmImporter: Importer = {
   summary: 'Stanford CRFM HELM run directories (run_spec.json, per_instance_stats.json, scenario_state.json), one bundle per run',
   input: 'directory',
   flags: {
-    metric: { type: 'string', help: '--metric NAME        the per-instance stat that grades (required: a HELM run names no main metric; the refusal lists them)' },
+    metric: {
+      type: 'string',
+      help: "--metric NAME        the per-instance stat that grades (default: the main metric HELM's schema names for the run's groups; else the refusal lists the stats)",
+    },
     split: { type: 'string', help: '--split test|valid   the split imported (default test, as the HELM leaderboard; the other is counted, not imported)' },
     'pass-threshold': {
       type: 'string',
@@ -68,6 +85,15 @@ export const helmImporter: Importer = {
       { name: 'count (train trials)', value: aggregate.count },
       { name: 'num_instances', value: aggregate.instances },
     ];
+  },
+  async transcripts(sources, limits) {
+    return helmTranscripts(sources, limits);
+  },
+  async configurationDifferences(a, b, limits) {
+    return helmConfigurationDifferences(a, b, limits);
+  },
+  passRule(plan) {
+    return helmPassRule(plan.grader.id);
   },
   rerunFlags(plan) {
     const parsed = parseHelmGraderId(plan.grader.id);

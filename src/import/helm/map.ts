@@ -14,6 +14,7 @@ import type { MappedBundle } from '../importer.ts';
 import type { ImportLimits } from '../limits.ts';
 import { aggregateStat, PER_INSTANCE_STATS, SCENARIO_STATE, STATS, type HelmRun } from './read-run.ts';
 import type { HelmRequestState, HelmStat } from './schema.ts';
+import { describeRow, lookupMainMetric, mainMetricRows } from './main-metric.ts';
 
 /** The `origin.format` of HELM imports. */
 export const HELM_ORIGIN_FORMAT = 'helm-run';
@@ -36,7 +37,7 @@ export type HelmSplit = (typeof HELM_SPLITS)[number];
 /** Options of an import; each one is part of what the bundle id depends on. */
 export interface HelmOptions {
   license: string;
-  /** The stat that grades; null refuses the import listing the candidates (HELM's files name no main metric). */
+  /** The stat that grades; null: HELM's main metric for the run's groups (main-metric.ts), else the import is refused listing the candidates. */
   metric: string | null;
   split: HelmSplit;
   /** A value >= this passes; null: the stat must be 0/1 (1 passes). */
@@ -128,19 +129,56 @@ function slotsOf(run: HelmRun, split: HelmSplit, limits: ImportLimits): { slots:
   return { slots, perturbed, otherSplit };
 }
 
-/** The graded stat: --metric, which must be a stat of the split; without it the import is refused with the candidates. */
-function chooseMetric(slots: ReadonlyMap<string, Slot>, options: HelmOptions, limits: ImportLimits): string {
+/** The graded stat and what HELM's schema table says of it (NOTES.md lines). */
+interface Chosen {
+  metric: string;
+  notes: string[];
+}
+
+/**
+ * The graded stat: --metric, which must be a stat of the split; without it,
+ * the main metric HELM's own schema names for the run's groups
+ * (main-metric.ts), when exactly one such metric is a stat of the split; else
+ * the import is refused with the candidates. NOTES.md names the table row of
+ * the graded stat whichever way it was chosen, so the bundle depends on the
+ * stat alone (a re-run with --metric gives the same bundle).
+ */
+function chooseMetric(run: HelmRun, slots: ReadonlyMap<string, Slot>, options: HelmOptions, limits: ImportLimits): Chosen {
   const names = [...new Set([...slots.values()].flatMap((s) => s.stats.map((st) => st.name.name)))].sort(compareUtf8);
+  const groups = run.runSpec.groups ?? [];
+  for (const g of groups) boundedString(g, limits.maxStringBytes, 'a group of run_spec.json');
+  const table = lookupMainMetric(groups, options.split, new Set(names));
+  let metric: string;
   if (options.metric === null) {
-    throw new ImportError(
-      `choose the stat that grades with --metric NAME: a HELM run directory does not name its main metric (the ${options.split} split has ${quoteList(names)})`,
-    );
+    if (table.present.length !== 1) {
+      const named = [...new Set(table.rows.map((r) => r.metric))].sort(compareUtf8);
+      const otherSplits = groups.flatMap((g) => mainMetricRows(g)).filter((r) => r.split !== null && r.split !== options.split);
+      const why =
+        table.present.length > 1
+          ? `HELM's schema names several main metrics for this run's groups that the ${options.split} split has (${quoteList(table.present)})`
+          : named.length > 0
+            ? `HELM's schema names ${quoteList(named)} as the main metric of this run's groups, and the ${options.split} split has no such stat`
+            : otherSplits.length > 0
+              ? `HELM's schema names the main metric of this run's groups on another split (${quoteList([...new Set(otherSplits.map((r) => `${r.metric} (${r.split ?? ''})`))])}: see --split)`
+              : `HELM's schema table names no main metric for this run's groups (${quoteList(groups)})`;
+      throw new ImportError(`choose the stat that grades with --metric NAME: ${why} (the ${options.split} split has ${quoteList(names)})`);
+    }
+    metric = table.present[0]!;
+  } else {
+    boundedString(options.metric, limits.maxStringBytes, 'the --metric name');
+    if (!names.includes(options.metric)) {
+      throw new ImportError(`the run has no stat named ${JSON.stringify(options.metric.slice(0, 100))} in the ${options.split} split (it has ${quoteList(names)})`);
+    }
+    metric = options.metric;
   }
-  boundedString(options.metric, limits.maxStringBytes, 'the --metric name');
-  if (!names.includes(options.metric)) {
-    throw new ImportError(`the run has no stat named ${JSON.stringify(options.metric.slice(0, 100))} in the ${options.split} split (it has ${quoteList(names)})`);
-  }
-  return options.metric;
+  const row = table.rows.find((r) => r.metric === metric);
+  const notes =
+    row !== undefined
+      ? [`the graded stat is HELM's main metric for this run: ${describeRow(row)} (the table of src/import/helm/main-metrics.generated.ts)`]
+      : table.present.length > 0
+        ? [`the graded stat is not HELM's main metric for this run: HELM's schema names ${quoteList(table.present)} (--metric chose another)`]
+        : [];
+  return { metric, notes };
 }
 
 /** What the request states of the scenario state say about one instance and its trials (unperturbed, of the split). */
@@ -174,9 +212,20 @@ function requestsOf(run: HelmRun, split: HelmSplit, limits: ImportLimits): Reque
   return { inputs, bySlot };
 }
 
+/**
+ * A task's prompt digest in the ledger: of its identity, the scenario spec and
+ * the instance id, which every run directory has (run_spec.json and
+ * per_instance_stats.json), never of the optional scenario_state.json.
+ */
+export function helmTaskDigest(scenarioSpec: unknown, instanceId: string): string {
+  return digestCanonical({ helm_scenario_spec: scenarioSpec, instance_id: instanceId });
+}
+
 /** Counts of what the attempts lacked, in NOTES.md's order. */
 interface Counts {
   failedRequests: number;
+  /** Failed requests of attempts that HELM scored all the same: graded by their score. */
+  scoredFailures: number;
   ungraded: number;
   uninterpretable: number;
   noTokens: number;
@@ -216,7 +265,8 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
       `the run has no unperturbed per-instance stats in the ${options.split} split${otherSplit > 0 ? ` (${plural(otherSplit, 'instance is', 'instances are')} in other splits: see --split)` : ''}: there is nothing to import`,
     );
   }
-  const metric = chooseMetric(slots, options, limits);
+  const { metric, notes: metricNotes } = chooseMetric(run, slots, options, limits);
+  missing.push(...metricNotes);
   const ordered = [...slots.values()].sort((a, b) => compareUtf8(a.instanceId, b.instanceId) || a.trial - b.trial);
 
   // The graded value of each slot, and the pass rule's check: without a threshold the stat must be 0/1.
@@ -249,7 +299,7 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
   if (emptySlots > 0) missing.push(`${plural(emptySlots, 'slot')} (instance x train trial) without per-instance stats: left unaccounted`);
 
   const requests = requestsOf(run, options.split, limits);
-  if (requests === null) missing.push(`no ${SCENARIO_STATE}: prompts, outputs and request times are not in the run directory; each task's prompt digest is of its identity (scenario spec and instance id), wall_seconds 0`);
+  if (requests === null) missing.push(`no ${SCENARIO_STATE}: prompts, outputs and request times are not in the run directory: no input or output in the grades' artifacts, wall_seconds 0`);
   if (run.stats === null) missing.push(`no ${STATS}: HELM's own aggregate of the stat is not shown beside the imported rate`);
   else {
     const counted = aggregateStat(run.stats, 'num_instances', options.split)?.mean;
@@ -258,17 +308,15 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
     }
   }
 
-  // Ledger: one task per instance, in byte order of instance ids.
-  let identityPrompts = 0;
-  const ledgerRecords: LedgerRecord[] = tasks.map((taskId) => {
-    const recorded = requests?.inputs.get(taskId);
-    if (recorded === undefined) identityPrompts++;
-    const prompt = recorded !== undefined ? digestCanonical(recorded.input) : digestCanonical({ helm_scenario_spec: spec.scenario_spec, instance_id: taskId });
-    return importedLedgerRecord(taskId, prompt, options.license, NOT_RECORDED_TIME);
-  });
-  if (requests !== null && identityPrompts > 0) {
-    missing.push(`${plural(identityPrompts, 'instance')} without a request state in ${SCENARIO_STATE}: prompt digest of its identity (scenario spec and instance id)`);
-  }
+  // Ledger: one task per instance, in byte order of instance ids. The prompt digest is of the instance's identity (the
+  // scenario spec and the instance id), which every run directory has: the ledger never depends on whether the optional
+  // scenario_state.json was there, so runs of one scenario with and without it share a ledger (and a board).
+  const ledgerRecords: LedgerRecord[] = tasks.map((taskId) => importedLedgerRecord(taskId, helmTaskDigest(spec.scenario_spec, taskId), options.license, NOT_RECORDED_TIME));
+  missing.push(
+    `each task's prompt digest in the ledger is of its identity (scenario spec and instance id), with or without ${SCENARIO_STATE}, so runs of one scenario share a ledger${requests === null ? '' : `; the instance's input as ${SCENARIO_STATE} records it, and its digest (input_sha256), are in each grade's input artifact`}`,
+  );
+  const withoutState = requests === null ? 0 : tasks.filter((taskId) => !requests.inputs.has(taskId)).length;
+  if (withoutState > 0) missing.push(`${plural(withoutState, 'instance')} without a request state in ${SCENARIO_STATE}: no input in its grades' input artifacts`);
   const ledgerBytes = jsonlBytes(ledgerRecords);
 
   const passThreshold = options.passThreshold;
@@ -314,15 +362,22 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
 
   const files = new Map<string, Uint8Array>();
   const artifact = artifactWriter(files);
-  const counts: Counts = { failedRequests: 0, ungraded: 0, uninterpretable: 0, noTokens: 0, noTime: 0, noRequests: 0, usable: 0 };
+  const counts: Counts = { failedRequests: 0, scoredFailures: 0, ungraded: 0, uninterpretable: 0, noTokens: 0, noTime: 0, noRequests: 0, usable: 0 };
   const attempts: Attempt[] = [];
   const results: GradeResult[] = [];
   ordered.forEach((slot, i) => {
     const attemptId = attemptIdOf(i);
     const states = requests?.bySlot.get(slotKey(slot.instanceId, slot.trial)) ?? [];
     if (requests !== null && states.length === 0) counts.noRequests++;
-    const outcome: Outcome = states.some((rs) => rs.result?.success === false) ? 'harness_failure' : 'completed';
+    // A request that failed at the provider (result.success false: an error, a content filter's block) is the run's
+    // failure, unless HELM's metrics or annotators scored the attempt anyway: then the failure was the system's answer
+    // (a safety scenario's refusal by a filter), graded by that score like any other.
+    const graded = values.get(slot) ?? null;
+    const failed = states.some((rs) => rs.result?.success === false);
+    const scored = graded !== null && graded.value !== null;
+    const outcome: Outcome = failed && !scored ? 'harness_failure' : 'completed';
     if (outcome === 'harness_failure') counts.failedRequests++;
+    else if (failed) counts.scoredFailures += states.filter((rs) => rs.result?.success === false).length;
     const times = states.map((rs) => rs.result?.request_time);
     // The sum of the request times, to the microsecond; none, one missing, or a sum past the largest number: unknown (0, said).
     const total = states.length > 0 && times.every((t) => typeof t === 'number') ? Math.round((times as number[]).reduce((a, b) => a + b, 0) * 1e6) / 1e6 : null;
@@ -349,7 +404,6 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
       cost: { state: 'unavailable', micros: null },
       patch: null,
     });
-    const graded = values.get(slot) ?? null;
     if (graded === null) {
       counts.ungraded++;
       return;
@@ -361,13 +415,24 @@ export function mapHelmRun(run: HelmRun, options: HelmOptions, limits: ImportLim
     results.push({
       attempt_id: attemptId,
       verdict,
-      input: artifact({ instance_id: slot.instanceId, train_trial_index: slot.trial, split: options.split, input: recorded?.input ?? null, references: recorded?.references ?? null }),
+      input: artifact({
+        instance_id: slot.instanceId,
+        train_trial_index: slot.trial,
+        split: options.split,
+        input: recorded?.input ?? null,
+        input_sha256: recorded === undefined ? null : digestCanonical(recorded.input),
+        references: recorded?.references ?? null,
+      }),
       output: artifact(states.length === 0 ? null : states.map((rs) => (rs.result?.completions ?? []).map((c) => c.text ?? null))),
       receipt: artifact(graded.stat),
     });
   });
   if (requests !== null && counts.noRequests > 0) missing.push(`${plural(counts.noRequests, 'attempt')} without a request state in ${SCENARIO_STATE}: no output, wall_seconds 0`);
-  if (counts.failedRequests > 0) missing.push(`${plural(counts.failedRequests, 'attempt')} with a failed request (result.success false): outcome harness_failure`);
+  if (counts.failedRequests > 0) missing.push(`${plural(counts.failedRequests, 'attempt')} with a failed request (result.success false) and no value of the stat: outcome harness_failure`);
+  if (counts.scoredFailures > 0) {
+    const one = counts.scoredFailures === 1;
+    missing.push(`${plural(counts.scoredFailures, 'request')} failed at the provider and ${one ? 'was' : 'were'} scored by HELM: graded by ${one ? 'its' : 'their'} score (outcome completed)`);
+  }
   if (counts.ungraded > 0) missing.push(`${plural(counts.ungraded, 'attempt')} without a value of the stat: no grade (fails closed as grader_failure)`);
   if (counts.uninterpretable > 0) missing.push(`${plural(counts.uninterpretable, 'value')} of the stat that is not a finite number: verdict error`);
   if (counts.noTokens > 0) missing.push(`${plural(counts.noTokens, 'attempt')} without integer num_prompt_tokens and num_output_tokens stats: tokens unknown (null)`);
