@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { sealManifest } from '../../../src/evidence/seal.ts';
 import { ImportError } from '../../../src/import/errors.ts';
 import { importPath } from '../../../src/import/import-input.ts';
+import { readImportInput } from '../../../src/import/input.ts';
 import type { ImportInput } from '../../../src/import/input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../../src/import/limits.ts';
 import { sweBenchImporter } from '../../../src/import/swebench/importer.ts';
@@ -309,3 +310,25 @@ function invalidUtf8(): ImportInput {
   files.set('metadata.yaml', Buffer.from([0x69, 0x6e, 0x66, 0x6f, 0x3a, 0x20, 0xff, 0xfe, 0x0a]));
   return { ...input, files };
 }
+
+describe('the synthetic submissions on disk (test/fixtures/import/swe-bench, synthetic: no licensed experiments submission was to be had)', () => {
+  const FIXTURES = new URL('../../fixtures/import/swe-bench/', import.meta.url).pathname;
+  const TABLE = [
+    { dir: 'synthetic-results-only', outcomes: ['completed', 'model_failure', 'completed', 'harness_failure'], verdicts: ['pass', 'pass'], grader: 'swe-bench-results-json', disagreements: 0 },
+    { dir: 'synthetic-with-reports', outcomes: ['completed', 'model_failure', 'completed', 'completed'], verdicts: ['pass', 'fail', 'fail'], grader: 'swe-bench-results-json', disagreements: 1 },
+  ];
+
+  it.each(TABLE)('$dir imports, verifies, and re-imports from its kept originals to the same bundle id', async (row) => {
+    const root = await temp();
+    const r = await importPath(sweBenchImporter, join(FIXTURES, row.dir), join(root, 'out'), { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS });
+    expect(r.status).toBe('verified');
+    const again = await importPath(sweBenchImporter, join(r.dir, 'source'), join(root, 'again'), { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS });
+    expect(again.bundleId).toBe(r.bundleId);
+    const input = await readImportInput(join(FIXTURES, row.dir), DEFAULT_IMPORT_LIMITS);
+    const m = await mapRun(input);
+    expect(linesOf(m, 'attempts.jsonl').map((a) => a.outcome)).toEqual(row.outcomes);
+    expect(jsonOf(m, 'grades/1.json').results.map((g: { verdict: string }) => g.verdict)).toEqual(row.verdicts);
+    expect(jsonOf(m, 'plan.json').grader.id).toBe(row.grader);
+    expect(notesOf(m).includes('listed as resolved by the aggregate is not resolved in its report.json')).toBe(row.disagreements === 1);
+  });
+});
