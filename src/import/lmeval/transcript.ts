@@ -5,7 +5,7 @@
  * (`arguments`: each request's context) as the user message, the model's
  * response(s) (`resps`) as the assistant message, and every metric value of
  * every filter's line as a score (name `metric,filter`; answer: that
- * filter's `filtered_resps`; explanation: the `target`). Keyed by
+ * filter's `filtered_resps`; explanation, on the first score: the `target`). Keyed by
  * transcriptKey(`<task>/<doc_id>`, 1), as map.ts writes the attempts.
  */
 import type { ImportInput } from '../input-shape.ts';
@@ -77,9 +77,16 @@ function metricsOf(line: SampleLine): string[] {
 
 function scoresOf(lines: readonly SampleLine[]): { scores: TranscriptScore[]; hidden: number } {
   const all: { name: string; value: unknown; answer: unknown; target: unknown }[] = [];
+  // The target is said once, on the first score that has it (every filter's line of a doc holds the same one).
+  const targets = new Set<string>();
   for (const l of lines) {
     const filter = l.sample.filter ?? 'none';
-    for (const m of metricsOf(l)) all.push({ name: `${m},${filter}`, value: l.raw[m], answer: l.sample.filtered_resps, target: l.sample.target });
+    for (const m of metricsOf(l)) {
+      const target = l.sample.target === undefined ? undefined : textOf(l.sample.target);
+      const first = target !== undefined && !targets.has(target);
+      if (first) targets.add(target);
+      all.push({ name: `${m},${filter}`, value: l.raw[m], answer: l.sample.filtered_resps, target: first ? target : undefined });
+    }
   }
   const scores = all.slice(0, MAX_SCORES).map((s) => {
     let cut = 0;
