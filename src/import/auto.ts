@@ -172,7 +172,7 @@ export function unusedFlagWarnings(importers: readonly Importer[], used: Readonl
   const warnings: string[] = [];
   for (const importer of importers) {
     const said = own.get(importer.name);
-    if (said !== undefined && !used.has(importer.name)) warnings.push(`${[...said.values()].join(', ')} given, but no input is a ${importer.label} (${importer.name}): not used`);
+    if (said !== undefined && !used.has(importer.name)) warnings.push(`${[...said.values()].join(', ')} given, but no input was recognised as ${importer.name} (${importer.label}): not used`);
   }
   const generic = [...new Set(importers.flatMap((i) => Object.keys(i.flags)))];
   for (const flag of generic) {

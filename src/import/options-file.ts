@@ -44,7 +44,7 @@ export function memberName(path: readonly (string | number)[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z0-9_-]{1,64}$/.test(part)) out += out === '' ? part : `.${part}`;
+    else if (/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/.test(part)) out += out === '' ? part : `.${part}`;
     else out += `[${JSON.stringify(part.length > 40 ? `${part.slice(0, 40)}...` : part)}]`;
   }
   return out;

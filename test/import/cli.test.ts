@@ -27,21 +27,64 @@ describe('ledgerboard import inspect', () => {
     expect((await listTree(out)).filter((p) => !p.includes('/'))).toHaveLength(3);
   });
 
-  it('refuses to write into an existing bundle directory (create-only), exit 1, bytes untouched', async () => {
+  it('importing again into the same output says "already imported (same bundle id)", exit 0, bytes untouched', async () => {
+    const out = await temp();
+    const log = join(REAL_LOGS, 'log_formats.json');
+    const first = await run(['import', 'inspect', log, '-o', out]);
+    expect(first.code).toBe(0);
+    const manifest = await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'));
+    const id = /^verified {3}bundle ([0-9a-f]{12}) /m.exec(first.stdout)![1]!;
+    const again = await run(['import', 'inspect', log, '-o', out]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^already {4}bundle ${id} {2}already imported \\(same bundle id\\) {2}.*log-formats-b36b887e4470$`, 'm'));
+    expect(again.stdout).toContain('1 input: 0 imported and verified, 1 already imported (same bundle id), 0 failed');
+    expect(await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'))).toEqual(manifest);
+    expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual(['log-formats-b36b887e4470']);
+    // import auto says the same.
+    const auto = await run(['import', 'auto', log, '-o', out]);
+    expect(auto.code).toBe(0);
+    expect(auto.stdout).toMatch(/^already {4}inspect {9}bundle [0-9a-f]{12} {2}already imported \(same bundle id\)/m);
+  });
+
+  it('a different bundle at the same name is refused naming both ids, exit 1, nothing overwritten', async () => {
+    const out = await temp();
+    const log = join(REAL_LOGS, 'log_formats.json');
+    expect((await run(['import', 'inspect', log, '-o', out, '--license', 'MIT'])).code).toBe(0);
+    const dir = join(out, 'log-formats-b36b887e4470');
+    const manifest = await readFile(join(dir, 'manifest.json'));
+    const existing = (JSON.parse(manifest.toString('utf8')) as { bundle_id: string }).bundle_id;
+    // Another license: the same input (so the same directory name), another bundle.
+    const other = await run(['import', 'inspect', log, '-o', out, '--license', 'Apache-2.0']);
+    expect(other.code).toBe(1);
+    const message = /^refused {4}.*log_formats\.json: (.*)$/m.exec(other.stdout)?.[1] ?? '';
+    expect(message).toContain(`the destination ${dir} already holds another bundle (${existing}); this import gives sha256:`);
+    expect(message).toMatch(/this import gives (sha256:[0-9a-f]{64}) .*nothing is overwritten/);
+    expect(/this import gives (sha256:[0-9a-f]{64})/.exec(message)![1]).not.toBe(existing);
+    expect(await readFile(join(dir, 'manifest.json'))).toEqual(manifest);
+    expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual(['log-formats-b36b887e4470']);
+  });
+
+  it('the same bundle id whose files were edited since is said, and fails: exit 1', async () => {
     const out = await temp();
     const log = join(REAL_LOGS, 'log_formats.json');
     expect((await run(['import', 'inspect', log, '-o', out])).code).toBe(0);
-    const manifest = await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'));
+    const notes = join(out, 'log-formats-b36b887e4470', 'NOTES.md');
+    await writeFile(notes, 'edited after the import\n');
     const again = await run(['import', 'inspect', log, '-o', out]);
     expect(again.code).toBe(1);
-    expect(again.stdout).toMatch(/^refused {4}.*log_formats\.json: the destination .*log-formats-b36b887e4470 already exists and is not empty: import is create-only$/m);
-    expect(await readFile(join(out, 'log-formats-b36b887e4470', 'manifest.json'))).toEqual(manifest);
-    expect((await listTree(out)).filter((p) => !p.includes('/'))).toEqual(['log-formats-b36b887e4470']);
-    // A stray file in the destination is refused the same way.
+    expect(again.stdout).toMatch(/^invalid {4}bundle [0-9a-f]{12} {2}already imported \(same bundle id\), but it does not verify now/m);
+    expect(again.stdout).toMatch(/^ {2}[A-Z_]+: .*NOTES\.md/m);
+    expect(await readFile(notes, 'utf8')).toBe('edited after the import\n');
+  });
+
+  it('a destination holding no bundle is refused (create-only), exit 1, untouched', async () => {
+    const log = join(REAL_LOGS, 'log_formats.json');
     const other = await temp();
     await mkdir(join(other, 'log-formats-b36b887e4470'));
     await writeFile(join(other, 'log-formats-b36b887e4470', 'x'), 'x');
-    expect((await run(['import', 'inspect', log, '-o', other])).code).toBe(1);
+    const r = await run(['import', 'inspect', log, '-o', other]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^refused {4}.*log_formats\.json: the destination .*log-formats-b36b887e4470 already exists and is not empty \(it holds no bundle manifest\): import is create-only$/m);
     expect(await listTree(other)).toEqual(['log-formats-b36b887e4470', 'log-formats-b36b887e4470/x']);
   });
 
