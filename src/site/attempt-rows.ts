@@ -45,13 +45,15 @@ export function attemptRowsHtml(rows: readonly TaskAttemptRow[], currency: strin
 }
 
 function artifactsHtml(a: TaskAttemptRow): string {
-  if (a.artifacts.length === 0 && a.transcript === null) return 'none';
+  // An imported attempt without a transcript page says why (tasks.ts transcriptNote), instead of saying nothing.
+  const note = a.transcriptNote === null ? '' : `<li data-no-transcript>${text(a.transcriptNote)}</li>`;
+  if (a.artifacts.length === 0 && a.transcript === null) return note === '' ? 'none' : `<ul class="artifacts">${note}</ul>`;
   let html = '<ul class="artifacts">';
   for (const f of a.artifacts) {
     html += `<li>${f.url === null ? `${text(f.role)} (${text(f.textNote ?? '')})` : `<a${attr('href', f.url)}>${text(f.role)}</a>`}${f.bytes !== null ? text(` (${grouped(f.bytes)} bytes)`) : ''}</li>`;
   }
   if (a.transcript !== null) html += `<li><a${attr('href', a.transcript)} data-transcript-link>transcript</a> (from the original log, as text)</li>`;
-  return `${html}</ul>`;
+  return `${html}${note}</ul>`;
 }
 
 /** An artifact's text as the "Artifacts as text" part of a task page shows it. */

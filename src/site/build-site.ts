@@ -99,6 +99,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     retainedWithheld,
     tasks: tasks.boards,
     transcripts: tasks.transcripts.pages,
+    outcomes: tasks.outcomes,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
   });

@@ -12,6 +12,7 @@ import { absolute, boardsOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
 import { hasUsableGrades } from './usable-grades.ts';
 import { reportChanges, UNCHECKED } from './report-changes.ts';
+import { importedTime } from './not-recorded.ts';
 
 /** A plain decimal number (our own numbers, e.g. a negative delta): never a formula, left as it is. */
 const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$/;
@@ -35,7 +36,8 @@ export function leaderboardCsv(model: Pick<SiteModel, 'report' | 'boardOrder' | 
       const usable = hasUsableGrades(c);
       rows.push([
         board.board_id,
-        String(c.rank),
+        // Not ranked without a usable grade, as the board shows "-" (issue 26): an empty field, never rank 1.
+        usable ? String(c.rank) : '',
         c.cohort_id,
         c.subject.model,
         c.subject.agent.name,
@@ -109,7 +111,7 @@ export function atomFeed(model: Pick<SiteModel, 'report' | 'retained' | 'date' |
       `    <title>${xmlEscape(`${report.config.title}: report ${r.hex.slice(0, 12)}`)}</title>`,
       `    <updated>${xmlEscape(report.evidence_date ?? updated)}</updated>`,
       `    <link href="${xmlEscape(url)}"/>`,
-      `    <summary>${xmlEscape(`${report.boards.length} boards, ${report.cohorts.length} cohorts, evidence up to ${report.evidence_date ?? 'n/a'}${r.problems.length ? '; the retained file does not re-derive' : ''}; what changed: ${changes.get(r.hex)!.summary}`)}</summary>`,
+      `    <summary>${xmlEscape(`${report.boards.length} boards, ${report.cohorts.length} cohorts, evidence up to ${report.evidence_date === null ? 'n/a' : importedTime(report.evidence_date, true)}${r.problems.length ? '; the retained file does not re-derive' : ''}; what changed: ${changes.get(r.hex)!.summary}`)}</summary>`,
       '  </entry>',
     ].join('\n');
   });

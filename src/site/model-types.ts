@@ -15,6 +15,8 @@ import type { SiteBoardTasks } from './tasks.ts';
 import type { SiteTranscript } from './transcripts.ts';
 import type { TaskMatrix } from './chart-tasks.ts';
 import type { SiteEvidenceSize } from './rederive-limit.ts';
+import type { BundleOutcomes } from './imported-facts.ts';
+import type { SiteSplit } from './import-splits.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -114,6 +116,13 @@ export interface SiteImport {
    */
   rederived: 'matched' | 'not_reproduced' | 'mismatch' | 'unverified';
   /**
+   * How the imported rate counts an attempt as resolved, as the plan page
+   * says it (imported-facts.ts rateRuleOf): the format's own rule
+   * (importer.passRule, read back from the plan's grader), else where
+   * docs/importing.md states it.
+   */
+  rateRule: string;
+  /**
    * The log's own metrics (results.scores[].metrics) of the graded score, as the log records them (at most
    * MAX_LOG_METRICS), to show beside the imported rate; null when the log records none or cannot be read.
    */
@@ -198,6 +207,16 @@ export interface SiteModel {
    * in bundle order; the text is not in the model (transcripts.ts).
    */
   transcripts: SiteTranscript[];
+  /**
+   * Per cohort id, the one line of each imported bundle it pools whose
+   * headline differs from the source's own figure (imported-facts.ts
+   * sourceLineOf: "source: ...; imported: 25 of 37 resolved; 12 attempts not
+   * graded: harness_failure"), with the bundle's plan hex; the board row and
+   * the cohort page show them. Absent: no such bundle.
+   */
+  sourceLines: Record<string, { plan_hex: string; text: string }[]>;
+  /** Per board id, why imports of its benchmark from its format are on other boards or in other cohorts (import-splits.ts). */
+  splits: Record<string, SiteSplit[]>;
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
@@ -254,4 +273,6 @@ export interface SiteModelOptions {
   tasks?: Record<string, SiteBoardTasks>;
   /** The transcript pages' index (tasks.ts siteTasks), given with `tasks`. */
   transcripts?: SiteTranscript[];
+  /** Each counted bundle's outcome counts (tasks.ts siteTasks), given with `tasks`. */
+  outcomes?: Record<string, BundleOutcomes>;
 }

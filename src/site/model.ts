@@ -35,6 +35,8 @@ import { evidenceSize } from './rederive-limit.ts';
 import { originalsUnread, readOriginals, reportImportLimits } from './originals.ts';
 import type { ImportLimits } from '../import/limits.ts';
 import { shellQuote } from './shell-quote.ts';
+import { rateRuleOf, sourceLineOf, type BundleOutcomes } from './imported-facts.ts';
+import { importSplits } from './import-splits.ts';
 
 export type * from './model-types.ts';
 
@@ -56,6 +58,7 @@ export async function buildSiteModel(report: Report, published: Published, confi
   const computed = options.tasks === undefined ? await siteTasks(report, published) : null;
   const boardTasks = options.tasks ?? computed!.boards;
   const transcripts = options.transcripts ?? computed?.transcripts.pages ?? [];
+  const outcomes = options.outcomes ?? computed?.outcomes ?? {};
   return {
     title: config.title,
     siteUrl,
@@ -69,6 +72,8 @@ export async function buildSiteModel(report: Report, published: Published, confi
     compare: compareBoards(report, cohorts, config.compare_max_cohorts ?? COMPARE_MAX_COHORTS),
     tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
     transcripts,
+    sourceLines: sourceLinesOf(report, bundles, plans, outcomes),
+    splits: await importSplits(report, bundles, plans, published, limits),
     retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published) })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
@@ -78,6 +83,29 @@ export async function buildSiteModel(report: Report, published: Published, confi
     verifiers: options.verifiers ?? [],
     evidence: evidenceSize(published.bundles.map((b, i) => ({ ledger: report.bundles[i]!.plan?.ledger.digest ?? null, files: b.files }))),
   };
+}
+
+/**
+ * The one line of each imported bundle whose headline differs from the
+ * source's own figure, by the cohorts that pool it (computed once per bundle:
+ * its plan page's figure and its outcome counts).
+ */
+function sourceLinesOf(report: Report, bundles: readonly SiteBundle[], plans: Record<string, number>, outcomes: Record<string, BundleOutcomes>): SiteModel['sourceLines'] {
+  const lines = new Map<string, string | null>();
+  const out: SiteModel['sourceLines'] = {};
+  for (const cohort of report.cohorts) {
+    for (const p of cohort.plans) {
+      const hex = hexOf(p.plan_id);
+      const i = plans[hex];
+      const b = i === undefined ? undefined : bundles[i];
+      const imported = b?.page?.imported;
+      if (b === undefined || imported === null || imported === undefined || !b.counted || b.bundle_id === null) continue;
+      if (!lines.has(b.bundle_id)) lines.set(b.bundle_id, sourceLineOf(imported.unread === undefined ? imported.logMetrics : null, outcomes[b.bundle_id]));
+      const text = lines.get(b.bundle_id)!;
+      if (text !== null) (out[cohort.cohort_id] ??= []).push({ plan_hex: hex, text });
+    }
+  }
+  return out;
 }
 
 /**
@@ -344,7 +372,7 @@ function importOf(
           `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
         ]
       : [];
-  return { format: origin.format, label: importer?.label ?? null, tool: origin.tool, source, rerun, rederived: rederivedOf(entry) };
+  return { format: origin.format, label: importer?.label ?? null, tool: origin.tool, source, rerun, rederived: rederivedOf(entry), rateRule: rateRuleOf(importer, origin.format, plan) };
 }
 
 /** Whether the import was re-derived, from the report's findings alone (see SiteImport.rederived). */

@@ -8,6 +8,7 @@
  */
 import type { GroupedIncompatibilities, Report, ReportBoard, ReportCohort } from '../report/schema.ts';
 import { shortIdentity as s } from './format.ts';
+import { importedTime } from './not-recorded.ts';
 
 /** A cohort's subject: "acme/mini-2026-08-01 · loop 3.1.0". */
 export function subjectName(cohort: Pick<ReportCohort, 'subject'>): string {
@@ -15,8 +16,8 @@ export function subjectName(cohort: Pick<ReportCohort, 'subject'>): string {
 }
 
 /** A plan page's `<title>`: its title, or, untitled, what it ran ("Untitled plan on widget-bugs, 2026-11-16T10:00:00Z"). */
-export function planPageTitle(plan: { title: string; created_at: string; ledger: { name: string } }): string {
-  return plan.title !== '' ? plan.title : `Untitled plan on ${s(plan.ledger.name)}, ${plan.created_at}`;
+export function planPageTitle(plan: { title: string; created_at: string; ledger: { name: string }; origin?: { kind: string } | null }): string {
+  return plan.title !== '' ? plan.title : `Untitled plan on ${s(plan.ledger.name)}, ${importedTime(plan.created_at, plan.origin?.kind === 'imported')}`;
 }
 
 /** The boards a plan feeds, in the report's board order, each with the cohorts it puts the plan's attempts in. */

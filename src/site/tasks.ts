@@ -34,6 +34,8 @@ import { TASK_ROWS } from './rows.ts';
 import { transcriptKey } from '../import/transcript.ts';
 import { reportImportLimits } from './originals.ts';
 import { readTranscripts, transcriptIndex, transcriptSourceOf, type TranscriptDetails, type TranscriptSource } from './transcripts.ts';
+import { importerOfOrigin } from '../import/registry.ts';
+import { emptyOutcomes, noTranscriptNote, type BundleOutcomes } from './imported-facts.ts';
 
 /** Which lists of the board's ledger a task is on. */
 export type TaskSplit = 'headline' | 'watch_list' | 'public';
@@ -91,6 +93,13 @@ export interface TaskAttemptRow {
   artifacts: TaskArtifact[];
   /** The attempt's transcript page (imported attempts whose format records one), or null. */
   transcript: string | null;
+  /**
+   * For an imported attempt without a transcript page, why (imported-facts.ts
+   * noTranscriptNote): "no transcript: <format> records none", "the original
+   * log has no transcript for this attempt", or the originals unread; null
+   * otherwise.
+   */
+  transcriptNote: string | null;
 }
 
 /** One task page's rows: per cohort of the board (board.cohorts order), its attempts in bundle id then line order. */
@@ -143,13 +152,15 @@ export async function siteTasks(
   verified?: ReadonlyMap<string, BundleEvidence>,
   /** The artifact text a page shows at most, and the attempts per cohort it lists (tests set them lower). */
   limits: { pageTextBytes?: number; taskRows?: number } = {},
-): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails; transcripts: TranscriptDetails }> {
+): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails; transcripts: TranscriptDetails; outcomes: Record<string, BundleOutcomes> }> {
   const inputs: AnalysisInput[] = [];
   const read = new Map<string, ReadBack>();
   const ledgers = new Map<string, Map<string, LedgerRecord>>();
   // Imported bundles whose format records transcripts: where they are read from, and which (task, index) have one.
   const transcriptSources = new Map<string, TranscriptSource>();
   const transcriptKeys = new Map<string, ReadonlySet<string>>();
+  // Imported bundles without transcripts, or with some: the task page's note for an attempt without one (by bundle id).
+  const noTranscript = new Map<string, { label: string; why: 'format' | 'attempt' | 'unread' }>();
   // Originals are read within the import limits the report was verified under (originals.ts).
   const importLimits = reportImportLimits(report);
   for (let i = 0; i < report.bundles.length; i++) {
@@ -168,6 +179,13 @@ export async function siteTasks(
       if (keys.size > 0) {
         transcriptSources.set(entry.bundle_id, transcriptSource);
         transcriptKeys.set(entry.bundle_id, keys);
+      }
+    }
+    if (plan.origin?.kind === 'imported') {
+      const importer = importerOfOrigin(plan.origin.format);
+      if (importer !== undefined) {
+        const why = importer.transcripts === undefined ? 'format' : transcriptSource === null ? 'unread' : 'attempt';
+        noTranscript.set(entry.bundle_id, { label: importer.label, why });
       }
     }
     // The result each row is graded by, as the analysis picks it (grading.ts layerColumns: the latest generation, under the pin).
@@ -196,6 +214,18 @@ export async function siteTasks(
     }
   }
   const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
+  // Each counted bundle's attempts by terminal class and grader reason (the one line of an imported bundle, imported-facts.ts).
+  const outcomes: Record<string, BundleOutcomes> = {};
+  for (const list of byCohort.values()) {
+    for (const segment of list) {
+      const counts = (outcomes[segment.bundle_id] ??= emptyOutcomes());
+      for (let p = 0; p < segment.rows.length; p++) {
+        counts.terminal[TERMINAL_CLASSES[segment.terminal[p]!]!]++;
+        const reason = REASON_CODES[segment.reason[p]!];
+        if (reason !== undefined && reason !== null) counts.reasons[reason]++;
+      }
+    }
+  }
 
   const boards: Record<string, SiteBoardTasks> = {};
   const pages: { board_id: string; key: string }[] = [];
@@ -338,13 +368,20 @@ export async function siteTasks(
           line: { url: back.attemptsUrl, number: table.line[row]! },
           artifacts,
           transcript: transcriptUrls.get(`${segment.bundle_id}\u0000${a.attempt_id}`) ?? null,
+          transcriptNote: transcriptNoteOf(noTranscript.get(segment.bundle_id), transcriptUrls.has(`${segment.bundle_id}\u0000${a.attempt_id}`)),
         });
       }
       cohorts.push({ cohort_id: board.cohorts[position]!, attempts: rows, total: flat.length / 2 });
     }
     return { board_id: page.board_id, key: page.key, cohorts };
   };
-  return { boards, details: { pages, detail }, transcripts: transcripts.details(transcriptSources) };
+  return { boards, details: { pages, detail }, transcripts: transcripts.details(transcriptSources), outcomes };
+}
+
+/** The task page's note for an imported attempt without a transcript page; null for one with a page, or not imported. */
+function transcriptNoteOf(bundle: { label: string; why: 'format' | 'attempt' | 'unread' } | undefined, hasPage: boolean): string | null {
+  if (bundle === undefined || hasPage) return null;
+  return noTranscriptNote(bundle.label, bundle.why);
 }
 
 /**

@@ -64,6 +64,7 @@ describe('attemptRowsHtml', () => {
     line: { url: `/blobs/${'cd'.repeat(32)}`, number: 7 },
     artifacts: [],
     transcript: null,
+    transcriptNote: null,
     ...over,
   });
 

@@ -85,4 +85,12 @@ export const inspectImporter: Importer = {
     const threshold = typeof profile === 'string' ? passThresholdOfProfile(profile) : null;
     return [...(plan.grader.id === 'none' ? [] : [['--scorer', plan.grader.id]]), ...(threshold === null ? [] : [['--pass-threshold', threshold]])];
   },
+  passRule(plan) {
+    // The threshold read back from the grader's profile, as rerunFlags does (the default profile: 1.0).
+    const profile = (plan.grader as { profile?: unknown }).profile;
+    const read = typeof profile === 'string' ? passThresholdOfProfile(profile) : null;
+    // Only a plain number is quoted (the profile is the bundle's text); anything else is named, not repeated.
+    const threshold = read === null ? '--pass-threshold 1.0' : /^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$/i.test(read) ? `--pass-threshold ${read}` : 'the threshold its grader profile records';
+    return `a sample is resolved when it completed and its score passes: C, or P at --pass-threshold 0.5 or below, true, a number at or above the threshold (this import: ${threshold}); one attempt per epoch, not the epochs' reduction`;
+  },
 };
