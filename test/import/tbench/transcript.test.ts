@@ -42,7 +42,6 @@ function withFiles(input: ImportInput, extra: Record<string, string | Uint8Array
 }
 
 const RUN = 'tb1-2025-09-14__15-58-05';
-const TRIAL_DIR = 'analyze-access-logs/analyze-access-logs.1-of-1.2025-09-14__15-58-05';
 
 describe('real TB1 runs with their logs', () => {
   it.each([
