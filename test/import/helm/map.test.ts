@@ -34,7 +34,7 @@ describe('the toy run, mapped', () => {
     });
     const ledger = jsonlOf(m.files, 'ledger.jsonl');
     expect(ledger.map((t) => t.task_id)).toEqual(['id1', 'id2']);
-    expect(ledger[0]).toMatchObject({ prompt_sha256: digestCanonical({ text: 'question id1' }), license: 'MIT', created_at: NOT_RECORDED_TIME, holdout: true, cluster_id: 'id1' });
+    expect(ledger[0]).toMatchObject({ prompt_sha256: digestCanonical({ helm_scenario_spec: runSpec().scenario_spec, instance_id: 'id1' }), license: 'MIT', created_at: NOT_RECORDED_TIME, holdout: true, cluster_id: 'id1' });
     const attempts = jsonlOf(m.files, 'attempts.jsonl');
     expect(attempts).toEqual([
       expect.objectContaining({ attempt_id: 'a-000001', task_id: 'id1', index: 1, outcome: 'completed', wall_seconds: 1.5, tokens: { input: 10, output: 2 }, cost: { state: 'unavailable', micros: null }, started_at: NOT_RECORDED_TIME, ended_at: NOT_RECORDED_TIME, observed_model: 'acme/model', retries: 0, patch: null }),
@@ -77,9 +77,9 @@ describe('the toy run, mapped', () => {
 });
 
 describe('the graded stat', () => {
-  it('is refused without --metric, listing the stats of the split', async () => {
+  it("is refused without --metric when HELM's schema table names no main metric for the run's groups, listing the stats of the split", async () => {
     expect(await rejection(mapRun(runInput(toyRun()), {}))).toBe(
-      'choose the stat that grades with --metric NAME: a HELM run directory does not name its main metric (the test split has "exact_match", "num_output_tokens", "num_prompt_tokens")',
+      'choose the stat that grades with --metric NAME: HELM\'s schema table names no main metric for this run\'s groups ("toy") (the test split has "exact_match", "num_output_tokens", "num_prompt_tokens")',
     );
   });
 
@@ -203,12 +203,13 @@ describe('trials, requests and times', () => {
     const ledger = jsonlOf(m.files, 'ledger.jsonl');
     expect(ledger[0]!.prompt_sha256).toBe(digestCanonical({ helm_scenario_spec: runSpec().scenario_spec, instance_id: 'id1' }));
     expect(jsonlOf(m.files, 'attempts.jsonl').map((a) => a.wall_seconds)).toEqual([0, 0]);
-    expect(notesOf(m.files)).toContain('- no scenario_state.json: prompts, outputs and request times are not in the run directory; each task\'s prompt digest is of its identity (scenario spec and instance id), wall_seconds 0');
+    expect(notesOf(m.files)).toContain("- no scenario_state.json: prompts, outputs and request times are not in the run directory: no input or output in the grades' artifacts, wall_seconds 0");
   });
 
-  it('a failed request is a harness_failure; a request without request_time gives wall 0, said; request times are summed', async () => {
+  it('a failed request without a value of the stat is a harness_failure; a request without request_time gives wall 0, said; request times are summed', async () => {
     const run = {
       ...toyRun(),
+      perInstance: [entry('id2', 0, instanceStats(0)), entry('id1', 0, [stat('num_prompt_tokens', 1), stat('exact_match', 0, { count: 0 })])],
       scenarioState: scenarioState([
         requestState('id1', 0, { success: false }),
         requestState('id2', 0, { time: null }),
@@ -223,7 +224,8 @@ describe('trials, requests and times', () => {
       ['completed', 0],
     ]);
     const notes = notesOf(m.files);
-    expect(notes).toContain('- 1 attempt with a failed request (result.success false): outcome harness_failure');
+    expect(notes).toContain('- 1 attempt with a failed request (result.success false) and no value of the stat: outcome harness_failure');
+    expect(notes).not.toContain('failed at the provider');
     expect(notes).toContain('- 1 attempt without a request_time on every request: wall_seconds 0');
   });
 
@@ -242,7 +244,7 @@ describe('trials, requests and times', () => {
   it('instances and attempts the scenario state lacks are said', async () => {
     const run = { ...toyRun(), scenarioState: scenarioState([requestState('id1', 0)]) };
     const notes = notesOf((await mapRun(runInput(run))).files);
-    expect(notes).toContain('- 1 instance without a request state in scenario_state.json: prompt digest of its identity (scenario spec and instance id)');
+    expect(notes).toContain("- 1 instance without a request state in scenario_state.json: no input in its grades' input artifacts");
     expect(notes).toContain('- 1 attempt without a request state in scenario_state.json: no output, wall_seconds 0');
   });
 
