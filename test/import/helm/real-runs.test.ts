@@ -25,8 +25,8 @@ const REQUEST = helmRequest(FLAGS, {}, 'Apache-2.0');
 
 /** The table of docs/importing.md ("HELM", real examples): bundle id, imported resolved / graded, HELM's own mean. */
 const TABLE: Record<string, { bundle: string; resolved: number; graded: number; helmMean: number | null; values: number[] }> = {
-  [LLAMA]: { bundle: 'sha256:d472ea6d45b829d291b0884954dc9be0c1e738077103a5dece0b79090c9be563', resolved: 0, graded: 2, helmMean: 0.125, values: [0, 0.25] },
-  [QWEN]: { bundle: 'sha256:42e665935da9798004fb03198a3e0624096a8b8d425303d19a71c4c4059e37b4', resolved: 2, graded: 2, helmMean: null, values: [1, 1] },
+  [LLAMA]: { bundle: 'sha256:a0feb5e82ff2713e33bbcd1946ff52ccc3eb5218e4e37d67faddbc6b19f18624', resolved: 0, graded: 2, helmMean: 0.125, values: [0, 0.25] },
+  [QWEN]: { bundle: 'sha256:c3a58ce7dd7d2895ed58274af061311fc6d49c122121fe88a14aeedd18eac171', resolved: 2, graded: 2, helmMean: null, values: [1, 1] },
 };
 
 describe('the real HELM runs', () => {
@@ -58,6 +58,16 @@ describe('the real HELM runs', () => {
     // Every file read is kept byte for byte; origin.source is per_instance_stats.json, the first.
     for (const [path, bytes] of sources) expect(Buffer.from(bytes).equals(await readFile(join(REAL_RUNS, dir, path.slice('source/'.length))))).toBe(true);
     expect(v.evidence.manifest!.files.find((f) => f.path.startsWith('source/'))).toMatchObject({ path: 'source/per_instance_stats.json', sha256: (v.evidence.plan!.origin as { source: string }).source });
+  });
+
+  it('the run with scenario_state.json (llama) and the one without (qwen) have one ledger: the same digest, so they share a board', async () => {
+    const plans = [];
+    for (const dir of [LLAMA, QWEN]) {
+      const m = await mapImportInput(helmImporter, await readImportInput(join(REAL_RUNS, dir), DEFAULT_IMPORT_LIMITS), REQUEST);
+      plans.push(JSON.parse(Buffer.from(m.files.get('plan.json')!).toString('utf8')) as { ledger: { digest: string }; harness: { commit: string } });
+    }
+    expect(plans[0]!.ledger.digest).toBe(plans[1]!.ledger.digest);
+    expect(plans[0]!.harness.commit).toBe(plans[1]!.harness.commit);
   });
 
   it('are the demo inputs of the helm entry', async () => {
