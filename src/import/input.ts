@@ -7,15 +7,18 @@
  *
  * Symlinks are never followed (a symlink in a directory is refused with its
  * path, never read), special files are refused, hidden entries (a name
- * starting with '.') are skipped and listed, relative paths must be plain
- * (docs/importing.md, "Inputs"), and the sizes are bounded by ImportLimits.
+ * starting with '.') are skipped and listed, a file whose relative path is
+ * not plain is read under its plain path (plainPathOf: every character a
+ * plain name cannot hold made '_'; two files meeting at one plain path are
+ * refused) and listed (docs/importing.md, "Inputs"), and the sizes are
+ * bounded by ImportLimits.
  */
 import { lstat, open, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { compareUtf8 } from '../evidence/paths.ts';
 import { ImportError, ImportLimitError } from './errors.ts';
 import type { ImportLimits } from './limits.ts';
-import { isPlainPath, type ImportInput } from './input-shape.ts';
+import { isPlainPath, plainPathOf, type ImportInput } from './input-shape.ts';
 
 export { isPlainPath, PLAIN_PATH, type ImportInput } from './input-shape.ts';
 
@@ -68,6 +71,9 @@ export async function readImportInput(path: string, limits: ImportLimits): Promi
   if (!stat.isDirectory()) throw new ImportError('the input is neither a regular file nor a directory');
   const files = new Map<string, Uint8Array>();
   const skipped: string[] = [];
+  const renamed: { from: string; to: string }[] = [];
+  /** The path on disk each kept path was read from (differs for a renamed file). */
+  const readFrom = new Map<string, string>();
   let total = 0;
   const walk = async (dir: string, prefix: string): Promise<void> => {
     let entries;
@@ -85,7 +91,8 @@ export async function readImportInput(path: string, limits: ImportLimits): Promi
         continue;
       }
       if (entry.isSymbolicLink()) throw new ImportError(`the input holds a symlink (${shown}): an import never follows one`);
-      if (!isPlainPath(rel)) throw new ImportError(`the input holds a file or directory whose relative path ${shown} is not plain (letters, digits, "._@+=,-", "/" between names)`);
+      const kept = plainPathOf(rel);
+      if (kept === null) throw new ImportError(`the input holds a file or directory whose relative path ${shown} is not plain (letters, digits, "._@+=,-", "/" between names) and has no plain form (an empty, "." or ".." name, or past 255 bytes)`);
       if (entry.isDirectory()) {
         await walk(join(dir, entry.name), rel);
         continue;
@@ -95,10 +102,17 @@ export async function readImportInput(path: string, limits: ImportLimits): Promi
       const bytes = await readBounded(join(dir, entry.name), `the file ${shown}`, limits);
       total += bytes.length;
       if (total > limits.maxInputBytes) throw new ImportLimitError(`the input's files hold more than ${limits.maxInputBytes} bytes together (import_limits.maxInputBytes)`, 'maxInputBytes');
-      files.set(rel, bytes);
+      const other = readFrom.get(kept);
+      if (other !== undefined) {
+        throw new ImportError(`the input holds ${JSON.stringify(other.slice(0, 200))} and ${shown}, which are read under one plain path ${JSON.stringify(kept.slice(0, 200))} (every character a plain name cannot hold made "_"): rename one`);
+      }
+      readFrom.set(kept, rel);
+      if (kept !== rel) renamed.push({ from: rel, to: kept });
+      files.set(kept, bytes);
     }
   };
   await walk(path, '');
   if (files.size === 0) throw new ImportError('the input directory holds no files');
-  return { name, kind: 'directory', files: new Map([...files].sort(([a], [b]) => compareUtf8(a, b))), skipped };
+  const input = { name, kind: 'directory' as const, files: new Map([...files].sort(([a], [b]) => compareUtf8(a, b))), skipped };
+  return renamed.length === 0 ? input : { ...input, renamed };
 }

@@ -56,9 +56,29 @@ describe('reading an input', () => {
     expect(await rejection(readImportInput(join(root, 'run'), L))).toBe('the input holds a symlink ("samples.jsonl"): an import never follows one');
   });
 
-  it('refuses a relative path that is not plain, and says which', async () => {
-    const root = await tree({ 'run/a b.json': '{}' });
-    expect(await rejection(readImportInput(join(root, 'run'), L))).toMatch(/relative path "a b\.json" is not plain/);
+  it('reads a file whose relative path is not plain under its plain path, and lists it; refuses two that meet at one plain path', async () => {
+    const root = await tree({ 'run/a b.json': '{"x":1}', 'run/ollama/qwen2.5:0.5b.jsonl': 'q', 'run/ok.json': '{}', 'run/d:ir/-x.txt': 'd' });
+    const dir = await readImportInput(join(root, 'run'), L);
+    expect([...dir.files.keys()]).toEqual(['a_b.json', 'd_ir/_x.txt', 'ok.json', 'ollama/qwen2.5_0.5b.jsonl']);
+    expect(Buffer.from(dir.files.get('ollama/qwen2.5_0.5b.jsonl')!).toString()).toBe('q');
+    expect(dir.renamed).toEqual([
+      { from: 'a b.json', to: 'a_b.json' },
+      { from: 'd:ir/-x.txt', to: 'd_ir/_x.txt' },
+      { from: 'ollama/qwen2.5:0.5b.jsonl', to: 'ollama/qwen2.5_0.5b.jsonl' },
+    ]);
+    // A directory of plain names only has no renamed list at all (the shape before).
+    expect((await readImportInput(join(root, 'run', 'ollama', '..', 'd:ir'), L)).renamed).toEqual([{ from: '-x.txt', to: '_x.txt' }]);
+    expect((await tree({ 'ok/a.json': '1' }).then((r) => readImportInput(join(r, 'ok'), L))).renamed).toBeUndefined();
+    // Two files that meet at one plain path: refused, naming both (nothing is read under a name two files share).
+    const clash = await tree({ 'run/a:b.json': '1', 'run/a_b.json': '2' });
+    expect(await rejection(readImportInput(join(clash, 'run'), L))).toBe(
+      'the input holds "a:b.json" and "a_b.json", which are read under one plain path "a_b.json" (every character a plain name cannot hold made "_"): rename one',
+    );
+    const clash2 = await tree({ 'run/a b.json': '1', 'run/a:b.json': '2' });
+    expect(await rejection(readImportInput(join(clash2, 'run'), L))).toMatch(/^the input holds "a b\.json" and "a:b\.json", which are read under one plain path "a_b\.json"/);
+    // A path with no plain form (past 255 bytes in all) is still refused, and says which.
+    const long = await tree({ [`run/${'x'.repeat(130)}/${'y z'.repeat(45)}.json`]: '1' });
+    expect(await rejection(readImportInput(join(long, 'run'), L))).toMatch(/is not plain \(letters, digits, "\._@\+=,-", "\/" between names\) and has no plain form/);
     for (const bad of ['a/../b', './a', 'a//b', '-rf', 'a;b', '$(x)', 'a\nb', '', 'é']) expect(isPlainPath(bad), bad).toBe(false);
     for (const good of ['results_2024-01-01T00-00-00.json', 'samples/mmlu_abstract_algebra.jsonl', 'run_spec.json', 'a@b+c=d,e']) expect(isPlainPath(good), good).toBe(true);
   });

@@ -14,25 +14,4 @@
  * byte for byte, still names the sidecar as the source wrote it, and the
  * checksum it records is checked against the kept bytes either way.
  */
-import { isPlainPath } from '../input-shape.ts';
-
-const PLAIN_CHAR = /^[A-Za-z0-9._@+=,-]$/u;
-const PLAIN_FIRST = /^[A-Za-z0-9_]$/u;
-
-/** One name (no `/`) with every character a plain name cannot hold replaced by `_`. */
-function plainSegment(segment: string): string {
-  let out = '';
-  for (const ch of segment) out += (out === '' ? PLAIN_FIRST : PLAIN_CHAR).test(ch) ? ch : '_';
-  return out;
-}
-
-/**
- * The plain path a relative path is kept under (itself when it is plain),
- * or null when even that is not a plain path (an empty, `.` or `..` name,
- * or longer than a plain path may be).
- */
-export function plainPathOf(path: string): string | null {
-  if (isPlainPath(path)) return path;
-  const plain = path.split('/').map(plainSegment).join('/');
-  return isPlainPath(plain) ? plain : null;
-}
+export { plainPathOf } from '../input-shape.ts';

@@ -6,7 +6,7 @@
  * plain name, names past maxStringBytes, a fuzz of references).
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unsafePathReason } from '../../../src/evidence/paths.ts';
@@ -87,6 +87,24 @@ describe('the real records beyond the demo (evaleval/every_eval_ever), ollama on
     if (want.referenced === want.kept) expect(text).not.toContain(PLAIN_NOTE);
     else expect(text).toContain(`- the sidecar's name as the aggregate references it holds characters a plain path cannot (such as ":" in an ollama model tag): ${PLAIN_NOTE}; the kept aggregate still names it as the source wrote it`);
     expect(r.bundleId.slice(7, 19)).toBe(want.bundle);
+  });
+
+  it('on disk under the literal name the aggregate references (":" as upstream has it), the sidecar imports to the same bundle id, and the input lists the rename', async () => {
+    for (const [dir, want] of Object.entries(REAL)) {
+      if (want.referenced === want.kept) continue;
+      const root = await temp();
+      const fixture = await readImportInput(join(FIXTURES, dir), L);
+      for (const [path, bytes] of fixture.files) {
+        const onDisk = path === want.kept ? want.referenced : path;
+        await mkdir(join(root, 'run', onDisk, '..'), { recursive: true });
+        await writeFile(join(root, 'run', onDisk), bytes);
+      }
+      const input = await readImportInput(join(root, 'run'), L);
+      expect(input.renamed).toEqual([{ from: want.referenced, to: want.kept }]);
+      const r = await importPath(eeeImporter, join(root, 'run'), await temp(), { license: 'MIT', flags: { 'pass-threshold': '1' }, limits: L });
+      expect(r.status).toBe('verified');
+      expect(r.bundleId.slice(7, 19)).toBe(want.bundle);
+    }
   });
 
   it('a stranger who fetches the kept originals and re-runs with the plan\'s flags gets the same bundle id (the plain name resolves again)', async () => {
