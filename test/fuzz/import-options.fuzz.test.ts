@@ -272,6 +272,7 @@ describe('options files through the CLI', () => {
           expect(r.code).toBe(2);
           expect(r.stderr.startsWith(`ledgerboard: --options ${file}: `)).toBe(true);
           // What reaches the terminal is terminal-safe: no control or bidi character but the newlines.
+          // eslint-disable-next-line no-control-regex
           expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
         } else expect([1, 2]).toContain(r.code); // valid: an empty input directory (1), or a value its importer refuses (2)
       }),
