@@ -275,7 +275,7 @@ export function mapSweRun(run: SweRun, license: string): MappedBundle {
       patch,
     });
   });
-  noteAggregate(run, lists, c, missing);
+  noteAggregate(run, lists, c, missing, tasks.length);
   noteCounts(c, tasks.length, missing, run.metadata !== null);
   const grader = c.byResults > 0 ? SWEBENCH_RESULTS_GRADER : SWEBENCH_GRADER;
 
@@ -381,7 +381,7 @@ function countListedNoPrediction(run: SweRun, lists: Lists | null, c: Counts): v
 }
 
 /** The aggregate's own counts against its own lists, and instances it lists that no file here backs. */
-function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: string[]): void {
+function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: string[], tasks: number): void {
   if (run.aggregate === null) {
     missing.push('no run report or results.json: the per-instance reports are not cross-checked against an aggregate');
     return;
@@ -407,8 +407,10 @@ function noteAggregate(run: SweRun, lists: Lists | null, c: Counts, missing: str
       );
     }
     if (run.predictions === null) {
+      // (Without reports too the import is refused before this: read-run.ts, resultsOnlyRefusal.)
+      const reported = run.reports.size;
       missing.push(
-        "results.json has no submitted list (it lists resolved, no_generation and no_logs): without a predictions file, an instance it does not list and no report.json here names (unresolved at the source) is not known and not imported, so the imported rate counts only the instances listed or reported",
+        `without a predictions file the tasks, the rate's denominator, are the ${plural(tasks, 'instance')} with a report.json here or listed in results.json (${reported} with a report.json, ${tasks - reported} listed without one); results.json has no submitted list and does not list the instances it did not resolve, so an instance of the split with neither (not evaluated, or its report not kept) is not imported: the source's own rate divides by the whole split instead`,
       );
     }
     if (lists.repeated > 0) missing.push(`results.json names ${plural(lists.repeated, 'instance id')} again within one list: each is one task (the source's own count of a list counts every repeat)`);

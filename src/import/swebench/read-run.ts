@@ -235,7 +235,8 @@ function readReport(path: string, value: JsonValue, limits: ImportLimits): { ins
  * parsed strictly. Refuses a file there that does not parse, two predictions
  * files, two aggregates, two reports of one instance, a report outside a
  * folder of its instance's name, and a directory with neither predictions nor
- * per-instance reports. A JSON file at the top that parses and is neither a
+ * per-instance reports (an experiments results.json alone too, after its
+ * metadata.yaml is parsed: resultsOnlyRefusal). A JSON file at the top that parses and is neither a
  * run report nor an experiments results object is not part of the run.
  */
 export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
@@ -289,7 +290,6 @@ export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
   }
   // The aggregate found (TypeScript does not follow the closure's assignment).
   const found = aggregate as Aggregate | null;
-  // An experiments results.json lists instances per outcome: with metadata.yaml (read below) it is a submission to import.
   if (predictions === null && reports.size === 0 && found?.kind !== 'experiments-results') {
     throw new ImportError(
       found === null
@@ -297,9 +297,26 @@ export function readSweRun(input: ImportInput, limits: ImportLimits): SweRun {
         : 'the directory holds a run report but neither predictions nor per-instance reports: a run report alone is an aggregate, with nothing per instance to import',
     );
   }
+  // Without predictions metadata.yaml names the subject: parsed strictly (and refused with its line) before anything else is decided.
   const metadataBytes = input.files.get('metadata.yaml');
   const metadata = predictions === null && metadataBytes !== undefined ? readMetadata('metadata.yaml', metadataBytes, limits) : null;
+  if (predictions === null && reports.size === 0) throw new ImportError(resultsOnlyRefusal(found!.path));
   return { predictions, aggregate: found, reports, metadata };
+}
+
+/**
+ * Why an experiments results.json alone (with or without metadata.yaml) is
+ * refused (issue 26): it lists the resolved instances and those without a
+ * generation or logs, never the ones it did not resolve, so the instances
+ * evaluated (the rate's denominator) are not in the directory. Importing the
+ * listed ids made a run of 442 resolved of 500 read 442 of 447.
+ */
+export function resultsOnlyRefusal(path: string): string {
+  return (
+    `the submission holds ${shown(path)} but no predictions and no per-instance report.json: results.json lists instance ids by outcome (resolved, no_generation, no_logs), ` +
+    'and the instances it did not resolve are not listed, so the denominator is unknown (the source divides by the whole split, which no file here lists); ' +
+    "add the submission's all_preds.jsonl (its predictions) or the logs/<instance_id>/report.json files"
+  );
 }
 
 /**

@@ -5,8 +5,11 @@
  * metadata.yaml without predictions, only the files read are kept (a
  * re-import from them gives the same bundle id), NOTES.md says the right
  * thing for results.json (it has no submitted list), passRule and
- * transcripts; and hostile metadata.yaml / results.json.
+ * transcripts; a results.json alone (no predictions, no reports) is refused:
+ * it does not list the unresolved instances, so the denominator is unknown;
+ * and hostile metadata.yaml / results.json.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -19,6 +22,7 @@ import type { ImportInput } from '../../../src/import/input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../../src/import/limits.ts';
 import { sweBenchImporter } from '../../../src/import/swebench/importer.ts';
 import { transcriptKey, TRANSCRIPT_TEXT_CHARS } from '../../../src/import/transcript.ts';
+import { resultsOnlyRefusal } from '../../../src/import/swebench/read-run.ts';
 import { rejection, tempDirs } from '../helpers.ts';
 import { dirInput, jsonl, jsonOf, linesOf, mapRun, notesOf, pred, report } from './helpers.ts';
 
@@ -128,26 +132,53 @@ describe('an experiments submission imports, graded by its results.json', () => 
     expect(jsonOf(m, 'plan.json').grader).toMatchObject({ id: 'swe-bench-report', profile: 'swe-bench-harness' });
   });
 
-  it('results.json and metadata.yaml only (no predictions, no reports): the listed instances, the subject from metadata.yaml, metadata.yaml kept', async () => {
+  it('results.json and metadata.yaml only (no predictions, no reports): refused, the denominator is unknown (it imported 442 of 447 for a run of 442 of 500)', async () => {
     const input = dirInput({ 'results/results.json': { no_generation: ['b__b-2'], no_logs: ['d__d-4'], resolved: ['a__a-1', 'c__c-3'] }, 'metadata.yaml': METADATA, 'README.md': '# x\n', 'trajs/a__a-1.traj': '{}' });
+    const reason = await rejection(mapRun(input));
+    expect(reason).toBe(
+      'the submission holds "results/results.json" but no predictions and no per-instance report.json: results.json lists instance ids by outcome (resolved, no_generation, no_logs), ' +
+        'and the instances it did not resolve are not listed, so the denominator is unknown (the source divides by the whole split, which no file here lists); ' +
+        "add the submission's all_preds.jsonl (its predictions) or the logs/<instance_id>/report.json files",
+    );
+    expect(reason).toBe(resultsOnlyRefusal('results/results.json'));
+    // Without metadata.yaml the same reason (not "the model is not recorded").
+    expect(await rejection(mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1'] } })))).toBe(reason);
+    // metadata.yaml is parsed strictly first: a bad one is refused with its own line and reason.
+    expect(await rejection(mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1'] }, 'metadata.yaml': 'info:\n  name: x\n  name: y\n' })))).toMatch(/^the submission metadata "metadata\.yaml" is not readable YAML \(line 3\)/);
+  });
+
+  it('reports without predictions: the tasks are the reported and listed instances, no_generation a model_failure task; NOTES says what the denominator is', async () => {
+    const input = dirInput({
+      'results/results.json': { no_generation: ['b__b-2', 'e__e-5'], no_logs: ['d__d-4'], resolved: ['a__a-1'] },
+      'logs/a__a-1/report.json': report('a__a-1', { resolved: true }),
+      'logs/c__c-3/report.json': report('c__c-3', { resolved: false }),
+      'logs/e__e-5/report.json': report('e__e-5', { resolved: false, patchNone: true }),
+      'metadata.yaml': METADATA,
+      'README.md': '# x\n',
+    });
     const m = await mapRun(input);
     expect(linesOf(m, 'attempts.jsonl').map((a) => [a.task_id, a.outcome, a.patch])).toEqual([
       ['a__a-1', 'completed', null],
       ['b__b-2', 'model_failure', null],
       ['c__c-3', 'completed', null],
       ['d__d-4', 'harness_failure', null],
+      ['e__e-5', 'completed', null],
     ]);
-    expect(jsonOf(m, 'grades/1.json').results.map((r: { verdict: string }) => r.verdict)).toEqual(['pass', 'pass']);
-    const plan = jsonOf(m, 'plan.json');
-    expect(plan.subjects).toEqual([{ selector: 'Acme Agent v2', model: 'acme-model-7', agent: { name: 'Acme Agent v2', version: 'unknown' }, role: 'candidate' }]);
-    expect([...m.files.keys()].filter((p) => p.startsWith('source/')).sort()).toEqual(['source/metadata.yaml', 'source/results/results.json']);
-    expect(Buffer.from(m.files.get('source/metadata.yaml')!).toString()).toBe(METADATA);
+    // Every completed attempt has a report: the report grader; 1 resolved of 4 usable (the no_generation one counts, the no_logs one does not).
+    const grades = jsonOf(m, 'grades/1.json');
+    expect(grades.grader.id).toBe('swe-bench-report');
+    expect(grades.results.map((r: { verdict: string }) => r.verdict)).toEqual(['pass', 'fail', 'fail']);
+    expect(jsonOf(m, 'plan.json').subjects).toEqual([{ selector: 'Acme Agent v2', model: 'acme-model-7', agent: { name: 'Acme Agent v2', version: 'unknown' }, role: 'candidate' }]);
+    expect([...m.files.keys()].filter((p) => p.startsWith('source/')).sort()).toEqual(['source/logs/a__a-1/report.json', 'source/logs/c__c-3/report.json', 'source/logs/e__e-5/report.json', 'source/metadata.yaml', 'source/results/results.json']);
     const notes = notesOf(m);
-    expect(notes).toContain('the subject is read from metadata.yaml: selector and agent the system\'s name (info.name), model its one tags.model');
-    expect(notes).toContain('results.json has no submitted list (it lists resolved, no_generation and no_logs)');
+    expect(notes).toContain(
+      "- without a predictions file the tasks, the rate's denominator, are the 5 instances with a report.json here or listed in results.json (3 with a report.json, 2 listed without one); results.json has no submitted list and does not list the instances it did not resolve, so an instance of the split with neither (not evaluated, or its report not kept) is not imported: the source's own rate divides by the whole split instead",
+    );
+    expect(notes).toContain('- 1 instance with an empty patch: outcome model_failure');
+    expect(notes).toContain("- 1 instance without a report.json in results.json's no_logs list: outcome harness_failure (not evaluated), not graded");
     expect(notes).toContain('files of the submission other than results.json, the per-instance reports and metadata.yaml');
-    expect(m.summary.unkept).toEqual(['2 other files of the input not kept (only the predictions, the run report or results.json, the per-instance reports and, without predictions, metadata.yaml are)']);
-    // The bundle follows from its kept files: a re-import from them is the same bundle.
+    expect(notes).not.toContain('results.json has no submitted list (it lists resolved');
+    expect(m.summary.unkept).toEqual(['1 other file of the input not kept (only the predictions, the run report or results.json, the per-instance reports and, without predictions, metadata.yaml are)']);
     expect(bundleId(await mapRun(keptOnly(m)))).toBe(bundleId(m));
   });
 
@@ -165,20 +196,26 @@ describe('an experiments submission imports, graded by its results.json', () => 
     expect(jsonOf(m, 'grades/1.json').results.map((r: { verdict: string }) => r.verdict)).toEqual(['pass', 'fail']);
     expect(notesOf(m)).toContain("model the system's name (tags.model names 2 models)");
     // A top-level "name" (an older metadata shape) names the system too.
-    const old = await mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1'] }, 'metadata.yaml': 'name: Old Style\noss: true\n' }));
+    const old = await mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1'] }, 'logs/a__a-1/report.json': report('a__a-1', { resolved: true }), 'metadata.yaml': 'name: Old Style\noss: true\n' }));
     expect(jsonOf(old, 'plan.json').subjects[0]).toMatchObject({ selector: 'Old Style', model: 'Old Style' });
   });
 
   it('without predictions, reports in the harness layout or metadata.yaml, the subject is unknown: refused with the reason', async () => {
-    expect(await rejection(mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1'] } })))).toMatch(/^the directory holds no predictions file, no metadata\.yaml, and its reports are not in the harness layout/);
+    const reports = { 'results/results.json': { resolved: ['a__a-1'] }, 'logs/a__a-1/report.json': report('a__a-1', { resolved: true }) };
+    expect(await rejection(mapRun(dirInput(reports)))).toMatch(/^the directory holds no predictions file, no metadata\.yaml, and its reports are not in the harness layout/);
   });
 
-  it('through the whole import the bundle verifies', async () => {
+  it('through the whole import the bundle verifies (reports, no predictions); results.json alone is refused, nothing written', async () => {
     const root = await temp();
     await mkdir(join(root, 'sub', 'results'), { recursive: true });
     await writeFile(join(root, 'sub', 'results', 'results.json'), JSON.stringify(RESULTS));
     await writeFile(join(root, 'sub', 'metadata.yaml'), METADATA);
-    const r = await importPath(sweBenchImporter, join(root, 'sub'), join(root, 'out'), { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS });
+    const options = { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS };
+    expect(await rejection(importPath(sweBenchImporter, join(root, 'sub'), join(root, 'refused'), options))).toBe(resultsOnlyRefusal('results/results.json'));
+    expect(existsSync(join(root, 'refused'))).toBe(false);
+    await mkdir(join(root, 'sub', 'logs', 'a__a-1'), { recursive: true });
+    await writeFile(join(root, 'sub', 'logs', 'a__a-1', 'report.json'), JSON.stringify(report('a__a-1', { resolved: true })));
+    const r = await importPath(sweBenchImporter, join(root, 'sub'), join(root, 'out'), options);
     expect(r.status).toBe('verified');
   });
 });
@@ -242,6 +279,7 @@ describe('transcripts', () => {
 });
 
 describe('hostile metadata.yaml and results.json', () => {
+  // results.json alone is refused (its denominator is unknown), but only after metadata.yaml is parsed: these test the parser.
   const base = { 'results/results.json': { resolved: ['a__a-1'] } };
   const withMeta = (text: string) => dirInput({ ...base, 'metadata.yaml': text });
 
@@ -270,7 +308,7 @@ describe('hostile metadata.yaml and results.json', () => {
   it('results.json: ids past string_bytes are refused, a non-list member refused, repeats and contradictions counted', async () => {
     expect(await rejection(mapRun(dirInput({ 'results/results.json': { resolved: ['a'.repeat(300)] }, 'metadata.yaml': METADATA }), { maxStringBytes: 256 }))).toMatch(/^an instance id in resolved of "results\/results\.json" is 300 bytes long/);
     expect(await rejection(mapRun(dirInput({ 'results/results.json': { resolved: ['a'], no_logs: 'b' }, 'metadata.yaml': METADATA })))).toMatch(/^the results file "results\/results\.json" is not of the SWE-bench shape/);
-    const m = await mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1', 'a__a-1', 'b__b-2'], no_logs: ['b__b-2', 'b__b-2'] }, 'metadata.yaml': METADATA }));
+    const m = await mapRun(dirInput({ 'results/results.json': { resolved: ['a__a-1', 'a__a-1', 'b__b-2'], no_logs: ['b__b-2', 'b__b-2'] }, 'logs/a__a-1/report.json': report('a__a-1', { resolved: true }), 'metadata.yaml': METADATA }));
     expect(linesOf(m, 'attempts.jsonl').map((a) => [a.task_id, a.outcome])).toEqual([
       ['a__a-1', 'completed'],
       ['b__b-2', 'completed'],
@@ -314,7 +352,7 @@ function invalidUtf8(): ImportInput {
 describe('the synthetic submissions on disk (test/fixtures/import/swe-bench, synthetic: no licensed experiments submission was to be had)', () => {
   const FIXTURES = new URL('../../fixtures/import/swe-bench/', import.meta.url).pathname;
   const TABLE = [
-    { dir: 'synthetic-results-only', outcomes: ['completed', 'model_failure', 'completed', 'harness_failure'], verdicts: ['pass', 'pass'], grader: 'swe-bench-results-json', disagreements: 0 },
+    { dir: 'synthetic-reports-only', outcomes: ['completed', 'model_failure', 'completed', 'harness_failure'], verdicts: ['pass', 'fail'], grader: 'swe-bench-report', disagreements: 0 },
     { dir: 'synthetic-with-reports', outcomes: ['completed', 'model_failure', 'completed', 'completed'], verdicts: ['pass', 'fail', 'fail'], grader: 'swe-bench-results-json', disagreements: 1 },
   ];
 
@@ -330,5 +368,12 @@ describe('the synthetic submissions on disk (test/fixtures/import/swe-bench, syn
     expect(jsonOf(m, 'grades/1.json').results.map((g: { verdict: string }) => g.verdict)).toEqual(row.verdicts);
     expect(jsonOf(m, 'plan.json').grader.id).toBe(row.grader);
     expect(notesOf(m).includes('listed as resolved by the aggregate is not resolved in its report.json')).toBe(row.disagreements === 1);
+  });
+
+  it('synthetic-results-only (results.json and metadata.yaml) is refused with the reason (import auto claims it, so the user sees why)', async () => {
+    const root = await temp();
+    const dir = join(FIXTURES, 'synthetic-results-only');
+    expect(await sweBenchImporter.detect(await readImportInput(dir, DEFAULT_IMPORT_LIMITS), DEFAULT_IMPORT_LIMITS)).toBe(true);
+    expect(await rejection(importPath(sweBenchImporter, dir, join(root, 'out'), { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS }))).toBe(resultsOnlyRefusal('results/results.json'));
   });
 });
