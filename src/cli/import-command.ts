@@ -66,7 +66,8 @@ Format options (each only for its format; with auto, used by every format that t
 ${flagLines}
 
 import auto only: one format's own flags, so a directory mixing formats imports in one call
-(a format's own value wins over the unprefixed flag; the same flag in both places is an error):
+(a format's own value wins over the unprefixed flag; one flag of a format both prefixed and in
+--options is a usage error):
 ${prefixedLines}
   --options FILE         each format's flags from a JSON file (at most ${OPTIONS_MAX_BYTES} bytes), e.g.
                          {"helm": {"metric": "harm_bench_score", "pass-threshold": "1"}};
