@@ -4,7 +4,7 @@
  * without scenario_state.json; the main metric from HELM's own schema table;
  * passRule; configurationDifferences; transcripts. On the real
  * simple_safety_tests runs of test/fixtures/import/helm (Apache-2.0,
- * SOURCES.md there) and synthetic ones, hostile shapes included.
+ * test/fixtures/SOURCES.md) and synthetic ones, hostile shapes included.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

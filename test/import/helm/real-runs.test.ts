@@ -67,6 +67,9 @@ describe('the real HELM runs', () => {
       plans.push(JSON.parse(Buffer.from(m.files.get('plan.json')!).toString('utf8')) as { ledger: { digest: string }; harness: { commit: string } });
     }
     expect(plans[0]!.ledger.digest).toBe(plans[1]!.ledger.digest);
+    // Without --metric, HELM's schema table (harm_bench: harm_bench_score before the rename to safety_score) chooses the demo's stat: the same bundle.
+    const defaulted = await mapImportInput(helmImporter, await readImportInput(join(REAL_RUNS, LLAMA), DEFAULT_IMPORT_LIMITS), helmRequest({ 'pass-threshold': '1' }, {}, 'Apache-2.0'));
+    expect(JSON.parse(sealManifest(defaulted.files, defaulted.planId).toString('utf8')).bundle_id).toBe(TABLE[LLAMA]!.bundle);
     expect(plans[0]!.harness.commit).toBe(plans[1]!.harness.commit);
   });
 
