@@ -25,5 +25,14 @@ export async function mapImportInput(importer: Importer, input: ImportInput, req
       }
     }
   }
-  return mapped;
+  const renamed = input.renamed ?? [];
+  if (renamed.length === 0) return mapped;
+  // Said on stderr with the rest of what the bundle cannot say (its kept originals carry the plain names only).
+  const shown = renamed.slice(0, RENAMES_SHOWN).map((r) => `${JSON.stringify(r.from)} as ${JSON.stringify(r.to)}`);
+  const more = renamed.length > RENAMES_SHOWN ? ` and ${renamed.length - RENAMES_SHOWN} more` : '';
+  const line = `${renamed.length} file${renamed.length === 1 ? '' : 's'} whose path is not plain read under the plain path: ${shown.join(', ')}${more}`;
+  return { ...mapped, summary: { ...mapped.summary, unkept: [...(mapped.summary.unkept ?? []), line] } };
 }
+
+/** The renamed files the import command names one by one (the rest are counted). */
+const RENAMES_SHOWN = 10;

@@ -16,6 +16,7 @@ import { plainPathOf } from '../../../src/import/eee/plain-name.ts';
 import { importPath } from '../../../src/import/import-input.ts';
 import { isPlainPath, readImportInput, type ImportInput } from '../../../src/import/input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../../src/import/limits.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { rejection, tempDirs, verifyDir } from '../helpers.ts';
 import { aggregate, bundleIdOf, dirInput, json, jsonl, lines, mapInput, notes, row, verifyMapped } from './helpers.ts';
 
@@ -104,6 +105,10 @@ describe('the real records beyond the demo (evaleval/every_eval_ever), ollama on
       const r = await importPath(eeeImporter, join(root, 'run'), await temp(), { license: 'MIT', flags: { 'pass-threshold': '1' }, limits: L });
       expect(r.status).toBe('verified');
       expect(r.bundleId.slice(7, 19)).toBe(want.bundle);
+      // The import command says the rename on stderr (the bundle cannot: its kept original has the plain name only).
+      const cli = await runCli(['import', 'eee', join(root, 'run'), '-o', await temp(), '--license', 'MIT', '--pass-threshold', '1']);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(cli.stderr).toContain(`  note     1 file whose path is not plain read under the plain path: ${JSON.stringify(want.referenced)} as ${JSON.stringify(want.kept)}\n`);
     }
   });
 
