@@ -18,7 +18,7 @@ import { basename, join } from 'node:path';
 import { compareUtf8 } from '../evidence/paths.ts';
 import { ImportError, ImportLimitError } from './errors.ts';
 import type { ImportLimits } from './limits.ts';
-import { isPlainPath, plainPathOf, type ImportInput } from './input-shape.ts';
+import { plainPathOf, type ImportInput } from './input-shape.ts';
 
 export { isPlainPath, PLAIN_PATH, type ImportInput } from './input-shape.ts';
 

@@ -38,7 +38,6 @@ import { siteTasks } from '../../src/site/tasks.ts';
 import type { Importer } from '../../src/import/importer.ts';
 import { rateRuleOf, sourceLineOf, emptyOutcomes, noTranscriptNote } from '../../src/site/imported-facts.ts';
 import { inspectImporter } from '../../src/import/inspect/importer.ts';
-import type { Plan } from '../../src/schema/index.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const IMPORTED = join(root, 'content', 'imported');
