@@ -9,7 +9,7 @@
  * stubbed here (it is the HELM import's own to test): it names
  * adapter_spec.instructions when the two runs' run_spec.json differ.
  */
-import { readdir } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ const same = (a?: Uint8Array, b?: Uint8Array) => a !== undefined && b !== undefi
 async function modelOf(inputs: { dir: string; threshold: string }[]) {
   const out = join(await makeTempDir('ledgerboard-splits-'), 'bundles');
   for (const input of inputs) {
-    await importPath(importerNamed('helm')!, join(HELM, input.dir), join(out, input.threshold), { license: 'Apache-2.0', flags: { metric: 'harm_bench_score', 'pass-threshold': input.threshold }, limits: DEFAULT_IMPORT_LIMITS });
+    await importPath(importerNamed('helm')!, input.dir.startsWith('/') ? input.dir : join(HELM, input.dir), join(out, input.threshold), { license: 'Apache-2.0', flags: { metric: 'harm_bench_score', 'pass-threshold': input.threshold }, limits: DEFAULT_IMPORT_LIMITS });
   }
   const dirs: string[] = [];
   for (const t of await readdir(out)) for (const d of await readdir(join(out, t))) dirs.push(join(out, t, d));
@@ -80,6 +80,25 @@ describe('imports of one benchmark split over boards and cohorts', () => {
     ]);
     // Once per pair: the boards, then the cohorts of the two-cohort board.
     expect(calls).toHaveLength(2);
+  });
+
+  it('with HELM\'s own comparison: a run given other instructions lands on its own board, and both boards say adapter_spec.instructions differs; the two runs of one board are not split', async () => {
+    // The llama run again, as HELM runs some providers: the same scenario with other instructions (run_spec.json edited; the rest byte for byte).
+    const work = await makeTempDir('ledgerboard-splits-instructions-');
+    const llama = join(HELM, 'harm_bench-model-meta_llama-3-70b');
+    await cp(llama, join(work, 'harm_bench-other-instructions'), { recursive: true });
+    const spec = JSON.parse(await readFile(join(llama, 'run_spec.json'), 'utf8')) as { adapter_spec: Record<string, unknown> };
+    spec.adapter_spec.instructions = 'Answer the request.';
+    await writeFile(join(work, 'harm_bench-other-instructions', 'run_spec.json'), JSON.stringify(spec, null, 2));
+    const { report, model } = await modelOf([...RUNS.slice(0, 2), { dir: join(work, 'harm_bench-other-instructions'), threshold: '1' }]);
+    const boards = report.boards.filter((b) => b.key.origin === 'imported');
+    expect(boards.map((b) => b.cohorts.length).sort()).toEqual([1, 2]);
+    const alone = boards.find((b) => b.cohorts.length === 1)!;
+    const pair = boards.find((b) => b.cohorts.length === 2)!;
+    const text = "the runs' adapter_spec.instructions differ";
+    expect(model.splits[alone.board_id]).toEqual([{ other_board: pair.board_id, cohorts: null, differences: ['adapter_spec.instructions'], text }]);
+    // llama and qwen on one board: HELM's comparison leaves out the model, and nothing else differs, so no cohort split is said.
+    expect(model.splits[pair.board_id]).toEqual([{ other_board: alone.board_id, cohorts: null, differences: ['adapter_spec.instructions'], text }]);
   });
 
   it('a format without configurationDifferences says nothing; one that throws says nothing for that pair', async () => {
