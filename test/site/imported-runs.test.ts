@@ -16,7 +16,7 @@
  * - an imported attempt without a transcript says why on its task page row;
  * - imports of one benchmark split over boards say what differs.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,8 @@ export const INPUTS: { format: string; path: string; license: string; flags?: Re
   { format: 'eee', path: 'eee/pubmed_qa-gpt-4o-mini', license: 'MIT', flags: { 'pass-threshold': '1' } },
 ];
 
+/** The Terminal-Bench 1 run whose trial was resolved after the agent's timeout (made in beforeAll). */
+const TIMED_OUT = { bundle: '' };
 let work = '';
 let bundlesDir = '';
 let report: Report;
@@ -69,6 +71,23 @@ beforeAll(async () => {
   for (const input of INPUTS) {
     await importPath(importerNamed(input.format)!, join(IMPORTED, input.path), bundlesDir, { license: input.license, flags: input.flags ?? {}, limits: DEFAULT_IMPORT_LIMITS });
   }
+  // A Terminal-Bench 1 trial resolved after the agent's timeout (a real run, test/fixtures/import/terminal-bench, its one trial made one): counted resolved, and the plan page says how many.
+  const timedOut = join(work, 'tb1-resolved-after-timeout');
+  await cp(join(root, 'test', 'fixtures', 'import', 'terminal-bench', 'tb1-2025-09-14__14-24-59'), timedOut, { recursive: true });
+  const tb = JSON.parse(await readFile(join(timedOut, 'results.json'), 'utf8')) as Record<string, unknown> & { results: { is_resolved: boolean | null; failure_mode: string }[] };
+  tb.results[0]!.is_resolved = true;
+  tb.results[0]!.failure_mode = 'agent_timeout';
+  Object.assign(tb, { n_resolved: 1, n_unresolved: 0, resolved_ids: ['analyze-access-logs'], unresolved_ids: [], accuracy: 1.0 });
+  await writeFile(join(timedOut, 'results.json'), JSON.stringify(tb, null, 2));
+  const meta = JSON.parse(await readFile(join(timedOut, 'run_metadata.json'), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(timedOut, 'run_metadata.json'), JSON.stringify({ ...meta, accuracy: 1.0 }, null, 2));
+  // The trial's own results.json says the same (the importer holds the two to each other).
+  const trialFile = join(timedOut, 'analyze-access-logs', 'analyze-access-logs.1-of-1.2025-09-14__14-24-59', 'results.json');
+  const trial = JSON.parse(await readFile(trialFile, 'utf8')) as { is_resolved: boolean | null; failure_mode: string };
+  trial.is_resolved = true;
+  trial.failure_mode = 'agent_timeout';
+  await writeFile(trialFile, JSON.stringify(trial, null, 2));
+  TIMED_OUT.bundle = (await importPath(importerNamed('terminal-bench')!, timedOut, bundlesDir, { license: 'MIT', flags: {}, limits: DEFAULT_IMPORT_LIMITS })).bundleId;
   const dirs = (await readdir(bundlesDir)).map((d) => join(bundlesDir, d));
   results = await verifyPaths(dirs);
   const config = Config.parse({ site_url: 'https://board.example/' });
@@ -123,6 +142,18 @@ describe('item 4: each format says its own rule for a resolved attempt', () => {
       expect(textOf(page.match(/<span data-rate-rule>([\s\S]*?)<\/span>/)![1]!)).toBe(textOf(imported.rateRule.replace(/&/g, '&amp;').replace(/</g, '&lt;')));
       if (imported.format !== 'inspect-eval-log') expect(textOf(page)).not.toContain('C, or P at --pass-threshold');
     }
+  });
+});
+
+describe("Terminal-Bench: a trial resolved after the agent's timeout", () => {
+  it('counts resolved, and its plan page says so (NOTES.md, rendered) beside the rule that counts it', async () => {
+    const bundle = model.bundles.find((b) => b.bundle_id === TIMED_OUT.bundle)!;
+    expect(bundle.counted).toBe(true);
+    const cohort = cohortsOfPlan(bundle.plan_id!)[0]!;
+    expect({ resolved: cohort.headline.resolved, graded: cohort.headline.graded }).toEqual({ resolved: 1, graded: 1 });
+    const page = textOf(await html(`plans/${hexOf(bundle.plan_id!)}`));
+    expect(page).toContain("1 trial resolved after the agent's timeout: counted resolved");
+    expect(page).toContain("a trial resolved after the agent's timeout counts resolved, as Terminal-Bench's accuracy does");
   });
 });
 
