@@ -13,21 +13,11 @@ import type { ImportLimits } from '../import/limits.ts';
 import { importerOfOrigin } from '../import/registry.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
-import type { SiteBundle } from './model-types.ts';
+import type { SiteBundle, SiteSplit } from './model-types.ts';
+
+export type { SiteSplit } from './model-types.ts';
 import type { Published, SiteFile } from './publish.ts';
 import { readOriginals } from './originals.ts';
-
-/** One split a board page states. */
-export interface SiteSplit {
-  /** The other board (a link on the page), or null when the split is between two cohorts of this board. */
-  other_board: string | null;
-  /** For a split inside one board: the two cohorts. */
-  cohorts: [string, string] | null;
-  /** The components that differ (the importer's names, bounded), empty when none it knows differ. */
-  differences: string[];
-  /** What the page says after "split from <board>: ", e.g. "the runs' adapter_spec.instructions differ". */
-  text: string;
-}
 
 /** The most boards, and cohorts of one board, compared per benchmark (each a read of its originals). */
 export const SPLIT_UNITS = 8;

@@ -16,7 +16,6 @@ import type { SiteTranscript } from './transcripts.ts';
 import type { TaskMatrix } from './chart-tasks.ts';
 import type { SiteEvidenceSize } from './rederive-limit.ts';
 import type { BundleOutcomes } from './imported-facts.ts';
-import type { SiteSplit } from './import-splits.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -275,4 +274,16 @@ export interface SiteModelOptions {
   transcripts?: SiteTranscript[];
   /** Each counted bundle's outcome counts (tasks.ts siteTasks), given with `tasks`. */
   outcomes?: Record<string, BundleOutcomes>;
+}
+
+/** One split a board page states (import-splits.ts). */
+export interface SiteSplit {
+  /** The other board (a link on the page), or null when the split is between two cohorts of this board. */
+  other_board: string | null;
+  /** For a split inside one board: the two cohorts. */
+  cohorts: [string, string] | null;
+  /** The components that differ (the importer's names, bounded), empty when none it knows differ. */
+  differences: string[];
+  /** What the page says after "split from <board>: ", e.g. "the runs' adapter_spec.instructions differ". */
+  text: string;
 }
