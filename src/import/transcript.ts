@@ -63,3 +63,41 @@ export const TRANSCRIPT_TEXT_CHARS = 256 * 1024;
 export function transcriptKey(taskId: string, index: number): string {
   return `${index}\u0000${taskId}`;
 }
+
+/** The characters of a message that count against a page's text budget: its text, its tool calls' names and arguments, a tool's error. */
+export function messageChars(m: TranscriptMessage): number {
+  return m.text.length + m.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0) + (m.tool?.error?.length ?? 0);
+}
+
+/** The characters of the scores shown (each field is already held to SCORE_FIELD_CHARS). */
+function scoreChars(scores: readonly TranscriptScore[]): number {
+  return scores.reduce((n, s) => n + s.name.length + s.value.length + (s.answer?.length ?? 0) + (s.explanation?.length ?? 0), 0);
+}
+
+/**
+ * A transcript within TRANSCRIPT_TEXT_CHARS, for every format alike: the
+ * scores first, then the messages in order until the budget is spent. A first
+ * message larger than what is left is cut (its text to the budget, its tool
+ * calls dropped, both counted in `cut`); the messages after it are counted in
+ * `total`, never shown.
+ */
+export function budgetedTranscript(all: readonly TranscriptMessage[], scores: TranscriptScore[], scoresHidden: number): Transcript {
+  let budget = Math.max(0, TRANSCRIPT_TEXT_CHARS - scoreChars(scores));
+  const messages: TranscriptMessage[] = [];
+  let cut = 0;
+  for (const message of all) {
+    const n = messageChars(message);
+    if (n <= budget) {
+      messages.push(message);
+      budget -= n;
+      continue;
+    }
+    if (messages.length === 0) {
+      const kept = cutText(message.text, budget);
+      cut = kept.cut + message.toolCalls.reduce((k, c) => k + c.name.length + c.arguments.length, 0);
+      messages.push({ ...message, text: kept.text, toolCalls: [] });
+    }
+    break;
+  }
+  return { messages, scores, total: all.length, cut, scoresHidden };
+}

@@ -18,7 +18,7 @@
  */
 import type { ImportLimits } from '../limits.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
-import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
+import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import type { ImportInput } from '../input-shape.ts';
 import { metricKey } from './map.ts';
 import { readAggregate, readSidecar } from './read.ts';
@@ -131,9 +131,6 @@ function scoresOf(rows: readonly EeeRow[]): { scores: TranscriptScore[]; hidden:
   return { scores, hidden: rows.length - scores.length };
 }
 
-function size(m: TranscriptMessage): number {
-  return m.text.length + m.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0) + (m.tool?.error?.length ?? 0);
-}
 
 /**
  * One transcript per sample, keyed by transcriptKey(String(sample_id), 1),
@@ -160,25 +157,7 @@ export function eeeTranscripts(sources: ReadonlyMap<string, Uint8Array>, limits:
   for (const [id, rows] of samples) {
     const all = messagesOf(rows[0] as unknown as Record<string, Json>);
     const { scores, hidden } = scoresOf(rows);
-    let budget = TRANSCRIPT_TEXT_CHARS - scores.reduce((n, s) => n + s.name.length + s.value.length + (s.answer?.length ?? 0) + (s.explanation?.length ?? 0), 0);
-    const messages: TranscriptMessage[] = [];
-    let cut = 0;
-    for (const message of all) {
-      const n = size(message);
-      if (n <= budget) {
-        messages.push(message);
-        budget -= n;
-        continue;
-      }
-      if (messages.length === 0) {
-        // One message larger than the page: its text is cut, its tool calls dropped (said on the page).
-        const kept = cutText(message.text, Math.max(0, budget));
-        cut = kept.cut + message.toolCalls.reduce((k, c) => k + c.name.length + c.arguments.length, 0);
-        messages.push({ ...message, text: kept.text, toolCalls: [] });
-      }
-      break;
-    }
-    out.set(transcriptKey(id, 1), { messages, scores, total: all.length, cut, scoresHidden: hidden });
+    out.set(transcriptKey(id, 1), budgetedTranscript(all, scores, hidden));
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { canonicalJson } from '../../json/canonical.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';
 import { parseSourceJson } from '../source-json.ts';
-import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
+import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import { PER_INSTANCE_STATS, RUN_SPEC, SCENARIO_STATE } from './read-run.ts';
 import { HelmPerInstanceStats, HelmScenarioState, type HelmInstanceStats, type HelmRequestState } from './schema.ts';
 
@@ -86,9 +86,6 @@ function scoresOf(entries: readonly HelmInstanceStats[]): { scores: TranscriptSc
   return { scores, hidden: stats.length - scores.length };
 }
 
-function size(m: TranscriptMessage): number {
-  return m.text.length;
-}
 
 function slotKey(instanceId: string, trial: number): string {
   return `${instanceId}\u0000${trial}`;
@@ -133,25 +130,7 @@ export function helmTranscripts(sources: ReadonlyMap<string, Uint8Array>, limits
   }
   for (const [key, slot] of bySlot) {
     const { scores, hidden } = scoresOf(statsBySlot.get(key) ?? []);
-    let budget = TRANSCRIPT_TEXT_CHARS - scores.reduce((n, s) => n + s.name.length + s.value.length, 0);
-    const all = slot.states.flatMap(requestMessages);
-    const messages: TranscriptMessage[] = [];
-    let cut = 0;
-    for (const message of all) {
-      const n = size(message);
-      if (n <= budget) {
-        messages.push(message);
-        budget -= n;
-        continue;
-      }
-      if (messages.length === 0) {
-        const kept = cutText(message.text, Math.max(0, budget));
-        cut = kept.cut;
-        messages.push({ ...message, text: kept.text });
-      }
-      break;
-    }
-    out.set(transcriptKey(slot.id, slot.trial + 1), { messages, scores, total: all.length, cut, scoresHidden: hidden });
+    out.set(transcriptKey(slot.id, slot.trial + 1), budgetedTranscript(slot.states.flatMap(requestMessages), scores, hidden));
   }
   return out;
 }

@@ -6,7 +6,7 @@
  * index (map.ts). Attachment references (`attachment://<id>`, how .eval logs
  * store long text once) are resolved from the sample's `attachments`.
  */
-import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
+import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import { readInspectLog } from './read-log.ts';
 import type { ZipLimits } from './zip.ts';
 
@@ -74,9 +74,6 @@ function scoresOf(raw: Json): { scores: TranscriptScore[]; hidden: number } {
   return { scores, hidden: entries.length - scores.length };
 }
 
-function size(m: TranscriptMessage): number {
-  return m.text.length + m.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0) + (m.tool?.error?.length ?? 0);
-}
 
 /**
  * One transcript per sample that holds messages, keyed by transcriptKey(id,
@@ -91,26 +88,8 @@ export async function inspectTranscripts(bytes: Uint8Array, limits?: ZipLimits):
     if (!Array.isArray(raw.messages) || raw.messages.length === 0) continue;
     const attachments = isRecord(raw.attachments) ? raw.attachments : {};
     const { scores, hidden } = scoresOf(raw.scores);
-    let budget = TRANSCRIPT_TEXT_CHARS - scores.reduce((n, s) => n + s.name.length + s.value.length + (s.answer?.length ?? 0) + (s.explanation?.length ?? 0), 0);
-    const messages: TranscriptMessage[] = [];
-    let cut = 0;
-    for (const rawMessage of raw.messages) {
-      const message = messageOf(rawMessage, attachments);
-      const n = size(message);
-      if (n <= budget) {
-        messages.push(message);
-        budget -= n;
-        continue;
-      }
-      if (messages.length === 0) {
-        // One message larger than the page: its text is cut, its tool calls dropped (said on the page).
-        const kept = cutText(message.text, budget);
-        cut = kept.cut + message.toolCalls.reduce((k, c) => k + c.name.length + c.arguments.length, 0);
-        messages.push({ ...message, text: kept.text, toolCalls: [] });
-      }
-      break;
-    }
-    out.set(transcriptKey(String(sample.id), sample.epoch), { messages, scores, total: raw.messages.length, cut, scoresHidden: hidden });
+    const all = (raw.messages as Json[]).map((m) => messageOf(m, attachments));
+    out.set(transcriptKey(String(sample.id), sample.epoch), budgetedTranscript(all, scores, hidden));
   }
   return out;
 }

@@ -10,7 +10,7 @@
  */
 import type { ImportInput } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';
-import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
+import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import { readLmEvalRun, type SampleLine } from './read-run.ts';
 
 const PREFIX = 'source/';
@@ -104,7 +104,6 @@ function scoresOf(lines: readonly SampleLine[]): { scores: TranscriptScore[]; hi
   return { scores, hidden: all.length - scores.length };
 }
 
-const size = (m: TranscriptMessage): number => m.text.length;
 
 function message(role: TranscriptMessage['role'], text: string): TranscriptMessage {
   return { role, text, toolCalls: [], tool: null, omitted: 0 };
@@ -132,26 +131,8 @@ export async function lmEvalTranscripts(sources: ReadonlyMap<string, Uint8Array>
     for (const [docId, lines] of byDoc) {
       const first = lines[0]!.sample;
       const { scores, hidden } = scoresOf(lines);
-      let budget = TRANSCRIPT_TEXT_CHARS - scores.reduce((n, s) => n + s.name.length + s.value.length + (s.answer?.length ?? 0) + (s.explanation?.length ?? 0), 0);
       const all = [message('user', promptText(first.arguments)), ...(first.resps === undefined || first.resps === null ? [] : [message('assistant', responseText(first.arguments, first.resps))])];
-      const messages: TranscriptMessage[] = [];
-      let cut = 0;
-      for (const m of all) {
-        const n = size(m);
-        if (n <= budget) {
-          messages.push(m);
-          budget -= n;
-          continue;
-        }
-        if (messages.length === 0) {
-          // The prompt alone is larger than the page: its text is cut (said on the page).
-          const kept = cutText(m.text, Math.max(0, budget));
-          cut = kept.cut;
-          messages.push({ ...m, text: kept.text });
-        }
-        break;
-      }
-      out.set(transcriptKey(`${t.task}/${docId}`, 1), { messages, scores, total: all.length, cut, scoresHidden: hidden });
+      out.set(transcriptKey(`${t.task}/${docId}`, 1), budgetedTranscript(all, scores, hidden));
     }
   }
   return out;

@@ -23,7 +23,7 @@
 import { parseStrictJson } from '../../json/strict-json.ts';
 import type { ImportInput } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';
-import { cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, TRANSCRIPT_TEXT_CHARS, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
+import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import { orderTrials } from './map.ts';
 import { normalizeHarbor, normalizeTb1, type Run, type Trial } from './normalize.ts';
 import { readRun, type TbenchRun } from './read.ts';
@@ -66,31 +66,10 @@ function score(name: string, value: Json): TranscriptScore {
   return { name: field(name), value: field(jsonText(value)), answer: null, explanation: null, cut };
 }
 
-function size(m: TranscriptMessage): number {
-  return m.text.length + m.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0) + (m.tool?.error?.length ?? 0);
-}
 
-/** A transcript within TRANSCRIPT_TEXT_CHARS: messages in order until the budget is spent (a first message past it is cut). */
+/** A transcript within TRANSCRIPT_TEXT_CHARS (budgetedTranscript), of the first MAX_SCORES scores. */
 function budgeted(all: readonly TranscriptMessage[], allScores: readonly TranscriptScore[]): Transcript {
-  const scores = allScores.slice(0, MAX_SCORES);
-  let budget = Math.max(0, TRANSCRIPT_TEXT_CHARS - scores.reduce((n, s) => n + s.name.length + s.value.length, 0));
-  const messages: TranscriptMessage[] = [];
-  let cut = 0;
-  for (const m of all) {
-    const n = size(m);
-    if (n <= budget) {
-      messages.push(m);
-      budget -= n;
-      continue;
-    }
-    if (messages.length === 0) {
-      const kept = cutText(m.text, budget);
-      cut = kept.cut + m.toolCalls.reduce((k, c) => k + c.name.length + c.arguments.length, 0);
-      messages.push({ ...m, text: kept.text, toolCalls: [] });
-    }
-    break;
-  }
-  return { messages, scores, total: all.length, cut, scoresHidden: allScores.length - scores.length };
+  return budgetedTranscript(all, allScores.slice(0, MAX_SCORES), Math.max(0, allScores.length - MAX_SCORES));
 }
 
 // ---------------------------------------------------------------- TB1
