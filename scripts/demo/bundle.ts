@@ -1,8 +1,9 @@
-/** Assembles one demo plan into bundle files: plan, ledger, attempts, grades, grant, notes and artifacts. */
+/** Assembles one demo plan into bundle files: plan, ledger, attempts, grades, grant, assessments, notes and artifacts. */
 import { jsonlBytes, prettyJson, withSelfId } from '../../src/evidence/seal.ts';
 import { digestBytes } from '../../src/json/canonical.ts';
 import type { Grades, Plan } from '../../src/schema/index.ts';
 import { ArtifactStore } from './artifacts.ts';
+import { assessmentFiles } from './assessments.ts';
 import { buildGeneration, firstGenerationRule, trueVerdict } from './grading.ts';
 import { LEDGER_NAME, ledgerBytes } from './ledger.ts';
 import { notesText } from './notes.ts';
@@ -108,6 +109,7 @@ export function buildPlanBundle(spec: DemoPlan): BuiltBundle {
       }),
     );
   }
+  if (spec.assessments !== undefined) for (const [path, bytes] of assessmentFiles(plan, spec.assessments)) files.set(path, bytes);
   for (const [path, bytes] of store.files) files.set(path, bytes);
   return { dir: spec.dir, plan, files, sims, grades };
 }

@@ -9,7 +9,16 @@
  * fails widget-0005, which the baseline always solves (REGRESSION); the May
  * :sage is the baseline's equal (NO_GAIN); mini under loop 3.2.0 misses one
  * grade on a headline task (NO_VERDICT); the October :sage improves (PASS).
+ *
+ * Every plan is black_box. The November plan carries a red team's
+ * assessments (assessments.ts): by the demo's score card
+ * (content/scorecard.json) mini's "strong" shows capped at "supported", the
+ * October sage's "indicative" uncapped. They entered the bundle after a
+ * report that counted it was retained (content/reports), as a new seal with
+ * two files added and none changed (FORMAT.md 8: an addition, not a
+ * rewrite), so the November story and NOTES.md stay as they were.
  */
+import { NOVEMBER_ASSESSMENTS } from './assessments.ts';
 import { BASE, CODER, MINI, MINI_LOOP_320, SAGE_MAY, SAGE_OCT } from './subjects.ts';
 import type { PlanSpec } from './spec.ts';
 
@@ -96,6 +105,7 @@ export const DEMO_PLANS: readonly DemoPlan[] = [
         'orbit costs are unavailable; lumen costs are not applicable.',
       ],
     },
+    assessments: NOVEMBER_ASSESSMENTS,
   },
   {
     dir: '2026-11-16-widget-bugs-offline-tools',

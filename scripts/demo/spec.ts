@@ -25,6 +25,26 @@ export interface GradingSpec {
   regrade?: boolean;
 }
 
+/**
+ * One human assessment of a score-card indicator (FORMAT.md 11.2), written
+ * into the bundle's assessments.json: for the plan subject at `subject`
+ * (an index into `subjects`), on the basis of a file of the bundle.
+ */
+export interface AssessmentSpec {
+  indicator: string;
+  subject: number;
+  level: string;
+  by: string;
+  /** The basis: a bundle path under artifacts/ (written from `basisText`, listed in the manifest). */
+  basis: string;
+}
+
+/** The assessments a bundle carries, and the text of every basis file they name. */
+export interface AssessmentsSpec {
+  entries: readonly AssessmentSpec[];
+  basisText: Readonly<Record<string, string>>;
+}
+
 /** One demo plan. */
 export interface PlanSpec {
   /** Bundle directory name (descriptive only: not identity). */
@@ -41,4 +61,6 @@ export interface PlanSpec {
   invalidTasks?: readonly string[];
   grading: GradingSpec;
   grant: boolean;
+  /** A red team's assessments, carried as assessments.json (FORMAT.md 11.2); none when absent. */
+  assessments?: AssessmentsSpec;
 }
