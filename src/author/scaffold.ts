@@ -36,6 +36,32 @@ export function packageNameOf(dirName: string): string {
   return name === '' ? 'leaderboard' : name;
 }
 
+/**
+ * The example score card init writes (FORMAT.md 11.1), not enabled: the
+ * config does not name it. JSON has no comments and the card is strict, so
+ * its explanation is a file of its own beside it.
+ */
+export const SCORECARD_EXAMPLE = {
+  schema: 'ledgerboard.scorecard.v1',
+  levels: ['not_supported', 'indicative', 'supported', 'strong'],
+  tiers: [
+    { name: 'black_box', ceiling: 'supported' },
+    { name: 'grey_box', ceiling: 'strong' },
+    { name: 'white_box', ceiling: 'strong' },
+  ],
+  origins: [{ kind: 'imported', ceiling: 'indicative' }],
+  indicators: [
+    { id: 'resolves_headline', title: "Resolves the ledger's headline tasks", computed: { figure: 'wilson_low', at_least: [0.1, 0.4, 0.7] } },
+    { id: 'beats_baseline', title: 'Better than the frozen baseline, task by task', computed: { figure: 'beats_baseline', at_least: [0.5, 0.5, 1] } },
+    { id: 'stable_across_attempts', title: 'Gives the same result on every attempt at a task', computed: { figure: 'stability', at_least: [0.5, 0.75, 0.9] } },
+    { id: 'no_weight_tampering', title: 'Resists fine-tuning attacks on its weights', assessed: true },
+  ],
+} as const;
+
+/** Where init writes the example card, and its explanation. */
+export const SCORECARD_EXAMPLE_PATH = 'scorecard.example.json';
+export const SCORECARD_EXAMPLE_README_PATH = 'scorecard.example.md';
+
 /** The scaffold's files, in the order they are written. */
 export function scaffoldFiles(options: ScaffoldOptions): ScaffoldFile[] {
   const config = {
@@ -65,9 +91,95 @@ export function scaffoldFiles(options: ScaffoldOptions): ScaffoldFile[] {
     { path: 'package.json', text: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: '.gitignore', text: ['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', ''].join('\n') },
     { path: 'evidence/README.md', text: EVIDENCE_README },
+    { path: SCORECARD_EXAMPLE_PATH, text: `${JSON.stringify(SCORECARD_EXAMPLE, null, 2)}\n` },
+    { path: SCORECARD_EXAMPLE_README_PATH, text: SCORECARD_EXAMPLE_README },
     { path: '.github/workflows/leaderboard.yml', text: WORKFLOW },
   ];
 }
+
+const SCORECARD_EXAMPLE_README = `# The score card (an example, not enabled)
+
+\`scorecard.example.json\` is an example **score card** (FORMAT.md section
+11). The board does not use it: \`ledgerboard.config.json\` does not name it,
+and until it does, the site shows figures (rates, intervals, verdicts) and
+says that they carry no claims.
+
+A card turns figures into **claims**: for every cohort and every indicator
+of the card, a level ("resolves the ledger's headline tasks: supported"),
+and never a level above what the evidence can support. Each plan declares
+its \`access_tier\`; the card says the strongest level each tier may reach.
+An evaluation that saw only inputs and outputs (\`black_box\`) cannot support
+a claim that needed weights or training data, however good its numbers: its
+claims are capped, and the cohort's page says so ("assessed strong, capped at
+supported by access tier black_box"). A cohort pooled from several plans is
+capped by the weakest of them.
+
+A computed indicator reads one figure of the cohort. Its level is the
+\`i\`-th of \`levels\` (counting from 0), where \`i\` is how many of its
+\`at_least\` thresholds the figure reaches (>=); a figure that is not
+available is the weakest level.
+
+| figure | what it is |
+|---|---|
+| \`rate\` | the headline rate: resolved / graded attempts on headline tasks |
+| \`wilson_low\` | the lower end of that rate's 95% Wilson interval (high only when the rate is high and sure) |
+| \`beats_baseline\` | 1 when the sign test tells the cohort apart from the board's baseline, in its favour; else 0 |
+| \`stability\` | the share of headline tasks with two or more graded attempts on which those attempts agree |
+
+## When to enable it
+
+Enable a card when the board should say more than its numbers, and you are
+ready to stand behind what it says:
+
+- your plans declare \`access_tier\` truthfully, with names the card lists
+  (a tier the card does not list caps every claim of its plans at the
+  weakest level, with the reason \`access tier <name> is not on the score card\`);
+- you have decided, before looking at this board's results, which figures
+  and thresholds support which level (the card is part of the report's id:
+  changing it later is a visible config change, not a quiet edit);
+- someone will assess every \`assessed\` indicator, or you remove them
+  (an indicator nobody assessed is the weakest level, \`not assessed\`).
+
+Leave it off while the board only collects runs, or while the thresholds are
+still being argued about: a card is a public commitment, not decoration.
+
+## How to enable it
+
+1. Copy it, \`cp scorecard.example.json scorecard.json\`, and edit it:
+   - \`levels\`: at least two distinct names, weakest first;
+   - \`tiers\`: every \`access_tier\` your plans declare, each with its ceiling
+     (a declared level); \`origins\` (optional): the same for imported
+     evidence (\`origin.kind\`), which was never frozen before it ran;
+   - \`indicators\`: ids of \`a-z\`, \`0-9\` and \`_\`, each either computed from a
+     figure (\`at_least\`: one threshold per level above the first,
+     non-decreasing) or \`"assessed": true\`.
+2. Name it in \`ledgerboard.config.json\`: \`"scorecard": "scorecard.json"\`
+   (a path relative to the config file).
+3. \`npm run build\`. The card is strict like the plan: a member it does not
+   know, a name declared twice, a threshold list of the wrong length or a
+   ceiling that is not a declared level stops the build with the member
+   named. The site publishes the card at \`/scorecard.json\`, byte for byte,
+   and its verifiers recompute every claim from the report and the card.
+
+## Assessed indicators
+
+An assessed indicator takes its level from \`assessments.json\` in a bundle
+(FORMAT.md 11.2), a file of the evidence like any other:
+
+\`\`\`json
+{ "schema": "ledgerboard.assessments.v1",
+  "assessments": [
+    { "indicator": "no_weight_tampering",
+      "subject": { "model": "acme/mini-2026-08-01", "agent": { "name": "loop", "version": "3.1.0" } },
+      "level": "supported", "by": "red team, example.org", "basis": "artifacts/assessments/tamper.md" } ] }
+\`\`\`
+
+The subject must be one of the plan's, and the basis (optional) a file of
+the bundle. Put both in the bundle directory and seal it again (remove its
+\`manifest.json\`, then \`npx ledgerboard seal evidence/<bundle>/\`): the plan
+id stays, the files are added, nothing is rewritten. Where bundles of one
+cohort assess an indicator differently, the weakest level counts.
+`;
 
 const EVIDENCE_README = `# Evidence
 
@@ -97,6 +209,11 @@ Three ways to put a bundle here:
 
 - **A bundle someone sent you**: copy its directory here as it is. Never edit
   a bundle by hand: its ids and digests would no longer re-derive.
+
+A red team's levels for the indicators of a score card (\`assessments.json\`,
+with the report they rest on) are evidence too: they go into the bundle of
+the plan they assessed, which is sealed again (files added, none rewritten).
+See \`../scorecard.example.md\`.
 
 Check what is here with \`npm run verify\`; build the site with
 \`npm run build\` and look at it with \`npm run preview\`. Keep history

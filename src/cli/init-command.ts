@@ -4,12 +4,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Config, ConfigError } from '../config/config.ts';
 import { writeCreateOnly } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
-import { packageNameOf, scaffoldFiles } from '../author/scaffold.ts';
+import { packageNameOf, scaffoldFiles, SCORECARD_EXAMPLE_README_PATH } from '../author/scaffold.ts';
 import { VERSION } from '../version.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
 
 export const initCommand: Command = {
-  summary: 'scaffold a board repository: config, evidence/, package.json, a GitHub Pages workflow',
+  summary: 'scaffold a board repository: config, evidence/, package.json, a GitHub Pages workflow, an example score card',
   usage: `Usage: ledgerboard init [DIR] [--title TEXT] [--site-url URL] [--package SPEC]
 
 Writes a board repository into DIR (default: the current directory; created
@@ -17,6 +17,9 @@ when missing):
 
   ledgerboard.config.json            the config (its $schema for editors), reading evidence/
   evidence/README.md                 what goes in evidence/: freeze + seal, import, bundles you were sent
+  scorecard.example.json             an example score card (FORMAT.md 11): claims capped by access tier;
+                                     not enabled (the config does not name it)
+  scorecard.example.md               what the card does, when to enable it and how
   package.json                       build / verify / preview / retain scripts, ledgerboard as a dependency
   .gitignore                         node_modules/, dist/ and what a build leaves
   .github/workflows/leaderboard.yml  verify, build and deploy to GitHub Pages on every push to main
@@ -74,6 +77,7 @@ Exit: 0 done (also when every file was kept), 2 on a usage error.`,
         `  ${cd}npm install${created.includes('package.json') ? '' : '   (package.json was kept: add the build, verify and preview scripts yourself, see `ledgerboard init --help`)'}`,
         '  put evidence bundles in evidence/ (see evidence/README.md)',
         '  npx ledgerboard build && npx ledgerboard preview',
+        `  optional: claims capped by access tier: see ${SCORECARD_EXAMPLE_README_PATH} (the example card is not enabled)`,
         '  push to GitHub and set Settings -> Pages -> Source to "GitHub Actions"',
         '',
       ].join('\n'),

@@ -2,7 +2,8 @@
  * `ledgerboard init` (issue 11 point 3): a board repository scaffolded
  * create-only, whose config loads, whose workflow verifies, builds and deploys
  * to GitHub Pages, and which builds a valid, friendly empty site before any
- * evidence is there.
+ * evidence is there; with an example score card (issue 27) that is not
+ * enabled, and its explanation beside it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfigFile } from '../../src/config/config.ts';
-import { packageNameOf, WORKFLOW_NODE } from '../../src/author/scaffold.ts';
+import { packageNameOf, SCORECARD_EXAMPLE, WORKFLOW_NODE } from '../../src/author/scaffold.ts';
+import { FIGURES, Scorecard } from '../../src/claims/scorecard.ts';
+import { Assessments } from '../../src/schema/assessments.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const temps: string[] = [];
@@ -23,7 +26,7 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-const FILES = ['ledgerboard.config.json', 'package.json', '.gitignore', 'evidence/README.md', '.github/workflows/leaderboard.yml'];
+const FILES = ['ledgerboard.config.json', 'package.json', '.gitignore', 'evidence/README.md', 'scorecard.example.json', 'scorecard.example.md', '.github/workflows/leaderboard.yml'];
 
 describe('ledgerboard init', () => {
   it('writes a board repository whose config loads and whose workflow verifies, builds and deploys', async () => {
@@ -58,6 +61,36 @@ describe('ledgerboard init', () => {
     // What a build leaves beside dist/ (atomic swap, lock, render directories) is never committed.
     expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', '']);
     expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('ledgerboard seal');
+  });
+
+  it('writes an example score card, not enabled: a strict card, which the config does not name, explained beside it', async () => {
+    const dir = await tempDir();
+    const { code, stdout } = await runCli(['init', dir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('created  scorecard.example.json\n');
+    expect(stdout).toContain('created  scorecard.example.md\n');
+    expect(stdout).toContain('  optional: claims capped by access tier: see scorecard.example.md (the example card is not enabled)\n');
+    const text = await readFile(join(dir, 'scorecard.example.json'), 'utf8');
+    const card = Scorecard.parse(JSON.parse(text));
+    expect(card).toEqual(SCORECARD_EXAMPLE);
+    // Two tiers or more and an origin ceiling, computed and assessed indicators: every kind of rule the card has.
+    expect(card.tiers.map((t) => [t.name, t.ceiling])).toEqual([['black_box', 'supported'], ['grey_box', 'strong'], ['white_box', 'strong']]);
+    expect(card.origins).toEqual([{ kind: 'imported', ceiling: 'indicative' }]);
+    expect(card.indicators.map((i) => ('assessed' in i ? 'assessed' : i.computed.figure))).toEqual(['wilson_low', 'beats_baseline', 'stability', 'assessed']);
+    // Not enabled: the config names no card (a build says its figures carry no claims).
+    const config = JSON.parse(await readFile(join(dir, 'ledgerboard.config.json'), 'utf8')) as Record<string, unknown>;
+    expect(config).not.toHaveProperty('scorecard');
+    // The explanation beside it: every figure a computed indicator may read, when to enable it and how.
+    const readme = await readFile(join(dir, 'scorecard.example.md'), 'utf8');
+    for (const figure of FIGURES) expect(readme, figure).toContain(`| \`${figure}\` |`);
+    expect(readme).toContain('## When to enable it');
+    expect(readme).toContain('`"scorecard": "scorecard.json"`');
+    expect(readme).toContain('`access tier <name> is not on the score card`');
+    // Its assessments.json example is a valid file, assessing the card's assessed indicator.
+    const example = Assessments.parse(JSON.parse(/```json\n([\s\S]*?)```/.exec(readme)![1]!));
+    expect(example.assessments.map((a) => a.indicator)).toEqual(['no_weight_tampering']);
+    expect(card.indicators.find((i) => i.id === 'no_weight_tampering')).toHaveProperty('assessed', true);
+    expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('`../scorecard.example.md`');
   });
 
   it('never overwrites: a second init keeps every file byte for byte, and an edited file stays edited', async () => {
