@@ -5,10 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { digestCanonical } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
+import { parseScorecard } from '../schema/scorecard.ts';
 import { formatJsonPath } from '../verify/parse-evidence.ts';
 import { ConfigError } from './errors.ts';
-import { Config } from './schema.ts';
+import { Config, withScorecard, type LoadedScorecard } from './schema.ts';
 
 export * from './schema.ts';
 
@@ -60,8 +62,10 @@ export async function loadConfig(file?: string): Promise<Config> {
 
 /**
  * Loads the config like loadConfig and keeps the file's directory: relative
- * paths in a config (bundles_dir, retained_reports_dir) mean relative to the
- * config file, never to wherever the command happens to run.
+ * paths in a config (bundles_dir, retained_reports_dir, scorecard) mean
+ * relative to the config file, never to wherever the command happens to run.
+ * A config naming a score card comes back with the card read and attached
+ * (`scorecard` then holds its digest: see withScorecard).
  */
 export async function loadConfigFile(file?: string): Promise<LoadedConfig> {
   const path = file ?? CONFIG_FILE;
@@ -72,7 +76,38 @@ export async function loadConfigFile(file?: string): Promise<LoadedConfig> {
     if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return { config: Config.parse({}), dir: '.' };
     throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return { config: parseConfig(bytes, path), dir: dirname(path) };
+  const config = parseConfig(bytes, path);
+  const loaded: LoadedConfig = { config, dir: dirname(path) };
+  if (config.scorecard === undefined) return loaded;
+  return { ...loaded, config: withScorecard(config, await readScorecard(configPath(loaded, config.scorecard), path)) };
+}
+
+/**
+ * Reads the score card a config names (FORMAT.md 11.1), strictly: a file
+ * that cannot be read, is not strict JSON or breaks a rule of the card is a
+ * ConfigError naming the config's `scorecard` member, the card's file and
+ * every problem by the card's member.
+ */
+export async function readScorecard(file: string, configFile: string): Promise<LoadedScorecard> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new ConfigError(`${configFile}: scorecard: cannot read the score card ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return scorecardFromBytes(bytes, file, configFile);
+}
+
+/** A score card from its bytes (see readScorecard); `file` and `configFile` name them in a message. */
+export function scorecardFromBytes(bytes: Uint8Array, file: string, configFile: string): LoadedScorecard {
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.error;
+    throw new ConfigError(`${configFile}: scorecard: ${file}: line ${line}, column ${column}: ${message}`);
+  }
+  const checked = parseScorecard(parsed.value);
+  if (!checked.ok) throw new ConfigError(`${configFile}: scorecard: ${file} is not a valid score card:\n  ${checked.problems.join('\n  ')}`);
+  return { card: checked.card, bytes, digest: digestCanonical(parsed.value), file };
 }
 
 /**

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { WithholdRule } from './withhold.ts';
 import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
+import type { Scorecard } from '../schema/scorecard.ts';
 
 /**
  * The verdict PASS rule: no regressed task (any regression is REGRESSION
@@ -111,9 +112,58 @@ export const Config = z.strictObject({
   acceptance: AcceptanceRule.default({ min_improved: 1 }).describe('The PASS rule: no regressed task and at least min_improved improved tasks (FORMAT.md 7.4).'),
   grading_pin: GradingPin.default(null).describe("null: each attempt's latest grading generation counts (FORMAT.md 7.1). { id, version }: only that grader's generation counts."),
   limits: LimitsConfig.optional().describe('What one bundle may make ledgerboard read; over a limit a bundle gets LIMIT_EXCEEDED (no verdict). Absent: the defaults, and the report carries no limits member.'),
+  scorecard: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The score card (FORMAT.md 11): a path, relative to the config file, to a strict JSON file (`ledgerboard.scorecard.v1`, JSON Schema `public/schema/scorecard.json`) naming the levels a claim may take, the strongest level each access tier (and origin kind) may reach, and the indicators. Each cohort of the report then carries `claims`, none above its plans\' ceiling, and the site publishes the card as /scorecard.json. A card that breaks a rule stops the command (exit 2) naming the member. The report\'s config carries the card\'s RFC 8785 digest in its place. Absent: no claims (every cohort\'s `claims` is null).',
+    ),
   import_limits: ImportLimitsConfig.optional().describe('What one input may make an importer read: `ledgerboard import` refuses an input over a limit (nothing written), and verification re-derives an imported bundle\'s import under them (kept originals over a limit: IMPORT_NOT_REPRODUCED). Absent: the defaults, and the report\'s config has no `import_limits` member. Present: every limit, each given value or its default, in the report (a stranger re-deriving needs the same).'),
 });
 export type Config = z.infer<typeof Config>;
+
+/**
+ * A score card as the config loader read it: the card, the file's bytes (the
+ * site publishes them as /scorecard.json, byte for byte), the RFC 8785
+ * digest of its JSON (what the report's config carries) and where it was read.
+ */
+export interface LoadedScorecard {
+  card: Scorecard;
+  bytes: Uint8Array;
+  digest: string;
+  /** The card's path as the config named it, resolved against the config file (for messages). */
+  file: string;
+}
+
+const SCORECARD: unique symbol = Symbol('ledgerboard.scorecard');
+type WithCard = Config & { [SCORECARD]?: LoadedScorecard };
+
+/**
+ * The config with its score card: `scorecard` holds the card's digest (what
+ * the report's config carries, so the report id and every cache key that
+ * digests the config follow the card's content, not its path), and the card
+ * rides along under a symbol, which a spread copies and JSON leaves out.
+ * loadConfigFile does this; so does a verifier that fetched /scorecard.json
+ * and checked its digest.
+ */
+export function withScorecard(config: Config, loaded: LoadedScorecard): Config {
+  return { ...config, scorecard: loaded.digest, [SCORECARD]: loaded } as WithCard;
+}
+
+/**
+ * The score card in force: null when the config names none. Throws when the
+ * config names one but carries no card of that digest (a config parsed
+ * without its loader: a bug, never a report without claims).
+ */
+export function scorecardOf(config: Config): LoadedScorecard | null {
+  if (config.scorecard === undefined) return null;
+  const loaded = (config as WithCard)[SCORECARD];
+  if (loaded === undefined || loaded.digest !== config.scorecard) {
+    throw new Error(`internal: the config names the score card ${JSON.stringify(config.scorecard)} but carries no card of that digest (loadConfigFile reads the card; withScorecard attaches one)`);
+  }
+  return loaded;
+}
 
 /** The site's URL as its pages use it: site_url with its path ending in "/". */
 export function siteUrlOf(config: Pick<Config, 'site_url'>): string {

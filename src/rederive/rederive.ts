@@ -12,13 +12,14 @@
  * Node, the in-browser verifier's worker the same for a browser, and
  * `ledgerboard verify-site` runs it from the installed package.
  */
-import { canonicalJson, digestBytes, selfId } from '../json/canonical.ts';
+import { canonicalJson, digestBytes, digestCanonical, selfId } from '../json/canonical.ts';
 import { checkHistory, type PrefixReader } from '../history/compare.ts';
 import { checkRetainedManifest } from '../history/retained-manifests.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { Config, importLimitsOf, limitsOf } from '../config/schema.ts';
+import { Config, importLimitsOf, limitsOf, withScorecard, type LoadedScorecard } from '../config/schema.ts';
+import { parseScorecard } from '../schema/scorecard.ts';
 import { buildReport } from '../report/build-report.ts';
 import { isGrouped, Report } from '../report/schema.ts';
 import { statusOf, type Finding } from '../verify/findings.ts';
@@ -56,7 +57,12 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     return finish();
   }
   const published = schema.data;
-  const config = Config.parse({ ...published.config });
+  // The score card the report was made with: /scorecard.json, whose digest must be the one the report's config names.
+  const card = await readSiteScorecard(get, published.config.scorecard);
+  if (card.line !== null) lines.push(card.line);
+  if (card.refused) return finish();
+  const parsedConfig = Config.parse({ ...published.config });
+  const config = card.loaded === null ? parsedConfig : withScorecard(parsedConfig, card.loaded);
   // The limits the bundles were read and imports re-run under: the report's config carries both (absent: the defaults).
   const limits = limitsOf(config);
   const importLimits = importLimitsOf(config);
@@ -136,6 +142,32 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     lines.push({ status: 'info', check: 'version', subject: '/report.json', detail: `the report was made by ledgerboard ${version.report}; re-derived by ledgerboard ${VERSION}` });
   }
   return finish();
+}
+
+/**
+ * The site's /scorecard.json checked against the digest the report's config
+ * names (FORMAT.md 11.3): the card to re-derive the claims with. Refused
+ * (a MISMATCH, nothing re-derived) when the report names a card and the site
+ * serves none, one that is not a valid card, or one of another digest: the
+ * claims could not be checked against the card they were made with. A card
+ * served beside a report that names none is a MISMATCH too (the site shows
+ * a card its claims were not made with), but the report is still re-derived.
+ */
+async function readSiteScorecard(get: SiteGet, digest: string | undefined): Promise<{ loaded: LoadedScorecard | null; line: RederiveLine | null; refused: boolean }> {
+  const bytes = await get('/scorecard.json');
+  const refuse = (detail: string) => ({ loaded: null, refused: true, line: { status: 'MISMATCH', check: 'scorecard', subject: '/scorecard.json', detail } as RederiveLine });
+  if (digest === undefined) {
+    if (bytes === null) return { loaded: null, refused: false, line: null };
+    return { loaded: null, refused: false, line: { status: 'MISMATCH', check: 'scorecard', subject: '/scorecard.json', detail: "served, but the report's config names no score card: its cohorts carry no claims" } };
+  }
+  if (bytes === null) return refuse(`not published, but the report's config names the score card ${digest}: the claims cannot be re-derived, so nothing is`);
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) return refuse(`not strict JSON (${parsed.error.message}): the report's config names the score card ${digest}; nothing is re-derived`);
+  const served = digestCanonical(parsed.value);
+  if (served !== digest) return refuse(`its digest is ${served}, but the report's config names the score card ${digest}: the claims were not made with this card, so nothing is re-derived`);
+  const checked = parseScorecard(parsed.value);
+  if (!checked.ok) return refuse(`not a valid score card (${checked.problems.slice(0, 3).join('; ')}): nothing is re-derived`);
+  return { loaded: { card: checked.card, bytes, digest, file: '/scorecard.json' }, refused: false, line: { status: 'ok', check: 'scorecard', subject: '/scorecard.json', detail: `the score card the report's config names (${digest}): every claim is re-derived with it` } };
 }
 
 /** /history.json read back: the retained reports (read and checked as the build reads them) and manifests it lists. */

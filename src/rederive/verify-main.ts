@@ -58,8 +58,10 @@ Re-derives a ledgerboard site from its published bytes:
   (served at /blobs/<sha256 hex>), and every "what changed" diff;
 - the report itself (FORMAT.md 8): every published bundle verified again by
   the format's rules (imports re-run on their kept originals, FORMAT.md 9),
-  the counted ones analysed with the config the report carries, and the
-  report so made compared with /report.json byte for byte; then the cohort
+  the counted ones analysed with the config the report carries (and the
+  score card it names, /scorecard.json, whose digest must match: FORMAT.md
+  11), and the report so made compared with /report.json byte for byte,
+  every claim included; then the cohort
   files, leaderboard.csv, changes.json, the feed and the figures the pages
   print. A difference names the first member that differs.
 With --key (a public key PEM file, or a 64-hex key id to look up in the

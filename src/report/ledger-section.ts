@@ -23,6 +23,11 @@ import { baselineDrift } from '../analysis/drift.ts';
 import { boardPairs } from '../analysis/pairs.ts';
 import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
+import { scorecardOf } from '../config/schema.ts';
+import type { BundleEvidence } from '../bundle/evidence.ts';
+import type { Assessment } from '../schema/assessments.ts';
+import { claimFigures, claimsOfCohort, type ClaimAssessment, type ClaimPlan } from '../claims/claims.ts';
+import type { Claim, Scorecard } from '../claims/scorecard.ts';
 import { LedgerBoards, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
 
 /** Bootstrap resamples per delta interval. */
@@ -65,6 +70,9 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
   // A regrade: the cohorts as generation 1 alone grades them, to set the earlier verdicts beside the ones in use.
   const earlier = [...pools.cohorts.values()].some((p) => p.regrades.length > 0) ? earlierCohorts(poolAttempts(counted, null, 'first', poolings), config) : null;
 
+  const card = scorecardOf(config)?.card ?? null;
+  const evidenceOf = new Map(counted.map((c) => [c.bundle_id, c.evidence]));
+
   const incompatible = cohortIncompatibilities([...pools.cohorts.values()], pools.boards);
   const boards: ReportBoard[] = [];
   const cohorts: ReportCohort[] = [];
@@ -93,6 +101,7 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
           baselineId: baseline?.pool.cohort_id ?? null,
           verdict,
           delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
+          claims: card && claimsOf(card, member, { baselineId: baseline?.pool.cohort_id ?? null, pairs, headline: s.headline, evidenceOf }),
         }),
       );
     }
@@ -167,6 +176,7 @@ function cohortEntry(
     verdict: VerdictResult | null;
     delta: ReportCohort['delta'];
     regrade: ReportRegrade | null;
+    claims: Claim[] | null;
   },
 ): ReportCohort {
   const { pool, figures: f } = member;
@@ -207,7 +217,53 @@ function cohortEntry(
     tasks: v ? v.tasks : [],
     plans: [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id)),
     ...(f.bounded ? { bounded: f.bounded } : {}),
+    claims: extra.claims,
   };
+}
+
+/** A bundle's assessments (FORMAT.md 11.2): none when it holds no assessments.json. */
+function assessmentsOf(evidence: BundleEvidence): readonly Assessment[] {
+  return (evidence as BundleEvidence & { assessments?: readonly Assessment[] }).assessments ?? [];
+}
+
+/**
+ * A cohort's claims (src/claims/claims.ts) from what this section has: its
+ * headline figures, its board's baseline and pairs, its tallies on the
+ * headline tasks, and its contributing plans with their bundles' evidence
+ * (each plan's access tier and origin kind, and the assessments of the
+ * cohort's subject, plan by plan in created_at then plan id order).
+ */
+function claimsOf(
+  card: Scorecard,
+  member: { pool: CohortPool; tallies: Map<string, TaskTally>; figures: CohortFigures },
+  board: { baselineId: string | null; pairs: readonly { a: string; b: string; winner: string | null }[]; headline: readonly string[]; evidenceOf: ReadonlyMap<string, BundleEvidence> },
+): Claim[] {
+  const { pool, tallies, figures } = member;
+  const subject = pool.key.subject;
+  const contributing = [...pool.plans.values()].sort((a, b) => compareTimestamps(a.created_at, b.created_at) || byString(a.plan_id, b.plan_id));
+  const plans: ClaimPlan[] = [];
+  const assessments: ClaimAssessment[] = [];
+  for (const p of contributing) {
+    const evidence = board.evidenceOf.get(p.bundle_id);
+    const plan = evidence?.plan;
+    if (!evidence || !plan) throw new Error(`internal: cohort ${pool.cohort_id} names plan ${p.plan_id} of bundle ${p.bundle_id}, which is not among the section's counted bundles`);
+    plans.push({ plan_id: p.plan_id, created_at: p.created_at, access_tier: plan.access_tier, origin_kind: plan.origin?.kind ?? 'frozen' });
+    for (const a of assessmentsOf(evidence)) {
+      if (a.subject.model === subject.model && a.subject.agent.name === subject.agent.name && a.subject.agent.version === subject.agent.version) {
+        assessments.push({ indicator: a.indicator, level: a.level });
+      }
+    }
+  }
+  const headlineTasks = board.headline.flatMap((id) => {
+    const t = tallies.get(id);
+    return t === undefined ? [] : [{ graded: t.attempts, resolved: t.resolved }];
+  });
+  const input = {
+    figures: claimFigures({ cohort_id: pool.cohort_id, headline: figures.headline, baseline_cohort_id: board.baselineId, pairs: board.pairs, headlineTasks }),
+    plans,
+    assessments,
+  };
+  return claimsOfCohort(card, input);
 }
 
 type EarlierCohort = ReportRegrade['earlier'][number];

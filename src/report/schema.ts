@@ -5,10 +5,11 @@
  * source of its TypeScript type and of public/schema/report.json.
  */
 import { z } from 'zod';
-import { Config } from '../config/schema.ts';
+import { Config, scorecardOf } from '../config/schema.ts';
 import { Digest, Timestamp } from '../schema/common.ts';
 import { TERMINAL_CLASSES } from '../analysis/grading.ts';
 import { BOUNDED_TOTALS } from '../analysis/score.ts';
+import { Claim } from '../claims/scorecard.ts';
 
 const Rate = z.number().min(0).max(1);
 const Interval = z.tuple([z.number(), z.number()]).nullable();
@@ -217,6 +218,12 @@ export const ReportCohort = z.strictObject({
    * bound. Absent when none is.
    */
   bounded: z.array(z.enum(BOUNDED_TOTALS)).min(1).optional(),
+  /**
+   * The cohort's claims (FORMAT.md 11.3): one per indicator of the score
+   * card, in its order; null without a card. Reports retained before claims
+   * existed carry none; every report built now has it (null or not).
+   */
+  claims: z.array(Claim).nullable().optional(),
 });
 export type ReportCohort = z.infer<typeof ReportCohort>;
 
@@ -280,19 +287,24 @@ export type ReportBoard = z.infer<typeof ReportBoard>;
  * known by its id, never by its directory, so moving the same evidence
  * elsewhere keeps the report id. `import_limits` is kept when the config
  * has it (absent: absent, like `limits`): imports are re-derived under
- * them, so a stranger re-deriving the report needs the same ones.
+ * them, so a stranger re-deriving the report needs the same ones. A score
+ * card is kept as its RFC 8785 digest (`scorecard`), never its path.
  */
 export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, withhold: true, compare_max_cohorts: true }).extend({
   // Reports retained before the paths were left out carry them; they stay valid reports.
   bundles_dir: Config.shape.bundles_dir.unwrap().optional(),
   retained_reports_dir: Config.shape.retained_reports_dir.unwrap().optional(),
+  /** The score card's RFC 8785 digest (FORMAT.md 11.1), in place of its path; absent without a card. */
+  scorecard: Digest.optional(),
 });
 export type ReportConfig = z.infer<typeof ReportConfig>;
 
 /** Strips the paths and the editor's `$schema` from a config (see ReportConfig). */
 export function reportConfigOf(config: Config): ReportConfig {
-  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, ...rest } = config;
-  return rest;
+  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, scorecard: _path, ...rest } = config;
+  // The card's digest, never its path (scorecardOf throws for a config whose card was not loaded).
+  const card = scorecardOf(config);
+  return card === null ? rest : { ...rest, scorecard: card.digest };
 }
 
 /** Two cohorts on one ledger and different boards (FORMAT.md 7.1), `a` < `b` by cohort id: the pairs of reports built before issue 25. */

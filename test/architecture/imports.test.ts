@@ -15,7 +15,7 @@ export const STAGES: readonly (readonly string[])[] = [
   ['schema', 'evidence', 'bundle', 'cache'],
   ['verify'],
   ['config', 'pipeline', 'import'],
-  ['analysis', 'author'],
+  ['analysis', 'author', 'claims'],
   ['report'],
   ['history', 'attest'],
   ['run'],
