@@ -10,12 +10,20 @@
  * and a path that breaks the rules of 2.1, instead of sealing them. Files are
  * opened with O_NOFOLLOW | O_NONBLOCK and re-checked with fstat, and hashed
  * by streaming. manifest.json is created, never overwritten.
+ *
+ * A bundle may hold assessments.json (FORMAT.md 11.2: a red team's levels
+ * for score-card indicators), sealed like any file. Every `basis` it names
+ * must be a file of the directory, or the manifest could not list it
+ * (ASSESSMENT_BASIS_MISSING): seal refuses such a bundle, naming each basis,
+ * instead of writing a manifest the verifier would reject. Anything else
+ * wrong in the file is the verifier's to report after sealing.
  */
 import { constants, type Dirent } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
+import { ASSESSMENTS_PATH, Assessments } from '../schema/assessments.ts';
 import { hashHandle } from '../evidence/hash-file.ts';
 import { unsafePathReason } from '../evidence/paths.ts';
 import { manifestBytesOf, type ManifestFile } from '../evidence/seal.ts';
@@ -58,12 +66,15 @@ export async function sealBundle(dir: string): Promise<SealResult> {
 
   const files: ManifestFile[] = [];
   let planBytes: Buffer | null = null;
+  let assessmentBytes: Buffer | null = null;
   for (const { path, fsPath } of found) {
     const { entry, content } = await hashFile(path, fsPath, problems);
     if (entry) files.push(entry);
     if (path === 'plan.json') planBytes = content;
+    if (path === ASSESSMENTS_PATH) assessmentBytes = content;
   }
   refuseIfAny(problems);
+  if (assessmentBytes !== null) refuseIfAny(missingBases(assessmentBytes, new Set(found.map((f) => f.path))));
   const planId = planIdOf(planBytes!, join(dir, 'plan.json'));
   const manifestBytes = manifestBytesOf(files, planId);
   await writeCreateOnly(manifestPath, manifestBytes).catch((error: unknown) => {
@@ -136,7 +147,7 @@ async function kindOf(dirent: Dirent<Buffer>, fsPath: string): Promise<string> {
   return 'non-regular entry';
 }
 
-/** Hashes one regular file by streaming (keeping plan.json's bytes); a file swapped meanwhile is a problem. */
+/** Hashes one regular file by streaming (keeping the bytes of plan.json and assessments.json); a file swapped meanwhile is a problem. */
 async function hashFile(path: string, fsPath: string, problems: InputProblem[]): Promise<{ entry?: ManifestFile; content: Buffer | null }> {
   let handle;
   try {
@@ -152,7 +163,7 @@ async function hashFile(path: string, fsPath: string, problems: InputProblem[]):
       problems.push({ file: path, message: 'is no longer a regular file' });
       return { content: null };
     }
-    const { sha256, bytes, content } = await hashHandle(handle, path === 'plan.json', stats.size);
+    const { sha256, bytes, content } = await hashHandle(handle, path === 'plan.json' || path === ASSESSMENTS_PATH, stats.size);
     return { entry: { path, sha256, bytes }, content };
   } catch (error) {
     problems.push({ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
@@ -176,3 +187,24 @@ function planIdOf(bytes: Buffer, file: string): string {
   return id;
 }
 
+/**
+ * The bases assessments.json names that are not files of the directory being
+ * sealed, one problem each. A file that does not parse or fit its schema
+ * gives none here: sealing goes on, and the verifier reports it (BAD_JSON,
+ * SCHEMA_VIOLATION, ...), as it does for every other file.
+ */
+function missingBases(bytes: Buffer, paths: ReadonlySet<string>): InputProblem[] {
+  const parsed = parseStrictJson(bytes);
+  if (!parsed.ok) return [];
+  const checked = Assessments.safeParse(parsed.value);
+  if (!checked.success) return [];
+  const problems: InputProblem[] = [];
+  checked.data.assessments.forEach(({ basis }, i) => {
+    if (basis === undefined || paths.has(basis)) return;
+    problems.push({
+      file: ASSESSMENTS_PATH,
+      message: `assessments[${i}].basis ${JSON.stringify(basis)} is not a file of the bundle directory, so the manifest could not list it (ASSESSMENT_BASIS_MISSING): put the basis there (under artifacts/) before sealing, or drop the member`,
+    });
+  });
+  return problems;
+}

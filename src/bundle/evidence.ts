@@ -8,6 +8,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { Grant, LedgerRecord, Manifest, Plan } from '../schema/index.ts';
+import type { Assessment } from '../schema/assessments.ts';
 import type { AttemptLine, GradesFile } from './lines.ts';
 import { AttemptTable, GradesTable, transferablesOf, type AttemptTableWire, type GradesTableWire } from './tables.ts';
 
@@ -22,6 +23,8 @@ export interface BundleEvidence {
   /** The grading generations that passed their schema, in the order checked; their rows index `attempts`. */
   readonly grades: readonly GradesTable[];
   readonly grant: Grant | null;
+  /** assessments.json's assessments in file order (FORMAT.md 11.2); empty when the bundle has none (or they could not be read). */
+  readonly assessments: Assessment[];
   /** NOTES.md as read (its bytes are rendered, never parsed as evidence). */
   readonly notes: Uint8Array | null;
 }
@@ -34,6 +37,7 @@ export interface EvidenceParts {
   attempts?: AttemptTable;
   grades?: readonly GradesTable[];
   grant?: Grant | null;
+  assessments?: Assessment[];
   notes?: Uint8Array | null;
 }
 
@@ -46,6 +50,7 @@ export function evidence(parts: EvidenceParts): BundleEvidence {
     attempts: parts.attempts ?? new AttemptTable(0),
     grades: parts.grades ?? [],
     grant: parts.grant ?? null,
+    assessments: parts.assessments ?? [],
     notes: parts.notes ?? null,
   });
 }
@@ -75,6 +80,7 @@ export interface EvidenceWire {
   plan: Plan | null;
   ledger: readonly LedgerRecord[];
   grant: Grant | null;
+  assessments: Assessment[];
   notes: Uint8Array | null;
   /** NOTES.md bytes were a Buffer (a structured clone gives a Uint8Array). */
   notesBuffer: boolean;
@@ -88,12 +94,13 @@ export interface EvidenceWire {
  * store: no spare room, nothing past the end).
  */
 export function evidenceToWire(e: BundleEvidence, compact = false): { wire: EvidenceWire; transfer: ArrayBuffer[] } {
-  const { manifest, plan, ledger, grant, notes } = e;
+  const { manifest, plan, ledger, grant, assessments, notes } = e;
   const wire: EvidenceWire = {
     manifest,
     plan,
     ledger,
     grant,
+    assessments,
     notes,
     notesBuffer: Buffer.isBuffer(notes),
     attempts: e.attempts.toWire(compact),
@@ -114,5 +121,5 @@ export function evidenceFromWire(wire: EvidenceWire): BundleEvidence {
   const notes = wire.notesBuffer && wire.notes !== null ? Buffer.from(wire.notes.buffer, wire.notes.byteOffset, wire.notes.byteLength) : wire.notes;
   const attempts = AttemptTable.fromWire(wire.attempts);
   const grades = wire.grades.map((g) => GradesTable.fromWire(g, attempts));
-  return evidence({ manifest: wire.manifest, plan: wire.plan, ledger: wire.ledger, grant: wire.grant, notes, attempts, grades });
+  return evidence({ manifest: wire.manifest, plan: wire.plan, ledger: wire.ledger, grant: wire.grant, assessments: wire.assessments, notes, attempts, grades });
 }

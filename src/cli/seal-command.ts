@@ -18,10 +18,15 @@ its size and SHA-256, the plan's id and the manifest's bundle_id (FORMAT.md
 2.1). Then verifies the sealed bundle and prints its findings as
 ledgerboard verify does.
 
+An assessments.json (a red team's levels for score-card indicators,
+FORMAT.md 11.2) is sealed like any file, with the basis files it names.
+
 Refused instead of sealed, listing every one: a symbolic link, FIFO, socket
 or device anywhere in the directory, a name that is not UTF-8 or breaks the
-path rules, a missing or unreadable plan.json. Create-only: an existing
-manifest.json is never overwritten. Guide: docs/harness-authors.md.
+path rules, a missing or unreadable plan.json, an assessment's basis that is
+not a file of the directory. Create-only: an existing manifest.json is never
+overwritten (to seal again after adding files, remove it first). Guide:
+docs/harness-authors.md.
 
 Options:
   --json    print the verification as ledgerboard verify --json does

@@ -52,6 +52,7 @@ export function isStructuredPath(path: string): boolean {
     path === 'ledger.jsonl' ||
     path === 'attempts.jsonl' ||
     path === 'grant.json' ||
+    path === 'assessments.json' ||
     path === 'NOTES.md' ||
     (path.startsWith('grades/') && path.endsWith('.json') && path.indexOf('/', 7) === -1)
   );

@@ -6,6 +6,7 @@
 import type { BundleSnapshot, SnapshotEntry } from '../evidence/read-bundle.ts';
 import type { JsonObject } from '../json/strict-json.ts';
 import type { Grant, LedgerRecord, Manifest, ManifestEntry, Plan } from '../schema/index.ts';
+import type { Assessment } from '../schema/assessments.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import type { AttemptTable, GradesTable } from '../bundle/tables.ts';
 
@@ -45,6 +46,8 @@ export interface VerifyContext {
   /** Grading generations that passed their schema, in the order checked. */
   grades: GradesTable[];
   grant?: Grant;
+  /** assessments.json's assessments, in file order, when the manifest lists it and it passed its schema. */
+  assessments?: Assessment[];
 }
 
 /** Adds a finding to the context. */

@@ -206,6 +206,16 @@ export const FINDING_CODES = {
     when: "An imported, otherwise verified bundle whose import this verifier cannot re-run: it has no importer for origin.format, origin.tool is not ledgerboard at this verifier's version, or the kept originals are over the import limits (the message names the tool and version the bundle claims, and the limit).",
     fix: 'Verify with the ledgerboard version the bundle names (or re-import the original with this one), or raise `import_limits` in the config if the originals are meant to be that large.',
   },
+  ASSESSMENT_UNKNOWN_SUBJECT: {
+    severity: 'error',
+    when: "An assessment in assessments.json names a subject (model + agent name and version) that is not a subject of the bundle's plan.",
+    fix: 'Name the subject exactly as plan.json does (its model and agent); an assessment of another evaluation belongs in that bundle.',
+  },
+  ASSESSMENT_BASIS_MISSING: {
+    severity: 'error',
+    when: "An assessment's basis in assessments.json names a path the manifest does not list.",
+    fix: 'Put the basis (the report the level rests on) in the bundle, under artifacts/, at the path the assessment names, and seal again; or drop the basis member.',
+  },
   LIMIT_EXCEEDED: {
     severity: 'error',
     stage: 'read',
@@ -231,11 +241,12 @@ export type FindingCode = keyof typeof FINDING_CODES;
 
 /**
  * Codes whose errors make a bundle no_verdict rather than invalid: an input
- * that could not be read (FORMAT.md 6), and the two cases where ledgerboard
- * declined or failed to judge the evidence (a limit, a crash): neither says
- * the evidence is malformed, and neither is ever a pass.
+ * that could not be read (FORMAT.md 6), an assessment's basis the manifest
+ * does not list (FORMAT.md 6's table: "E, no_verdict"), and the two cases
+ * where ledgerboard declined or failed to judge the evidence (a limit, a
+ * crash): none says the evidence is malformed, and none is ever a pass.
  */
-export const NO_VERDICT_CODES: ReadonlySet<FindingCode> = new Set(['MISSING_FILE', 'MISSING_ARTIFACT', 'LIMIT_EXCEEDED', 'INTERNAL_ERROR']);
+export const NO_VERDICT_CODES: ReadonlySet<FindingCode> = new Set(['MISSING_FILE', 'MISSING_ARTIFACT', 'ASSESSMENT_BASIS_MISSING', 'LIMIT_EXCEEDED', 'INTERNAL_ERROR']);
 
 /** A bundle's status (FORMAT.md section 6). */
 export type BundleStatus = 'verified' | 'invalid' | 'no_verdict';

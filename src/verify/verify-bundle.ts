@@ -1,10 +1,12 @@
 /**
  * verifyBundle: a pure function from a bundle's read bytes to its status and
- * findings (FORMAT.md sections 1-6). It runs every step in order and collects
- * every finding; it never stops at the first, and never touches the disk.
+ * findings (FORMAT.md sections 1-6, and assessments.json of 11.2). It runs
+ * every step in order and collects every finding; it never stops at the
+ * first, and never touches the disk.
  */
 import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
+import { checkAssessments } from './check-assessments.ts';
 import { checkAttempts } from './check-attempts.ts';
 import { checkEntries, checkFiles, checkManifestList, checkNameCollisions, readManifest } from './check-files.ts';
 import { checkGrades } from './check-grades.ts';
@@ -58,6 +60,8 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   { name: 'grades', run: checkGrades },
   // The grant echoes the plan and had not expired when attempts started.
   { name: 'grant', run: checkGrant },
+  // assessments.json, when listed (FORMAT.md 11.2): each subject is the plan's, each basis is listed, one per indicator and subject.
+  { name: 'assessments', run: checkAssessments },
 ];
 
 /**
@@ -88,6 +92,7 @@ export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'str
     attempts: ctx.attempts,
     grades: ctx.grades,
     grant: ctx.grant ?? null,
+    assessments: ctx.assessments ?? [],
     notes: notes?.kind === 'file' && notes.content ? notes.content : null,
   });
   return {

@@ -1480,7 +1480,51 @@ const CASES = {
       status: 'verified',
     },
   ],
+  ASSESSMENT_UNKNOWN_SUBJECT: [
+    {
+      name: 'an assessment of a model the plan does not run',
+      run: tampered((model) => withAssessments(model, [{ subject: { model: 'acme/other-2026-01-01', agent: { ...CANDIDATE.agent } } }])),
+      expect: [{ code: 'ASSESSMENT_UNKNOWN_SUBJECT', file: 'assessments.json', count: 1 }],
+      status: 'invalid',
+    },
+    {
+      name: "the plan's model with another agent version (a subject is model + agent name + version)",
+      run: tampered((model) => withAssessments(model, [{}, { subject: { model: CANDIDATE.model, agent: { name: 'loop', version: '3.1.1' } } }])),
+      expect: [{ code: 'ASSESSMENT_UNKNOWN_SUBJECT', file: 'assessments.json', count: 1 }],
+      status: 'invalid',
+    },
+  ],
+  ASSESSMENT_BASIS_MISSING: [
+    {
+      name: 'a basis the manifest does not list (and no such file): no_verdict',
+      run: tampered((model) => withAssessments(model, [{ basis: 'artifacts/assessments/absent.md' }])),
+      expect: [{ code: 'ASSESSMENT_BASIS_MISSING', file: 'assessments.json', count: 1 }],
+      status: 'no_verdict',
+    },
+    {
+      name: 'a basis naming manifest.json, which the manifest never lists',
+      run: tampered((model) => withAssessments(model, [{ basis: 'manifest.json' }])),
+      expect: [{ code: 'ASSESSMENT_BASIS_MISSING', file: 'assessments.json', count: 1 }],
+      status: 'no_verdict',
+    },
+  ],
 } satisfies Record<Exclude<FindingCode, 'LIMIT_EXCEEDED' | 'REWRITTEN_EVIDENCE' | 'INTERNAL_ERROR'>, Case[]>;
+
+/**
+ * Adds assessments.json (FORMAT.md 11.2) to a model, listed like every file:
+ * one valid assessment of the candidate per entry, with the entry's members
+ * over it (indicators numbered, so no two are one pair).
+ */
+function withAssessments(model: BundleModel, entries: Record<string, unknown>[]): void {
+  const assessments = entries.map((over, i) => ({
+    indicator: `indicator_${i}`,
+    subject: { model: CANDIDATE.model, agent: { ...CANDIDATE.agent } },
+    level: 'supported',
+    by: 'red team, example.org',
+    ...over,
+  }));
+  model.extra.set('assessments.json', bytesOf(`${JSON.stringify({ schema: 'ledgerboard.assessments.v1', assessments }, null, 2)}\n`));
+}
 
 function check(result: BundleVerification, c: Case): void {
   for (const f of result.findings) {
