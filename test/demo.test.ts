@@ -2,17 +2,25 @@
  * The committed demo (content/bundles, content/examples) is exactly what
  * scripts/make-demo.ts writes, every demo bundle verifies with no finding at
  * all, each example fails the way its README says, and the evidence covers
- * what the site must be able to show.
+ * what the site must be able to show; the demo's score card caps a claim
+ * (FORMAT.md 11), with a red team's assessment in one bundle.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../scripts/make-demo.ts';
 import { INTENDED_VERDICTS, mainBoard } from '../scripts/demo/design.ts';
 import { baselineRates, cohortVerdicts, type VerdictEvidence } from '../scripts/demo/verdicts.ts';
+import { RED_TEAM, RED_TEAM_BASIS } from '../scripts/demo/assessments.ts';
+import { freezePlan } from '../scripts/demo/bundle.ts';
+import { DEMO_PLANS } from '../scripts/demo/plans.ts';
+import { Scorecard } from '../src/claims/scorecard.ts';
+import { loadConfigFile } from '../src/config/config.ts';
 import { readBundle } from '../src/evidence/read-bundle.ts';
+import { verifyPaths } from '../src/pipeline/verify-paths.ts';
+import { buildReport } from '../src/report/build-report.ts';
 import { verifyBundle, type BundleVerification } from '../src/verify/verify-bundle.ts';
 
 const CONTENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
@@ -142,5 +150,86 @@ describe('verification of the committed demo', () => {
     expect(seen).toEqual(INTENDED_VERDICTS);
     const rates = baselineRates(main).map((r) => r.resolved / r.graded);
     expect(new Set(rates).size).toBeGreaterThan(1);
+  });
+});
+
+describe('the demo score card and its assessed indicator (FORMAT.md 11)', () => {
+  const ROOT = join(CONTENT, '..');
+  const NOVEMBER = '2026-11-02-widget-bugs';
+
+  it('the demo config names content/scorecard.json: two tiers, an origin ceiling, computed and assessed indicators, every demo plan\'s tier on it', async () => {
+    const config = JSON.parse(await readFile(join(ROOT, 'ledgerboard.config.json'), 'utf8')) as { scorecard?: string };
+    expect(config.scorecard).toBe('content/scorecard.json');
+    const card = Scorecard.parse(JSON.parse(await readFile(join(ROOT, config.scorecard!), 'utf8')));
+    expect(card.levels).toEqual(['not_supported', 'indicative', 'supported', 'strong']);
+    expect(card.tiers).toEqual([
+      { name: 'black_box', ceiling: 'supported' },
+      { name: 'grey_box', ceiling: 'strong' },
+    ]);
+    expect(card.origins).toEqual([{ kind: 'imported', ceiling: 'indicative' }]);
+    expect(card.indicators.map((i) => [i.id, 'assessed' in i ? 'assessed' : i.computed.figure])).toEqual([
+      ['resolves_headline', 'wilson_low'],
+      ['beats_baseline', 'beats_baseline'],
+      ['stable_across_attempts', 'stability'],
+      ['no_weight_tampering', 'assessed'],
+    ]);
+    // Every demo plan is black_box, whose ceiling is below the card's strongest level: so a claim can be capped.
+    expect(new Set(DEMO_PLANS.map((spec) => freezePlan(spec).access_tier))).toEqual(new Set(['black_box']));
+  });
+
+  it('one demo bundle carries a red team\'s assessments.json, manifest-listed with its basis, parsed by verification', async () => {
+    const withAssessments = DEMO_PLANS.filter((p) => p.assessments !== undefined).map((p) => p.dir);
+    expect(withAssessments).toEqual([NOVEMBER]);
+    const dir = join(CONTENT, 'bundles', NOVEMBER);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { files: { path: string }[] };
+    expect(manifest.files.map((f) => f.path)).toEqual(expect.arrayContaining(['assessments.json', RED_TEAM_BASIS]));
+    const v = await verify(dir);
+    expect(v.status).toBe('verified');
+    expect(v.evidence.assessments).toEqual([
+      { indicator: 'no_weight_tampering', subject: { model: 'acme/mini-2026-08-01', agent: { name: 'loop', version: '3.1.0' } }, level: 'strong', by: RED_TEAM, basis: RED_TEAM_BASIS },
+      { indicator: 'no_weight_tampering', subject: { model: 'lumen/sage-2026-10-15', agent: { name: 'loop', version: '3.1.0' } }, level: 'indicative', by: RED_TEAM, basis: RED_TEAM_BASIS },
+    ]);
+    for (const name of (await readdir(join(CONTENT, 'bundles'))).filter((n) => n !== NOVEMBER)) {
+      expect((await verify(join(CONTENT, 'bundles', name))).evidence.assessments, name).toEqual([]);
+    }
+  });
+
+  it('the demo report shows claims capped by access tier black_box beside uncapped ones (hand-computed from the figures)', async () => {
+    const { config } = await loadConfigFile(join(ROOT, 'ledgerboard.config.json'));
+    const results = await verifyPaths([join(CONTENT, 'bundles')]);
+    const report = buildReport(results, config);
+    const november = results.find((r) => basename(r.path) === NOVEMBER)!.verification.evidence.plan!.plan_id;
+    const main = report.cohorts.filter((c) => c.plans.some((p) => p.plan_id === november));
+    const cohort = (model: string, version: string) => main.find((c) => c.subject.model === model && c.subject.agent.version === version)!;
+    const capped = (uncapped: string) => ({ level: 'supported', uncapped, ceiling: 'supported', reason: 'capped by access tier black_box' });
+    const own = (level: string, reason: string | null = null) => ({ level, uncapped: level, ceiling: 'supported', reason });
+
+    // acme/mini on the main board, pooled over the three monthly plans: wilson_low 0.755 >= 0.7 (strong), no pair with the
+    // baseline told apart (beats_baseline 0), every attempt of a headline task agrees (stability 1), assessed strong.
+    expect(cohort('acme/mini-2026-08-01', '3.1.0').claims).toEqual([
+      { indicator: 'resolves_headline', ...capped('strong') },
+      { indicator: 'beats_baseline', ...own('not_supported') },
+      { indicator: 'stable_across_attempts', ...capped('strong') },
+      { indicator: 'no_weight_tampering', ...capped('strong') },
+    ]);
+    // lumen/sage of October (the November plan only): wilson_low 0.510 (supported, not lowered), assessed indicative.
+    expect(cohort('lumen/sage-2026-10-15', '3.1.0').claims).toEqual([
+      { indicator: 'resolves_headline', ...own('supported') },
+      { indicator: 'beats_baseline', ...own('not_supported') },
+      { indicator: 'stable_across_attempts', ...capped('strong') },
+      { indicator: 'no_weight_tampering', ...own('indicative') },
+    ]);
+    // The same model under loop 3.2.0 is another subject: the red team did not assess it.
+    expect(cohort('acme/mini-2026-08-01', '3.2.0').claims![3]).toEqual({ indicator: 'no_weight_tampering', ...own('not_supported', 'not assessed') });
+    // The baseline has no pair with itself.
+    expect(cohort('acme/base-2025-01-01', '3.1.0').claims![1]).toEqual({ indicator: 'beats_baseline', ...own('not_supported', 'figure beats_baseline not available') });
+
+    // Everywhere: no claim above its ceiling, and both capped and uncapped claims at the ceiling are shown.
+    const order = ['not_supported', 'indicative', 'supported', 'strong'];
+    const all = report.cohorts.flatMap((c) => c.claims ?? []);
+    expect(all).toHaveLength(report.cohorts.length * 4);
+    for (const claim of all) expect(order.indexOf(claim.level)).toBeLessThanOrEqual(order.indexOf(claim.ceiling));
+    expect(all.some((c) => c.reason === 'capped by access tier black_box')).toBe(true);
+    expect(all.some((c) => c.level === 'supported' && c.uncapped === 'supported' && c.reason === null)).toBe(true);
   });
 });
