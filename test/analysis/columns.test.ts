@@ -195,7 +195,7 @@ describe('the shipped analysis equals the reference form', () => {
     const copy = { ...evidence };
     expect(copy.attempts).toBe(attempts);
     expect(copy.grades).toBe(grades);
-    expect(Object.keys(copy).sort()).toEqual(['attempts', 'grades', 'grant', 'ledger', 'manifest', 'notes', 'plan']);
+    expect(Object.keys(copy).sort()).toEqual(['assessments', 'attempts', 'grades', 'grant', 'ledger', 'manifest', 'notes', 'plan']);
     expect(newestTimes(copy)).toEqual(times);
   });
 });
