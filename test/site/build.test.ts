@@ -148,15 +148,19 @@ describe('ledgerboard build', () => {
     expect(html.slice(runsTable).match(/<tr data-board=/g)).toHaveLength(IMPORTED_RUNS);
   });
 
-  it('the committed history agrees with the committed evidence: nothing withdrawn or rewritten; grown only by the no-usable-grades notes', async () => {
+  it('the committed history agrees with the committed evidence: nothing withdrawn or rewritten; grown only by the no-usable-grades notes and the red team\'s assessment', async () => {
     const html = await readFile(join(outA, 'index.html'), 'utf8');
     for (const heading of ['Withdrawn evidence', 'Rewritten evidence']) expect(html).not.toContain(heading);
     // Issue 15: the three imported logs without a usable grade were imported again after the retained reports, and their
-    // NOTES.md gained a last section "No usable grades" (appended bytes: the old file is a prefix); nothing else grew.
+    // NOTES.md gained a last section "No usable grades" (appended bytes: the old file is a prefix). Issue 27: the November
+    // demo plan was sealed again with a red team's assessments.json and its basis (two files added, none changed).
     const grown = html.match(/<h2 id="grown">[\s\S]*?<\/section>/)?.[0] ?? '';
     const items = grown.match(/<li>[\s\S]*?<\/li>/g) ?? [];
-    expect(items).toHaveLength(3);
-    for (const item of items) expect(item).toContain('1 appended and 0 added files');
+    expect(items).toHaveLength(4);
+    const november = items.filter((item) => item.includes('plan <code>59147f18a228</code>'));
+    expect(november).toHaveLength(1);
+    expect(november[0]).toContain('0 appended and 2 added files since bundle <code>426a4fc9c24a</code>');
+    for (const item of items.filter((i) => i !== november[0])) expect(item).toContain('1 appended and 0 added files');
     expect(await readdir(join(outA, 'reports'))).toContain('index.html');
   });
 
