@@ -35,7 +35,7 @@ export interface SnapshotEntry {
   sha256?: string;
   /** Size of a readable regular file. */
   bytes?: number;
-  /** Bytes of a structured file (manifest, plan, ledger, attempts, grades, grant, notes). */
+  /** Bytes of a structured file (manifest, plan, ledger, attempts, grades, grant, assessments, notes). */
   content?: Uint8Array;
   /** Why a regular file (or a directory) could not be read. */
   unreadable?: string;

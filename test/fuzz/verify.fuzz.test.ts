@@ -44,7 +44,7 @@ import { buildReport } from '../../src/report/build-report.ts';
 import { Report } from '../../src/report/schema.ts';
 import { FINDING_CODES, statusOf } from '../../src/verify/findings.ts';
 import { verifyBundle, type BundleVerification } from '../../src/verify/verify-bundle.ts';
-import { addArtifact, sealBundle, snapshotOfFiles, validBundle } from '../helpers/bundle-builder.ts';
+import { addArtifact, CANDIDATE, sealBundle, snapshotOfFiles, validBundle } from '../helpers/bundle-builder.ts';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -60,9 +60,16 @@ const SEED = envInt('FUZZ_SEED', 20261130);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// The valid bundle, with a grant, notes, a second grading generation and an artifact, so every file type is present.
+// The valid bundle, with a grant, notes, a second grading generation, an artifact and assessments.json (with its basis), so every file type is present.
 const model = validBundle();
 addArtifact(model, 'artifacts/extra.txt', 'an artifact nobody references\n');
+addArtifact(model, 'artifacts/assessments/basis.md', 'the red team report\n');
+model.extra.set(
+  'assessments.json',
+  encoder.encode(
+    `${JSON.stringify({ schema: 'ledgerboard.assessments.v1', assessments: [{ indicator: 'no_weight_tampering', subject: { model: CANDIDATE.model, agent: CANDIDATE.agent }, level: 'supported', by: 'red team', basis: 'artifacts/assessments/basis.md' }] }, null, 2)}\n`,
+  ),
+);
 const sealed = sealBundle(model);
 const original = new Map([...sealed.disk].filter(([path]) => path !== 'manifest.json'));
 const planId = (JSON.parse(decoder.decode(original.get('plan.json'))) as { plan_id: string }).plan_id;
@@ -382,7 +389,7 @@ function checkHostile(result: BundleVerification, path: string, bytes: Uint8Arra
   // A string is never longer in UTF-8 than the file it was read from: only a mutated file past the limit can hold one.
   if (bytes.length > STRING_LIMIT) {
     const { evidence } = result;
-    for (const part of [evidence.plan, evidence.ledger, evidence.attempts, evidence.grades, evidence.grant, evidence.manifest]) {
+    for (const part of [evidence.plan, evidence.ledger, evidence.attempts, evidence.grades, evidence.grant, evidence.assessments, evidence.manifest]) {
       for (const text of stringsOf(part)) {
         if (text.length * 3 > STRING_LIMIT) expect(Buffer.byteLength(text), 'a string past limits.string_bytes was handed on').toBeLessThanOrEqual(STRING_LIMIT);
       }
