@@ -25,7 +25,6 @@ import { pairedBootstrapDelta } from '../analysis/stats.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
 import { scorecardOf } from '../config/schema.ts';
 import type { BundleEvidence } from '../bundle/evidence.ts';
-import type { Assessment } from '../schema/assessments.ts';
 import { claimFigures, claimsOfCohort, type ClaimAssessment, type ClaimPlan } from '../claims/claims.ts';
 import type { Claim, Scorecard } from '../claims/scorecard.ts';
 import { LedgerBoards, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
@@ -221,11 +220,6 @@ function cohortEntry(
   };
 }
 
-/** A bundle's assessments (FORMAT.md 11.2): none when it holds no assessments.json. */
-function assessmentsOf(evidence: BundleEvidence): readonly Assessment[] {
-  return (evidence as BundleEvidence & { assessments?: readonly Assessment[] }).assessments ?? [];
-}
-
 /**
  * A cohort's claims (src/claims/claims.ts) from what this section has: its
  * headline figures, its board's baseline and pairs, its tallies on the
@@ -248,7 +242,7 @@ function claimsOf(
     const plan = evidence?.plan;
     if (!evidence || !plan) throw new Error(`internal: cohort ${pool.cohort_id} names plan ${p.plan_id} of bundle ${p.bundle_id}, which is not among the section's counted bundles`);
     plans.push({ plan_id: p.plan_id, created_at: p.created_at, access_tier: plan.access_tier, origin_kind: plan.origin?.kind ?? 'frozen' });
-    for (const a of assessmentsOf(evidence)) {
+    for (const a of evidence.assessments) {
       if (a.subject.model === subject.model && a.subject.agent.name === subject.agent.name && a.subject.agent.version === subject.agent.version) {
         assessments.push({ indicator: a.indicator, level: a.level });
       }
