@@ -5,12 +5,13 @@
  * evidence is there; with an example score card (issue 27) that is not
  * enabled, and its explanation beside it.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfigFile } from '../../src/config/config.ts';
+import { digestCanonical } from '../../src/json/canonical.ts';
 import { packageNameOf, SCORECARD_EXAMPLE, WORKFLOW_NODE } from '../../src/author/scaffold.ts';
 import { FIGURES, Scorecard } from '../../src/claims/scorecard.ts';
 import { Assessments } from '../../src/schema/assessments.ts';
@@ -91,6 +92,28 @@ describe('ledgerboard init', () => {
     expect(example.assessments.map((a) => a.indicator)).toEqual(['no_weight_tampering']);
     expect(card.indicators.find((i) => i.id === 'no_weight_tampering')).toHaveProperty('assessed', true);
     expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('`../scorecard.example.md`');
+  });
+
+  it('enabled as scorecard.example.md says (copy it, name it in the config): the report carries its digest; a broken edit stops with the member named', async () => {
+    const dir = await tempDir();
+    expect((await runCli(['init', dir])).code).toBe(0);
+    await cp(join(dir, 'scorecard.example.json'), join(dir, 'scorecard.json'));
+    const configFile = join(dir, 'ledgerboard.config.json');
+    const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(configFile, `${JSON.stringify({ ...config, scorecard: 'scorecard.json' }, null, 2)}\n`);
+    const report = await runCli(['report', '--json', '--no-cache', '--config', configFile]);
+    expect(report.code).toBe(0);
+    const json = JSON.parse(report.stdout) as { config: { scorecard?: string }; cohorts: unknown[] };
+    expect(json.config.scorecard).toBe(digestCanonical(SCORECARD_EXAMPLE));
+    expect(json.cohorts).toEqual([]);
+    // An edit that breaks a rule of the card (a ceiling that is not a declared level) stops the command, naming the member.
+    const broken = JSON.parse(JSON.stringify(SCORECARD_EXAMPLE)) as { tiers: { ceiling: string }[] };
+    broken.tiers[0]!.ceiling = 'proven';
+    await writeFile(join(dir, 'scorecard.json'), JSON.stringify(broken));
+    const refused = await runCli(['report', '--json', '--no-cache', '--config', configFile]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${configFile}: scorecard: `);
+    expect(refused.stderr).toContain('tiers[0].ceiling: ceiling "proven" is not a declared level');
   });
 
   it('never overwrites: a second init keeps every file byte for byte, and an edited file stays edited', async () => {
