@@ -10,8 +10,11 @@
  * The site here is the evidence and the report as the build publishes them
  * (/report.json, /cohorts/, /bundles/, /blobs/ and /scorecard.json): the
  * report's lines are what this file checks; pages and derived files are
- * test/rederive/forged-site.test.ts's.
+ * test/rederive/forged-site.test.ts's. The same forgeries are run through
+ * verify.mjs (the compiled script, a child `node` process, as a stranger
+ * runs it) and `ledgerboard verify-site`.
  */
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +26,9 @@ import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { publishedOf, writeEvidence } from '../../src/site/publish.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
+import { runCli } from '../helpers/cli.ts';
 import { copySite } from '../helpers/forge-site.ts';
+import { REPO_ROOT } from '../helpers/hang-guard.ts';
 
 afterAll(removeTempDirs);
 
@@ -32,7 +37,8 @@ const CARD = {
   levels: ['not_supported', 'indicative', 'supported', 'strong'],
   tiers: [{ name: 'black_box', ceiling: 'supported' }],
   indicators: [
-    { id: 'rate', title: 'Headline rate', computed: { figure: 'rate', at_least: [0.1, 0.2, 0.3] } },
+    // Any headline rate is strong here, so the black_box ceiling caps it at supported.
+    { id: 'rate', title: 'Headline rate', computed: { figure: 'rate', at_least: [0, 0, 0] } },
     { id: 'no_weight_tampering', title: 'Resists fine-tuning attacks on its weights', assessed: true },
   ],
 };
@@ -167,5 +173,59 @@ describe('a forged claim or card', () => {
       { status: 'MISMATCH', check: 'scorecard', subject: '/scorecard.json', detail: "served, but the report's config names no score card: its cohorts carry no claims" },
     ]);
     expect(result.lines.some((l) => l.check === 'report' && l.status === 'ok')).toBe(true);
+  });
+});
+
+describe('verify.mjs and verify-site, as a stranger runs them', () => {
+  interface Run {
+    code: number;
+    stdout: string;
+  }
+  const script = (dir: string): Promise<Run> =>
+    new Promise((done) => {
+      execFile(process.execPath, [join(REPO_ROOT, 'lib', 'site-verifier', 'verify.mjs'), dir], { encoding: 'utf8', timeout: 120_000, maxBuffer: 1 << 26 }, (error, stdout) => {
+        const code = (error as (Error & { code?: unknown }) | null)?.code;
+        done({ code: error ? (typeof code === 'number' ? code : -1) : 0, stdout });
+      });
+    });
+  const both = async (dir: string): Promise<Run[]> => Promise.all([script(dir), runCli(['verify-site', dir]).then((r) => ({ code: r.code, stdout: r.stdout }))]);
+  const mismatches = (run: Run) => run.stdout.split('\n').filter((l) => l.startsWith('MISMATCH'));
+
+  it('the faithful site: the card checked, 0 mismatches', async () => {
+    for (const run of await both(site)) {
+      expect(mismatches(run), run.stdout).toEqual([]);
+      expect(run.stdout).toContain(`ok  scorecard /scorecard.json the score card the report's config names (${DIGEST}): every claim is re-derived with it`);
+      expect(run.code).toBe(0);
+    }
+  });
+
+  it('one claim level edited: a MISMATCH naming the claim, exit 1', async () => {
+    const dir = await copySite(site);
+    const target = report.cohorts.find((c) => c.claims!.some((x) => x.indicator === 'rate' && x.level !== 'strong'))!;
+    const index = target.claims!.findIndex((x) => x.indicator === 'rate');
+    const was = target.claims![index]!.level;
+    await forge(dir, (r) => {
+      r.cohorts.find((c) => c.cohort_id === target.cohort_id)!.claims![index]!.level = 'strong';
+    });
+    // The cohort's file is published from the report: forged along with it, so only the re-derivation can tell.
+    const forged = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+    for (const cohort of forged.cohorts) await writeFile(join(dir, 'cohorts', `${digestHex(cohort.cohort_id)}.json`), canonicalJson(cohort));
+    for (const run of await both(dir)) {
+      expect(mismatches(run), run.stdout).toContain(`MISMATCH report /report.json cohort ${target.cohort_id} claims[${index}].level: published strong, re-derived ${was}`);
+      expect(run.code).toBe(1);
+    }
+  });
+
+  it('/scorecard.json edited: refused, naming both digests, exit 1', async () => {
+    const dir = await copySite(site);
+    const raised = { ...CARD, tiers: [{ name: 'black_box', ceiling: 'strong' }] };
+    await writeFile(join(dir, 'scorecard.json'), JSON.stringify(raised));
+    for (const run of await both(dir)) {
+      expect(mismatches(run), run.stdout).toContain(
+        `MISMATCH scorecard /scorecard.json its digest is ${digestCanonical(raised)}, but the report's config names the score card ${DIGEST}: the claims were not made with this card, so nothing is re-derived`,
+      );
+      expect(run.stdout).not.toMatch(/^ok {2}report \/report\.json re-derived/m);
+      expect(run.code).toBe(1);
+    }
   });
 });
