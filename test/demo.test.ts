@@ -199,7 +199,10 @@ describe('the demo score card and its assessed indicator (FORMAT.md 11)', () => 
     const results = await verifyPaths([join(CONTENT, 'bundles')]);
     const report = buildReport(results, config);
     const november = results.find((r) => basename(r.path) === NOVEMBER)!.verification.evidence.plan!.plan_id;
-    const main = report.cohorts.filter((c) => c.plans.some((p) => p.plan_id === november));
+    // The monthly board: the one the November plan feeds (the offline plan is on a board of its own).
+    const monthly = new Set(report.cohorts.filter((c) => c.plans.some((p) => p.plan_id === november)).map((c) => c.board_id));
+    expect(monthly.size).toBe(1);
+    const main = report.cohorts.filter((c) => monthly.has(c.board_id));
     const cohort = (model: string, version: string) => main.find((c) => c.subject.model === model && c.subject.agent.version === version)!;
     const capped = (uncapped: string) => ({ level: 'supported', uncapped, ceiling: 'supported', reason: 'capped by access tier black_box' });
     const own = (level: string, reason: string | null = null) => ({ level, uncapped: level, ceiling: 'supported', reason });
