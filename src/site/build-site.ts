@@ -6,7 +6,7 @@
  * pages, and the directory is renamed into place (atomic.ts). A failed build
  * leaves the previous output untouched.
  */
-import { basePathOf, type Config } from '../config/config.ts';
+import { basePathOf, scorecardOf, type Config } from '../config/config.ts';
 import { readVerifierFiles } from './verifier-files.ts';
 import type { Report } from '../report/schema.ts';
 import { buildSiteModel } from './model.ts';
@@ -25,6 +25,7 @@ import { checkSignatures, currentReport } from './signatures.ts';
 import { readRetainedWithheld } from '../history/retained-withheld.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { CacheStore } from '../cache/sealed.ts';
+import { digestBytes } from '../json/canonical.ts';
 import { dirname, join, resolve } from 'node:path';
 
 export { PROJECT_ROOT, removeStaleRenders } from './render.ts';
@@ -74,7 +75,22 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   for (const n of published.notWithheld) options.log(`warning: ${n.path} is withheld by a rule but published anyway: ${n.because} has the same bytes, and is always published`);
   const withheldCount = published.bundles.reduce((n, b) => n + b.withheld.length, 0);
   // The same inputs as the site the output holds (checked byte for byte): nothing to write.
-  const stampKey = options.renderCache === undefined ? null : await outputKey({ report, bundles, config, retainedDir: options.retainedDir, ...(options.attestationsDir === undefined ? {} : { attestationsDir: options.attestationsDir }), sourceDate: options.sourceDate ?? null });
+  // The config's score card file as the loader read it (FORMAT.md 11.1): published byte for byte at /scorecard.json,
+  // its digest checked against the report config's (the card the claims came from: claims-model.ts siteScorecard).
+  const scorecard = scorecardOf(config)?.bytes ?? null;
+  const stampKey =
+    options.renderCache === undefined
+      ? null
+      : await outputKey({
+          report,
+          bundles,
+          config,
+          retainedDir: options.retainedDir,
+          ...(options.attestationsDir === undefined ? {} : { attestationsDir: options.attestationsDir }),
+          sourceDate: options.sourceDate ?? null,
+          // The card's own bytes (published as they are): a card re-indented has the same digest, so the same report, but another /scorecard.json.
+          ...(scorecard === null ? {} : { scorecard: digestBytes(scorecard) }),
+        });
   if (stampKey !== null) {
     const stamp = await readOutputStamp(options.renderCache!, stampKey);
     if (stamp !== null) {
@@ -92,7 +108,15 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   // The task pages' index goes in the model; their attempt rows are written one page at a time for the render.
   const verified = new Map(bundles.flatMap((b) => (b.verification?.status === 'verified' ? [[b.content_digest, b.verification.evidence] as const] : [])));
   const tasks = await siteTasks(report, published, verified);
+  // The assessments verification parsed (assessments.json, FORMAT.md 11.2), by bundle id: who assessed each assessed claim.
+  const assessments = new Map(
+    report.bundles.flatMap((b) => {
+      const evidence = b.bundle_id === null ? undefined : verified.get(b.content_digest);
+      return evidence === undefined ? [] : [[b.bundle_id!, evidence.assessments] as const];
+    }),
+  );
   const model = await buildSiteModel(report, published, config, {
+    assessments,
     verifiers: verifiers.map((v) => ({ path: v.path, sha256: v.sha256, bytes: v.bytes.length })),
     retained,
     signatures,
@@ -120,7 +144,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     // Under a base path (site_url with a path), every root-relative link moves under it.
     await rebaseSite(staging, basePathOf(config));
     options.log('writing raw evidence and data files');
-    let files = await writeDataFiles(model, published, retained.reports, staging, options.history?.manifests ?? []);
+    let files = await writeDataFiles(model, published, retained.reports, staging, options.history?.manifests ?? [], scorecard);
     // The site's own verifiers (verifier-files.ts), bundled from the code that built it.
     for (const file of verifiers) {
       await writeFile(join(staging, file.path.slice(1)), file.bytes);

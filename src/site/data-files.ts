@@ -16,6 +16,7 @@ import { atomFeed, changesJson, historyJson, leaderboardCsv, xmlEscape } from '.
 import { absolute, boardsOf } from './view.ts';
 import { transcriptPath } from './transcripts.ts';
 import { taskPath } from './task-key.ts';
+import { SCORECARD_PATH } from './claims.ts';
 
 export { atomFeed, changesJson, historyJson, leaderboardCsv };
 
@@ -23,8 +24,18 @@ export async function countPages(model: SiteModel): Promise<number> {
   return sitePaths(model).length;
 }
 
-/** report.json, cohorts/<hex>.json, the evidence (blobs, manifests, listings: publish.ts), leaderboard.csv, sitemap.xml. */
-export async function writeDataFiles(model: SiteModel, published: Published, retained: readonly RetainedReport[], dir: string, manifests: readonly Manifest[] = []): Promise<number> {
+/**
+ * report.json, cohorts/<hex>.json, the evidence (blobs, manifests, listings: publish.ts), leaderboard.csv, sitemap.xml,
+ * and the score card (FORMAT.md 11) at /scorecard.json, the config's file byte for byte, when there is one.
+ */
+export async function writeDataFiles(
+  model: SiteModel,
+  published: Published,
+  retained: readonly RetainedReport[],
+  dir: string,
+  manifests: readonly Manifest[] = [],
+  scorecard: Uint8Array | null = null,
+): Promise<number> {
   let count = 0;
   const put = async (path: string, bytes: string | Uint8Array) => {
     const file = join(dir, ...path.split('/').filter(Boolean));
@@ -43,6 +54,8 @@ export async function writeDataFiles(model: SiteModel, published: Published, ret
   await put('/feed.xml', atomFeed(model));
   await put('/leaderboard.csv', leaderboardCsv(model));
   await put('/sitemap.xml', sitemap(model));
+  if ((scorecard === null) !== (model.scorecard === null)) throw new Error('the score card to publish is not the site model\'s');
+  if (scorecard !== null) await put(SCORECARD_PATH, scorecard);
   return count;
 }
 

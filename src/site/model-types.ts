@@ -16,6 +16,8 @@ import type { SiteTranscript } from './transcripts.ts';
 import type { TaskMatrix } from './chart-tasks.ts';
 import type { SiteEvidenceSize } from './rederive-limit.ts';
 import type { BundleOutcomes } from './imported-facts.ts';
+import type { Assessment } from '../schema/assessments.ts';
+import type { Scorecard } from '../claims/scorecard.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -239,6 +241,36 @@ export interface SiteModel {
   evidence: SiteEvidenceSize;
   /** The site's own verifiers as published (/verify.mjs, /verify-worker.js): their sizes and digests, shown on /verify/. */
   verifiers: { path: string; sha256: string; bytes: number }[];
+  /**
+   * The score card the report's claims were computed with (FORMAT.md 11; its
+   * digest is the report config's `scorecard`), published byte for byte at
+   * /scorecard.json; null: the config names none, the cohorts' claims are
+   * null and the pages say the figures carry no claims.
+   */
+  scorecard: SiteScorecard | null;
+  /** Per cohort id, the assessments shown beside its assessed claims (claims-model.ts siteAssessments); a cohort with none is absent. */
+  assessments: Record<string, SiteAssessment[]>;
+}
+
+/** The score card as the site holds it (claims-model.ts siteScorecard): the card, its digest (the report config's `scorecard`) and its published size. */
+export interface SiteScorecard {
+  card: Scorecard;
+  /** sha256 of the RFC 8785 form of the card: the report config's `scorecard`. */
+  digest: string;
+  /** The size of the published file (/scorecard.json, the config's file byte for byte). */
+  bytes: number;
+}
+
+/** One assessment shown beside an assessed claim, from a contributing bundle's assessments.json (claims-model.ts siteAssessments). */
+export interface SiteAssessment {
+  indicator: string;
+  level: string;
+  /** Who assessed: free text, evidence. */
+  by: string;
+  /** The plan page of the bundle that holds it. */
+  plan_hex: string;
+  /** The basis (a manifest-listed path of that bundle) and its blob URL (null when its bytes are not published: withheld); null: none given. */
+  basis: { path: string; url: string | null } | null;
 }
 
 /** The history check as the pages show it. */
@@ -274,6 +306,8 @@ export interface SiteModelOptions {
   transcripts?: SiteTranscript[];
   /** Each counted bundle's outcome counts (tasks.ts siteTasks), given with `tasks`. */
   outcomes?: Record<string, BundleOutcomes>;
+  /** The verified evidence's assessments (assessments.json) by bundle id, when the build has them; else each bundle's published file is read. */
+  assessments?: ReadonlyMap<string, readonly Assessment[]>;
 }
 
 /** One split a board page states (import-splits.ts). */

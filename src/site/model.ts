@@ -16,7 +16,7 @@ import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SiteMoney, Si
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import { Plan } from '../schema/index.ts';
-import { basePathOf, type Config } from '../config/config.ts';
+import { basePathOf, scorecardOf, type Config } from '../config/config.ts';
 import { hexOf } from './format.ts';
 import { MAX_ROWS } from './rows.ts';
 import { renderNotes, startNotesRenderer } from './notes.ts';
@@ -37,11 +37,17 @@ import type { ImportLimits } from '../import/limits.ts';
 import { shellQuote } from './shell-quote.ts';
 import { rateRuleOf, sourceLineOf, type BundleOutcomes } from './imported-facts.ts';
 import { importSplits } from './import-splits.ts';
+import { siteAssessments, siteScorecard } from './claims-model.ts';
 
 export type * from './model-types.ts';
 
 /** Builds the site model from the report and what the build publishes (publish.ts publishedOf). */
-export async function buildSiteModel(report: Report, published: Published, config: Pick<Config, 'title' | 'site_url'> & Partial<Pick<Config, 'compare_max_cohorts'>>, options: SiteModelOptions = {}): Promise<SiteModel> {
+export async function buildSiteModel(
+  report: Report,
+  published: Published,
+  config: Pick<Config, 'title' | 'site_url'> & Partial<Pick<Config, 'compare_max_cohorts' | 'scorecard'>>,
+  options: SiteModelOptions = {},
+): Promise<SiteModel> {
   const retained = options.retained ?? { reports: [], ignored: [] };
   // With a base path the URL names a directory: "https://user.github.io/board" is "https://user.github.io/board/".
   const siteUrl = new URL(basePathOf(config), config.site_url).href;
@@ -59,6 +65,8 @@ export async function buildSiteModel(report: Report, published: Published, confi
   const boardTasks = options.tasks ?? computed!.boards;
   const transcripts = options.transcripts ?? computed?.transcripts.pages ?? [];
   const outcomes = options.outcomes ?? computed?.outcomes ?? {};
+  // The card the claims came from (its digest is the report config's), and who assessed the assessed ones (FORMAT.md 11).
+  const scorecard = siteScorecard(report, config.scorecard === undefined ? null : scorecardOf(config as Config)!.bytes);
   return {
     title: config.title,
     siteUrl,
@@ -82,6 +90,8 @@ export async function buildSiteModel(report: Report, published: Published, confi
     withheldCount: published.bundles.reduce((n, b) => n + b.withheld.length, 0),
     verifiers: options.verifiers ?? [],
     evidence: evidenceSize(published.bundles.map((b, i) => ({ ledger: report.bundles[i]!.plan?.ledger.digest ?? null, files: b.files }))),
+    scorecard,
+    assessments: await siteAssessments(report, scorecard, published, options.assessments),
   };
 }
 

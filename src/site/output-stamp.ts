@@ -60,6 +60,8 @@ export interface OutputInputs {
   retainedDir: string;
   attestationsDir?: string;
   sourceDate: string | null;
+  /** The digest of the score card file's bytes (published as they are at /scorecard.json); absent: no card. */
+  scorecard?: string;
 }
 
 /** The key of the output of these inputs. */
@@ -73,6 +75,7 @@ export async function outputKey(inputs: OutputInputs): Promise<string> {
     retained: await directoryListing(inputs.retainedDir),
     attestations: inputs.attestationsDir === undefined ? null : await directoryListing(inputs.attestationsDir),
     source_date: inputs.sourceDate,
+    ...(inputs.scorecard === undefined ? {} : { scorecard: inputs.scorecard }),
   });
 }
 
