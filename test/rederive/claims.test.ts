@@ -15,7 +15,7 @@
  * runs it) and `ledgerboard verify-site`.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Config, scorecardFromBytes, withScorecard } from '../../src/config/config.ts';
@@ -71,6 +71,8 @@ beforeAll(async () => {
   await mkdir(join(site, 'cohorts'));
   for (const cohort of report.cohorts) await writeFile(join(site, 'cohorts', `${digestHex(cohort.cohort_id)}.json`), canonicalJson(cohort));
   await writeEvidence(publishedOf(report, results).bundles, site);
+  // The site publishes the script that built it (verify-site compares it with its own).
+  await copyFile(join(REPO_ROOT, 'lib', 'site-verifier', 'verify.mjs'), join(site, 'verify.mjs'));
 }, 120_000);
 
 const linesOf = async (dir: string, check: string): Promise<RederiveLine[]> => (await rederiveSite(directory(dir))).lines.filter((l) => l.check === check);

@@ -50,7 +50,7 @@ function assessed(input: ReportInput, assessments: Assessment[]): ReportInput {
   return { ...input, verification: { ...v, evidence: Object.freeze({ ...v.evidence, assessments }) } };
 }
 
-const tamper = (subject: typeof CANDIDATE, level: string): Assessment => ({ indicator: 'no_weight_tampering', subject: { model: subject.model, agent: { ...subject.agent } }, level, by: 'red team, example.org' });
+const tamper = (subject: { model: string; agent: { name: string; version: string } }, level: string): Assessment => ({ indicator: 'no_weight_tampering', subject: { model: subject.model, agent: { ...subject.agent } }, level, by: 'red team, example.org' });
 
 const cohort = (report: Report, model: string) => report.cohorts.find((c) => c.subject.model === model)!;
 
