@@ -23,7 +23,7 @@ import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { ASSESSMENTS_PATH, Assessments } from '../schema/assessments.ts';
+import { ASSESSMENTS_PATH } from '../schema/assessments.ts';
 import { hashHandle } from '../evidence/hash-file.ts';
 import { unsafePathReason } from '../evidence/paths.ts';
 import { manifestBytesOf, type ManifestFile } from '../evidence/seal.ts';
@@ -189,18 +189,21 @@ function planIdOf(bytes: Buffer, file: string): string {
 
 /**
  * The bases assessments.json names that are not files of the directory being
- * sealed, one problem each. A file that does not parse or fit its schema
- * gives none here: sealing goes on, and the verifier reports it (BAD_JSON,
- * SCHEMA_VIOLATION, ...), as it does for every other file.
+ * sealed, one problem each: every `assessments[i].basis` that is a string,
+ * whatever else is wrong with the file. A file that is not JSON gives none
+ * here: sealing goes on, and the verifier reports it (BAD_JSON,
+ * SCHEMA_VIOLATION, UNKNOWN_MEMBER, ...), as it does for every other file.
  */
 function missingBases(bytes: Buffer, paths: ReadonlySet<string>): InputProblem[] {
   const parsed = parseStrictJson(bytes);
   if (!parsed.ok) return [];
-  const checked = Assessments.safeParse(parsed.value);
-  if (!checked.success) return [];
+  const root = parsed.value;
+  const list = root !== null && typeof root === 'object' && !Array.isArray(root) ? root.assessments : undefined;
+  if (!Array.isArray(list)) return [];
   const problems: InputProblem[] = [];
-  checked.data.assessments.forEach(({ basis }, i) => {
-    if (basis === undefined || paths.has(basis)) return;
+  list.forEach((entry, i) => {
+    const basis = entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry.basis : undefined;
+    if (typeof basis !== 'string' || paths.has(basis)) return;
     problems.push({
       file: ASSESSMENTS_PATH,
       message: `assessments[${i}].basis ${JSON.stringify(basis)} is not a file of the bundle directory, so the manifest could not list it (ASSESSMENT_BASIS_MISSING): put the basis there (under artifacts/) before sealing, or drop the member`,
