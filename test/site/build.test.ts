@@ -30,7 +30,7 @@ async function buildA(): Promise<void> {
 /**
  * Build B: the same evidence and config, but every bundle directory renamed
  * (so discovery meets them in the reverse order, one of them a level deeper),
- * the evidence and history under other directory names (the config says so:
+ * the evidence, history and score card under other names (the config says so:
  * paths are not part of the report), the config in another directory and the
  * command run from a third, another time zone and locale, and umask 077.
  */
@@ -47,8 +47,13 @@ async function buildB(): Promise<void> {
     }
   }
   await cp(join(root, 'content', 'reports'), join(site, 'history'), { recursive: true });
+  // The score card under another name too: the report carries its digest, never its path.
+  await cp(join(root, 'content', 'scorecard.json'), join(site, 'card.json'));
   const config = JSON.parse(await readFile(join(root, 'ledgerboard.config.json'), 'utf8')) as Record<string, unknown>;
-  await writeFile(join(site, 'ledgerboard.config.json'), JSON.stringify({ ...config, bundles_dir: ['evidence/frozen', 'evidence/imported'], retained_reports_dir: 'history' }));
+  await writeFile(
+    join(site, 'ledgerboard.config.json'),
+    JSON.stringify({ ...config, bundles_dir: ['evidence/frozen', 'evidence/imported'], retained_reports_dir: 'history', scorecard: 'card.json' }),
+  );
   await mkdir(join(work, 'elsewhere'), { recursive: true });
   await promisify(execFile)('/bin/sh', ['-c', 'umask 077 && exec "$@"', 'sh', process.execPath, join(root, 'bin', 'ledgerboard.mjs'), 'build', '--config', '../site/ledgerboard.config.json', '--out', 'out-b'], {
     cwd: join(work, 'elsewhere'),
