@@ -118,7 +118,7 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     const same = text === decoder.decode(reportBytes);
     if (same) {
       const counted = rederived.bundles.filter((b) => b.counted).length;
-      lines.push({ status: 'ok', check: 'report', subject: '/report.json', detail: `re-derived from the evidence, byte for byte: ${rederived.bundles.length} bundles verified again (${counted} counted), ${rederived.boards.length} boards, ${rederived.cohorts.length} cohorts, every verdict, rate, interval, pair and rank range` });
+      lines.push({ status: 'ok', check: 'report', subject: '/report.json', detail: `re-derived from the evidence, byte for byte: ${rederived.bundles.length} bundles verified again (${counted} counted), ${rederived.boards.length} boards, ${rederived.cohorts.length} cohorts, every verdict, rate, interval, pair${card.loaded === null ? ' and rank range' : ', rank range and claim'}` });
     } else lines.push(...mismatchLines(published, rederived, text));
   } else {
     const part = (r: Report) => restrict(r, chosen);
