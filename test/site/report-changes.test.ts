@@ -51,11 +51,11 @@ describe('the demo site model', () => {
     expect(newer.diff!.new_plans).toHaveLength(11);
     // The current report counts the newest retained one's evidence plus the runs of the importers added since (lm-eval, HELM,
     // SWE-bench, Terminal-Bench, EEE): those cohorts are added, by new plans; nothing else moved (rank ranges and regrades came
-    // since: not moves).
+    // since: not moves). The demo config names a score card since (issue 27): a config change too.
     const retainedCohorts = new Set(model.retained.find((r) => r.hex === NEWER)!.report!.cohorts.map((c) => c.cohort_id));
     const added = model.report.cohorts.filter((c) => !retainedCohorts.has(c.cohort_id));
     expect(added.length).toBeGreaterThanOrEqual(11);
-    expect(changes.current).toMatchObject({ previous: NEWER, summary: `${added.length} cohorts added (new plan)` });
+    expect(changes.current).toMatchObject({ previous: NEWER, summary: `${added.length} cohorts added (new plan, config change)` });
     expect(changes.current.diff!.changes.map((c) => [c.kind, c.cohort_id])).toEqual(
       added.map((c) => ['added', c.cohort_id] as const).sort((a, b) => (a[1] < b[1] ? -1 : 1)).sort((a, b) => {
         const board = (id: string) => model.report.cohorts.find((c) => c.cohort_id === id)!.board_id;
@@ -136,7 +136,7 @@ describe('the pages', () => {
     expect(html).toContain(`<td data-report-summary="${OLDER}">${FIRST}</td>`);
     const current = html.slice(html.indexOf('id="current-changes"'));
     expect(current).toContain(`href="/reports/${NEWER}/"`);
-    expect(current).toContain('<strong>11 cohorts removed (withdrawn evidence)</strong>');
+    expect(current).toContain('<strong>11 cohorts removed (withdrawn evidence, config change)</strong>');
     expect(current.match(/<tr data-change="removed"/g)).toHaveLength(11);
   });
 
@@ -162,7 +162,7 @@ describe('the pages', () => {
     expect(listed.reports.map((r) => [r.report, r.previous, r.summary])).toEqual([
       [OLDER, null, FIRST],
       [NEWER, OLDER, NEWER_SUMMARY],
-      [current, NEWER, '11 cohorts removed (withdrawn evidence)'],
+      [current, NEWER, '11 cohorts removed (withdrawn evidence, config change)'],
     ]);
     const run = (dir: string) =>
       new Promise<{ code: number; stdout: string }>((resolve) =>
@@ -171,7 +171,7 @@ describe('the pages', () => {
     const good = await run(out);
     expect(good.code).toBe(0);
     expect(good.stdout).toContain(`what changed since ${OLDER.slice(0, 12)} re-derives: ${NEWER_SUMMARY}`);
-    expect(good.stdout).toContain(`what changed since ${NEWER.slice(0, 12)} re-derives: 11 cohorts removed (withdrawn evidence)`);
+    expect(good.stdout).toContain(`what changed since ${NEWER.slice(0, 12)} re-derives: 11 cohorts removed (withdrawn evidence, config change)`);
     // The same site with one cause edited out of a listed diff.
     const edited = join(await makeTempDir('ledgerboard-changes-edited-'), 'site');
     await cp(out, edited, { recursive: true });
