@@ -2,7 +2,9 @@
  * Writes the demo evidence that the site publishes and the tests check:
  *
  * - content/bundles/<name>/: four verified bundles of the widget-bugs ledger
- *   (three monthly plans on one board, one plan with another tool policy);
+ *   (three monthly plans on one board, one plan with another tool policy;
+ *   the November one also holds a red team's assessments.json, which the demo
+ *   score card, content/scorecard.json, hand-written, reads: FORMAT.md 11);
  * - content/examples/{invalid,no_verdict}/ and content/examples/README.md:
  *   two small bundles that do not verify, and what each demonstrates.
  *
