@@ -70,7 +70,9 @@ export async function buildSiteModel(
   return {
     title: config.title,
     siteUrl,
-    report,
+    // Plain data: the config's own members only (an in-memory config may carry its loaded score card under a symbol,
+    // which JSON leaves out and a model read back would not have).
+    report: { ...report, config: Object.fromEntries(Object.entries(report.config)) as Report['config'] },
     boardOrder: boardsInOrder(report).map((b) => boardIndex.get(b.board_id)!),
     cohortIndex: Object.fromEntries(report.cohorts.map((c, i) => [c.cohort_id, i])),
     bundles,
