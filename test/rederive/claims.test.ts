@@ -21,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Config, scorecardFromBytes, withScorecard } from '../../src/config/config.ts';
 import { canonicalJson, digestCanonical, digestHex, selfId } from '../../src/json/canonical.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
-import { rederiveSite, type RederiveLine, type SiteGet } from '../../src/rederive/rederive.ts';
+import { rederiveSite, type RederiveLine, type RederiveResult, type SiteGet } from '../../src/rederive/rederive.ts';
+import { run as runWorker } from '../../src/rederive/browser/worker.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { publishedOf, writeEvidence } from '../../src/site/publish.ts';
@@ -229,5 +230,37 @@ describe('verify.mjs and verify-site, as a stranger runs them', () => {
       expect(run.stdout).not.toMatch(/^ok {2}report \/report\.json re-derived/m);
       expect(run.code).toBe(1);
     }
+  });
+});
+
+describe("the in-browser verifier's worker (its code, run here over a fetch of the site's files)", () => {
+  /** Runs the worker's start message against the site at http://site.test/, answering fetches from the directory. */
+  async function inWorker(dir: string): Promise<RederiveResult> {
+    const messages: { type: string; result?: RederiveResult; message?: string }[] = [];
+    const read = directory(dir);
+    const fetchImpl = (async (input: string | URL | Request) => {
+      const path = new URL(typeof input === 'string' || input instanceof URL ? input : input.url).pathname;
+      const bytes = await read(decodeURIComponent(path));
+      return bytes === null ? new Response(null, { status: 404 }) : new Response(bytes, { status: 200 });
+    }) as typeof fetch;
+    await runWorker({ location: { href: 'http://site.test/verify-worker.js' }, postMessage: (m) => void messages.push(m as never), addEventListener: () => {}, fetch: fetchImpl }, {});
+    const done = messages.find((m) => m.type === 'done');
+    if (done === undefined) throw new Error(`the worker did not finish: ${JSON.stringify(messages.find((m) => m.type === 'error'))}`);
+    return done.result!;
+  }
+
+  it('the faithful site: the card checked, the report re-derived with it', async () => {
+    const result = await inWorker(site);
+    expect(result.lines.filter((l) => l.status === 'MISMATCH')).toEqual([]);
+    expect(result.lines.find((l) => l.check === 'scorecard')!.status).toBe('ok');
+  });
+
+  it('/scorecard.json edited: refused, naming both digests', async () => {
+    const dir = await copySite(site);
+    const raised = { ...CARD, tiers: [{ name: 'black_box', ceiling: 'strong' }] };
+    await writeFile(join(dir, 'scorecard.json'), JSON.stringify(raised));
+    const result = await inWorker(dir);
+    expect(result.mismatches).toBe(1);
+    expect(result.lines[0]!.detail).toBe(`its digest is ${digestCanonical(raised)}, but the report's config names the score card ${DIGEST}: the claims were not made with this card, so nothing is re-derived`);
   });
 });
