@@ -11,9 +11,16 @@
  * - the contributing plans' ceilings and the card's rules as /methodology/ says them;
  * - the card given to the site must be the report's (its RFC 8785 digest);
  * - the assessments beside a cohort's assessed claims: its subject, its
- *   bundles, the card's assessed indicators, the basis linked or withheld.
+ *   bundles, the card's assessed indicators, the basis linked or withheld;
+ * - the output stamp keys on the card file's bytes (a re-indented card has
+ *   the same digest but is another /scorecard.json).
  */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/config.ts';
+import { outputKey } from '../../src/site/output-stamp.ts';
 import { digestBytes, digestCanonical } from '../../src/json/canonical.ts';
 import type { Report } from '../../src/report/schema.ts';
 import type { Claim, Scorecard } from '../../src/claims/scorecard.ts';
@@ -244,5 +251,22 @@ describe('the assessments beside a cohort\'s assessed claims', () => {
     ]);
     const strict: Published = { ...published, blob: async () => bad };
     expect(await siteAssessments(report, siteScorecard(withCard(CARD_DIGEST), CARD_BYTES), strict)).toEqual({});
+  });
+});
+
+describe('the output stamp keys on the card\'s bytes', () => {
+  it('a re-indented card (the same digest, so the same report and config) is another output: /scorecard.json holds other bytes', async () => {
+    const base = {
+      report: { report_id: `sha256:${'11'.repeat(32)}` } as Report,
+      bundles: [],
+      config: parseConfig(Buffer.from('{}'), 'ledgerboard.config.json'),
+      retainedDir: join(await mkdtemp(join(tmpdir(), 'lb-claims-stamp-')), 'none'),
+      sourceDate: null,
+    };
+    const none = await outputKey(base);
+    const card = await outputKey({ ...base, scorecard: digestBytes(CARD_BYTES) });
+    const reindented = await outputKey({ ...base, scorecard: digestBytes(JSON.stringify(CARD)) });
+    expect(new Set([none, card, reindented]).size).toBe(3);
+    expect(await outputKey({ ...base, scorecard: digestBytes(CARD_BYTES) })).toBe(card);
   });
 });
