@@ -241,7 +241,7 @@ describe("the in-browser verifier's worker (its code, run here over a fetch of t
     const fetchImpl = (async (input: string | URL | Request) => {
       const path = new URL(typeof input === 'string' || input instanceof URL ? input : input.url).pathname;
       const bytes = await read(decodeURIComponent(path));
-      return bytes === null ? new Response(null, { status: 404 }) : new Response(bytes, { status: 200 });
+      return bytes === null ? new Response(null, { status: 404 }) : new Response(new Blob([new Uint8Array(bytes)]), { status: 200 });
     }) as typeof fetch;
     await runWorker({ location: { href: 'http://site.test/verify-worker.js' }, postMessage: (m) => void messages.push(m as never), addEventListener: () => {}, fetch: fetchImpl }, {});
     const done = messages.find((m) => m.type === 'done');
