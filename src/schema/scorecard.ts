@@ -20,6 +20,15 @@ export type Figure = (typeof FIGURES)[number];
 /** The origin kinds a plan may have (FORMAT.md 9; a plan without `origin` is `frozen`): the only kinds a card may cap. */
 export const ORIGIN_KINDS = ['frozen', 'imported'] as const;
 
+/**
+ * A name as a problem quotes it: a JSON string, with DEL, the C1 controls and
+ * the bidi marks and overrides (which JSON leaves as they are) escaped too,
+ * so a name never reaches a terminal as anything but visible text.
+ */
+export function quotedName(name: string): string {
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 const IndicatorId = z.string().regex(/^[a-z0-9_]{1,64}$/, 'an indicator id is 1 to 64 of a-z, 0-9 and _');
 const LevelName = z.string().min(1, 'a level name is not empty');
 
@@ -47,7 +56,7 @@ export const Scorecard = z
     const dup = (values: readonly string[], path: (string | number)[], what: string) => {
       const seen = new Set<string>();
       values.forEach((v, i) => {
-        if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [...path, i], message: `${what} ${JSON.stringify(v)} is declared twice` });
+        if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [...path, i], message: `${what} ${quotedName(v)} is declared twice` });
         seen.add(v);
       });
     };
@@ -57,10 +66,10 @@ export const Scorecard = z
     dup(card.indicators.map((i) => i.id), ['indicators'], 'indicator id');
     const levels = new Set(card.levels);
     card.tiers.forEach((t, i) => {
-      if (!levels.has(t.ceiling)) ctx.addIssue({ code: 'custom', path: ['tiers', i, 'ceiling'], message: `ceiling ${JSON.stringify(t.ceiling)} is not a declared level` });
+      if (!levels.has(t.ceiling)) ctx.addIssue({ code: 'custom', path: ['tiers', i, 'ceiling'], message: `ceiling ${quotedName(t.ceiling)} is not a declared level` });
     });
     (card.origins ?? []).forEach((o, i) => {
-      if (!levels.has(o.ceiling)) ctx.addIssue({ code: 'custom', path: ['origins', i, 'ceiling'], message: `ceiling ${JSON.stringify(o.ceiling)} is not a declared level` });
+      if (!levels.has(o.ceiling)) ctx.addIssue({ code: 'custom', path: ['origins', i, 'ceiling'], message: `ceiling ${quotedName(o.ceiling)} is not a declared level` });
     });
     card.indicators.forEach((indicator, i) => {
       if (!('computed' in indicator)) return;
@@ -82,7 +91,7 @@ function pathText(path: readonly PropertyKey[]): string {
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
     else if (typeof key === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
+    else out += `[${quotedName(String(key))}]`;
   }
   return out;
 }
@@ -112,7 +121,7 @@ function problemsOf(issues: readonly z.core.$ZodIssue[], value: unknown, prefix:
       else out.push(`${pathText(path)}: expected an indicator { "id", "title", "computed": { "figure", "at_least" } } or { "id", "title", "assessed": true }`);
       continue;
     }
-    if (issue.code === 'unrecognized_keys') out.push(`${pathText(path)}: unknown member${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`);
+    if (issue.code === 'unrecognized_keys') out.push(`${pathText(path)}: unknown member${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => quotedName(k)).join(', ')}`);
     else out.push(`${pathText(path)}: ${issue.message}`);
   }
   return out;

@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { beatsBaselineOf, claimFigures, claimsOfCohort, cohortCeiling, stabilityOf, thresholdsMet, type ClaimFigures, type ClaimInput, type ClaimPlan } from '../../src/claims/claims.ts';
 import { Scorecard } from '../../src/claims/scorecard.ts';
+import { readCorpora } from '../browser/hostile.ts';
 
 /** FORMAT.md 11.1's example card, with a rate and a stability indicator added. */
 const CARD: Scorecard = Scorecard.parse({
@@ -210,5 +211,18 @@ describe('the figures from their counts', () => {
     const a = `sha256:${'a'.repeat(64)}`;
     expect(claimFigures({ cohort_id: a, headline: { rate: 0.5, wilson: [0.2, 0.8] }, baseline_cohort_id: null, pairs: [], headlineTasks: [] })).toEqual({ rate: 0.5, wilson_low: 0.2, beats_baseline: null, stability: null });
     expect(claimFigures({ cohort_id: a, headline: { rate: null, wilson: null }, baseline_cohort_id: a, pairs: [], headlineTasks: [{ graded: 2, resolved: 2 }] })).toEqual({ rate: null, wilson_low: null, beats_baseline: null, stability: 1 });
+  });
+});
+
+describe('hostile names from the evidence (test/fixtures: XSS cheat sheet, Big List of Naughty Strings)', () => {
+  it("a plan's access tier and an assessment's level are kept verbatim in the reasons, as data (the pages escape them)", async () => {
+    const { xss, blns } = await readCorpora();
+    for (const name of [...xss, ...blns]) {
+      const plan: ClaimPlan = { ...BLACK, access_tier: name };
+      const claims = claimsOfCohort(CARD, input({ plans: [plan], figures: { ...NONE, wilson_low: 0.8 }, assessments: [{ indicator: 'no_weight_tampering', level: name }] }));
+      const known = CARD.tiers.some((t) => t.name === name);
+      expect(claim(claims, 'resolves_headline').reason).toBe(known ? `capped by access tier ${name}` : `access tier ${name} is not on the score card`);
+      expect(claim(claims, 'no_weight_tampering').reason).toBe(CARD.levels.includes(name) ? null : `level ${name} is not on the score card`);
+    }
   });
 });

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, scorecardOf, withScorecard, Config } from '../../src/config/config.ts';
 import { digestCanonical } from '../../src/json/canonical.ts';
+import { parseStrictText } from '../../src/json/strict-json.ts';
 import { reportConfigOf } from '../../src/report/schema.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
+import { readCorpora } from '../browser/hostile.ts';
 
 afterAll(removeTempDirs);
 
@@ -141,4 +143,25 @@ describe('a card that breaks a rule stops the build, naming the member (FORMAT.m
       expect(lines.some((l) => (expected.endsWith(': ') ? l.startsWith(`  ${expected}`) : l === `  ${expected}`)), message).toBe(true);
     });
   }
+});
+
+describe('hostile names in a card (test/fixtures: the XSS cheat sheet and the Big List of Naughty Strings)', () => {
+  it('each name a problem quotes is a JSON string: escaped, on its own line, never a raw control or bidi character', async () => {
+    const { xss, blns } = await readCorpora();
+    // Names strict JSON refuses (a noncharacter such as U+FFFE: I-JSON) make the card unreadable, said with the position.
+    const readable = (n: string) => parseStrictText(JSON.stringify(n)).ok;
+    const names = [...new Set([...blns, ...xss])].filter(readable);
+    expect(names.length).toBeGreaterThan(500);
+    expect(await problems({ schema: 'ledgerboard.scorecard.v1', levels: ['a', '\ufffe'], tiers: [], indicators: [] })).toMatch(/card\.json: line \d+, column \d+: noncharacter U\+FFFE$/);
+    // Every name declared twice: one problem each, naming the second.
+    const levels = names.flatMap((n) => [n, n]);
+    const message = await problems({ schema: 'ledgerboard.scorecard.v1', levels, tiers: [], indicators: [] });
+    const lines = message.split('\n').slice(1);
+    // A JSON string, and what JSON leaves raw (DEL, C1 controls, bidi marks and overrides) as \\uXXXX too.
+    const quoted = (n: string) => JSON.stringify(n).replace(/[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(lines).toEqual(names.map((n, i) => `  levels[${2 * i + 1}]: level ${quoted(n)} is declared twice`));
+    // eslint-disable-next-line no-control-regex
+    expect(message).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(quoted('a\u202eb\u0085')).toBe('"a\\u202eb\\u0085"');
+  });
 });
