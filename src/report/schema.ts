@@ -302,9 +302,11 @@ export type ReportConfig = z.infer<typeof ReportConfig>;
 /** Strips the paths and the editor's `$schema` from a config (see ReportConfig). */
 export function reportConfigOf(config: Config): ReportConfig {
   const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, scorecard: _path, ...rest } = config;
-  // The card's digest, never its path (scorecardOf throws for a config whose card was not loaded).
+  // The card's digest, never its path (scorecardOf throws for a config whose card was not loaded);
+  // string-keyed members only, so the loaded card (under a symbol) stays out of the report object.
   const card = scorecardOf(config);
-  return card === null ? rest : { ...rest, scorecard: card.digest };
+  const plain = Object.fromEntries(Object.entries(rest)) as typeof rest;
+  return card === null ? plain : { ...plain, scorecard: card.digest };
 }
 
 /** Two cohorts on one ledger and different boards (FORMAT.md 7.1), `a` < `b` by cohort id: the pairs of reports built before issue 25. */

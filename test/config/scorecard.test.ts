@@ -75,6 +75,9 @@ describe('a good card', () => {
     expect(loaded.card.indicators.map((i) => i.id)).toEqual(['resolves_headline', 'no_weight_tampering']);
     const reported = reportConfigOf(result.config);
     expect(reported.scorecard).toBe(digest);
+    // The report's config is plain data: the loaded card (kept under a symbol on the config) is not copied into it.
+    expect(Object.getOwnPropertySymbols(reported)).toEqual([]);
+    expect(Object.getOwnPropertySymbols(result.config).length).toBe(1);
     // A spread copy keeps the card; JSON leaves it out.
     expect(scorecardOf({ ...result.config })!.digest).toBe(digest);
     expect(JSON.stringify(result.config)).not.toContain('not_supported');
