@@ -124,7 +124,7 @@ export function codeIdentity(): string {
         else if (/\.(ts|js|mjs)$/.test(entry.name)) hash.update(`${folder}/${entry.name}\0`).update(readFileSync(join(dir, entry.name))).update('\0');
       }
     };
-    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'import', 'analysis', 'report', 'run']) walk(folder);
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'import', 'analysis', 'claims', 'report', 'run']) walk(folder);
     hash.update('version.ts\0').update(readFileSync(join(root, 'version.ts'))).update('\0');
     code = `sources ${hash.digest('hex')}`;
   }
