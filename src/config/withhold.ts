@@ -13,7 +13,7 @@
 import { z } from 'zod';
 
 /** The files a rule may never withhold, as example paths a rule is tested against. */
-export const NEVER_WITHHELD = ['manifest.json', 'plan.json', 'ledger.jsonl', 'attempts.jsonl', 'grades/1.json', 'grades/2.json', 'grades/10.json'] as const;
+export const NEVER_WITHHELD = ['manifest.json', 'plan.json', 'ledger.jsonl', 'attempts.jsonl', 'grades/1.json', 'grades/2.json', 'grades/10.json', 'assessments.json'] as const;
 
 /** The regular expression of a glob (see the module comment). */
 export function globRegExp(glob: string): RegExp {
@@ -52,7 +52,7 @@ export const WithholdRule = z
       ctx.addIssue({
         code: 'custom',
         path: ['path'],
-        message: `"${rule.path}" would withhold ${hit}: manifest.json, plan.json, ledger.jsonl, attempts.jsonl and grades/<n>.json are what a stranger needs to re-derive the numbers, and are always published`,
+        message: `"${rule.path}" would withhold ${hit}: manifest.json, plan.json, ledger.jsonl, attempts.jsonl, grades/<n>.json and assessments.json are what a stranger needs to re-derive the numbers and claims, and are always published`,
       });
     }
   });

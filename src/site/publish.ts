@@ -142,7 +142,7 @@ export interface Published {
 }
 
 /** The paths a rule never withholds (src/config/withhold.ts NEVER_WITHHELD): their bytes are always published. */
-const NEVER = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json)$/;
+const NEVER = /^(?:manifest\.json|plan\.json|ledger\.jsonl|attempts\.jsonl|grades\/[^/]+\.json|assessments\.json)$/;
 
 /** What the build publishes for a report and the bundles it was built from (matched by content digest). */
 export function publishedOf(report: Pick<Report, 'bundles'>, read: readonly ReadBundle[], withhold: readonly WithholdRule[] = []): Published {
