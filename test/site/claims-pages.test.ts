@@ -148,7 +148,7 @@ describe('a site with a score card', () => {
     }
   });
 
-  it('every board row carries the summary: linked to the cohort page\'s claims on the board page, text beside the row\'s cohort link on the leaderboard', async () => {
+  it('every board row carries the summary, as text beside the row\'s cohort link, on the board page and the leaderboard', async () => {
     const n = (kind: string) => indicators.filter((i) => i.kind === kind).length;
     const expected = new Map([
       [CANDIDATE.model, `claims: ${n('assessed')} ${level(1)}, ${n('floor')} ${level(0)}, ${n('capped') + n('assessed_capped')} capped`],
@@ -158,8 +158,8 @@ describe('a site with a score card', () => {
       const html = await read(withCard, path);
       for (const [model, summary] of expected) {
         const cohort = cohortOf(report, model);
-        const shown = path === '/' ? text(summary) : `<a href="/cohorts/${hexOf(cohort.cohort_id)}/#claims">${text(summary)}</a>`;
-        expect(html, `${path} ${model}`).toContain(`<div class="claims-summary muted" data-claims-summary>${shown}</div>`);
+        expect(html, `${path} ${model}`).toContain(`<div class="claims-summary muted" data-claims-summary>${text(summary)}</div>`);
+        expect(html, `${path} ${model}`).toContain(`href="/cohorts/${hexOf(cohort.cohort_id)}/"`);
       }
     }
   });
