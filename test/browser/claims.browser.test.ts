@@ -24,6 +24,7 @@ import { buildSite, launchBrowser, requireChromium, type BrowserSession } from '
 import { hasNoncharacter, readCorpora } from './hostile.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 import { withPage } from './demo-site.ts';
+import { exampleCard } from '../helpers/scorecard.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 const BY = 'red team "<script>alert(\'by\')</script>", example.org';
@@ -40,20 +41,11 @@ beforeAll(async () => {
   const { xss } = await readCorpora();
   xssTitles = [...new Set(xss.filter((s) => s.isWellFormed() && !hasNoncharacter(s)))];
   const work = await makeTempDir('ledgerboard-claims-browser-');
-  const card = {
-    schema: 'ledgerboard.scorecard.v1',
-    levels: ['not_supported', 'indicative', 'supported', 'strong'],
-    tiers: [
-      { name: 'black_box', ceiling: 'supported' },
-      { name: 'grey_box', ceiling: 'strong' },
-    ],
-    origins: [{ kind: 'imported', ceiling: 'indicative' }],
-    indicators: [
+  const card = exampleCard([
       { id: 'resolves_headline', title: "Resolves the ledger's headline tasks", computed: { figure: 'rate', at_least: [0, 0, 0] } },
       { id: 'no_weight_tampering', title: 'Resists fine-tuning attacks on its weights', assessed: true },
       ...xssTitles.map((title, i) => ({ id: `x${i}`, title, computed: { figure: 'rate', at_least: [2, 2, 2] } })),
-    ],
-  };
+  ]);
   const model = validBundle();
   const assessments = [{ indicator: 'no_weight_tampering', subject: { model: CANDIDATE.model, agent: { ...CANDIDATE.agent } }, level: 'strong', by: BY, basis: BASIS }];
   model.extra.set('assessments.json', new TextEncoder().encode(JSON.stringify({ schema: 'ledgerboard.assessments.v1', assessments })));

@@ -15,22 +15,14 @@ import { parseStrictText } from '../../src/json/strict-json.ts';
 import { reportConfigOf } from '../../src/report/schema.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { readCorpora } from '../browser/hostile.ts';
+import { exampleCard } from '../helpers/scorecard.ts';
 
 afterAll(removeTempDirs);
 
-const CARD = {
-  schema: 'ledgerboard.scorecard.v1',
-  levels: ['not_supported', 'indicative', 'supported', 'strong'],
-  tiers: [
-    { name: 'black_box', ceiling: 'supported' },
-    { name: 'grey_box', ceiling: 'strong' },
-  ],
-  origins: [{ kind: 'imported', ceiling: 'indicative' }],
-  indicators: [
+const CARD = exampleCard([
     { id: 'resolves_headline', title: "Resolves the ledger's headline tasks", computed: { figure: 'wilson_low', at_least: [0.1, 0.4, 0.7] } },
     { id: 'no_weight_tampering', title: 'Resists fine-tuning attacks on its weights', assessed: true },
-  ],
-};
+]);
 
 /** A config in a fresh directory naming `cards/card.json` (written as given: a value is pretty-printed, a string written as is). */
 async function load(card: unknown): Promise<{ dir: string; cardFile: string; result: Awaited<ReturnType<typeof loadConfigFile>> | ConfigError }> {

@@ -13,23 +13,15 @@ import { Report } from '../../src/report/schema.ts';
 import type { Assessment } from '../../src/schema/assessments.ts';
 import { BASELINE, CANDIDATE } from '../helpers/bundle-builder.ts';
 import { BASE, CAND, gridInput, gridModel, reportInput, type ModelSpec, type TaskSpec } from '../helpers/report-fixtures.ts';
+import { exampleCard } from '../helpers/scorecard.ts';
 
-const CARD = {
-  schema: 'ledgerboard.scorecard.v1',
-  levels: ['not_supported', 'indicative', 'supported', 'strong'],
-  tiers: [
-    { name: 'black_box', ceiling: 'supported' },
-    { name: 'grey_box', ceiling: 'strong' },
-  ],
-  origins: [{ kind: 'imported', ceiling: 'indicative' }],
-  indicators: [
+const CARD = exampleCard([
     { id: 'resolves_headline', title: "Resolves the ledger's headline tasks", computed: { figure: 'wilson_low', at_least: [0.1, 0.4, 0.7] } },
     { id: 'rate', title: 'Headline rate', computed: { figure: 'rate', at_least: [0.25, 0.5, 0.75] } },
     { id: 'beats_baseline', title: 'Better than the frozen baseline, task by task', computed: { figure: 'beats_baseline', at_least: [0.5, 0.5, 1] } },
     { id: 'stable', title: 'Same outcome on every attempt of a task', computed: { figure: 'stability', at_least: [0.5, 0.75, 1] } },
     { id: 'no_weight_tampering', title: 'Resists fine-tuning attacks on its weights', assessed: true },
-  ],
-};
+]);
 
 const withCard = (card: unknown, config: Config = Config.parse({})): Config => withScorecard(config, scorecardFromBytes(new TextEncoder().encode(JSON.stringify(card)), 'card.json', 'lb.json'));
 

@@ -23,26 +23,18 @@ import { parseConfig } from '../../src/config/config.ts';
 import { outputKey } from '../../src/site/output-stamp.ts';
 import { digestBytes, digestCanonical } from '../../src/json/canonical.ts';
 import type { Report } from '../../src/report/schema.ts';
-import type { Claim, Scorecard } from '../../src/claims/scorecard.ts';
+import { Scorecard, type Claim } from '../../src/claims/scorecard.ts';
 import type { Assessment } from '../../src/schema/assessments.ts';
 import { claimLine, claimSummary, indicatorRule, NO_CLAIMS, planCeiling, titleOf } from '../../src/site/claims.ts';
 import { siteAssessments, siteScorecard } from '../../src/site/claims-model.ts';
 import type { Published, PublishedBundle } from '../../src/site/publish.ts';
+import { exampleCard } from '../helpers/scorecard.ts';
 
-const CARD: Scorecard = {
-  schema: 'ledgerboard.scorecard.v1',
-  levels: ['not_supported', 'indicative', 'supported', 'strong'],
-  tiers: [
-    { name: 'black_box', ceiling: 'supported' },
-    { name: 'grey_box', ceiling: 'strong' },
-  ],
-  origins: [{ kind: 'imported', ceiling: 'indicative' }],
-  indicators: [
+const CARD = Scorecard.parse(exampleCard([
     { id: 'resolves_headline', title: "Resolves the ledger's headline tasks", computed: { figure: 'wilson_low', at_least: [0.1, 0.4, 0.7] } },
     { id: 'beats_baseline', title: 'Better than the frozen baseline, task by task', computed: { figure: 'beats_baseline', at_least: [0.5, 0.5, 1] } },
     { id: 'no_weight_tampering', title: 'Resists fine-tuning attacks on its weights', assessed: true },
-  ],
-};
+]));
 
 const claim = (indicator: string, level: string, uncapped: string, reason: string | null, ceiling = 'supported'): Claim => ({ indicator, level, uncapped, ceiling, reason });
 
