@@ -17,6 +17,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from '../json/canonical.ts';
 import { keyIdOf } from './envelope.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** The subdirectory of the attestations directory that holds the public keys. */
 export const ATTESTATION_KEYS_DIR = 'keys';
@@ -34,7 +35,11 @@ export interface PublishedAttestations {
 }
 
 /** Thrown for a key file that is not what its name says. */
-export class AttestationKeyError extends Error {}
+export class AttestationKeyError extends LedgerboardError {
+  static override readonly code: string = 'ATTESTATION_KEY';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  static override readonly showsUsage = true;
+}
 
 /** Reads the envelopes of these reports and the public keys from `dir` (a missing directory: none). */
 export async function readAttestations(dir: string, reportHexes: readonly string[]): Promise<PublishedAttestations> {

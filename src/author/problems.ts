@@ -4,6 +4,7 @@
  * shows everything to fix. The CLI prints them and exits 2; a refusal to
  * overwrite an existing file is a different error (exit 1).
  */
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** One problem with an input file. Line and column are 1-based. */
 export interface InputProblem {
@@ -20,7 +21,9 @@ export function formatProblem(problem: InputProblem): string {
 }
 
 /** The input cannot be frozen or sealed as it is (exit 2): every problem found. */
-export class AuthorInputError extends Error {
+export class AuthorInputError extends LedgerboardError {
+  static override readonly code: string = 'AUTHOR_INPUT';
+  static override readonly exitStatus = EXIT_STATUS.usage;
   readonly problems: readonly InputProblem[];
 
   constructor(problems: readonly InputProblem[]) {
@@ -31,7 +34,9 @@ export class AuthorInputError extends Error {
 }
 
 /** A create-only write found its target already there (exit 1): nothing was overwritten. */
-export class AlreadyExistsError extends Error {
+export class AlreadyExistsError extends LedgerboardError {
+  static override readonly code: string = 'ALREADY_EXISTS';
+  static override readonly exitStatus = EXIT_STATUS.notVerified;
   readonly path: string;
 
   constructor(path: string, message: string) {

@@ -4,9 +4,13 @@
  * this, never main.ts, so the entry point can lazy-load them without a cycle.
  */
 import type { ParseArgsConfig } from 'node:util';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** A usage error: printed with a hint, exit 2. `command` names the command whose --help the hint points at. */
-export class UsageError extends Error {
+export class UsageError extends LedgerboardError {
+  static override readonly code: string = 'USAGE';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  static override readonly showsUsage = true;
   constructor(
     message: string,
     readonly command?: string,
@@ -15,8 +19,8 @@ export class UsageError extends Error {
   }
 }
 
-/** Exit codes of the CLI. */
-export const EXIT = { ok: 0, notVerified: 1, usage: 2, internal: 3 } as const;
+/** Exit codes of the CLI (src/errors.ts). */
+export const EXIT = EXIT_STATUS;
 
 /** I/O the commands use, so tests can capture it. */
 export interface CliIo {

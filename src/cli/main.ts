@@ -5,13 +5,13 @@
  * 2 usage error or a build that cannot run as asked (its output is held by
  * another build, cannot be written or is on a full disk, or the evidence
  * changed during the build: one line says what to do), 3 unexpected
- * internal error.
+ * internal error. An error reaching the entry point becomes its exit code
+ * in one place, `exitFor`, from its class's `exitStatus` (src/errors.ts;
+ * the table is in docs/cli.md).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EXIT, UsageError, type CliIo, type Command } from './command.ts';
-import { ConfigError } from '../config/errors.ts';
-import { PathArgumentError } from '../evidence/discover.ts';
-import { BuildEnvironmentError } from '../site/build-errors.ts';
+import { EXIT_STATUS, LedgerboardError, type ExitStatus } from '../errors.ts';
 import { VERSION } from '../version.ts';
 import { didYouMean } from '../author/suggest.ts';
 
@@ -30,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keygen: async () => (await import('./keygen-command.ts')).keygenCommand,
   sign: async () => (await import('./sign-command.ts')).signCommand,
   'verify-site': async () => (await import('./verify-site-command.ts')).verifySiteCommand,
+  cache: async () => (await import('./cache-command.ts')).cacheCommand,
 };
 
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
@@ -51,6 +52,8 @@ Commands:
   import <format> <input>... -o DIR   import other harnesses' logs as imported evidence bundles
                                        (formats: ledgerboard import --help; auto recognises them)
   preview [--out DIR] [--port N]       serve the built site locally at its base path
+  cache fill --shard K/N --cache DIR  verify one share of the evidence into a cache directory (one CI job of N)
+  cache merge DIR... --into DIR        merge shards' cache directories (entries sealed under the same key only)
 
 Options:
   -h, --help      show help (also: ledgerboard <command> --help)
@@ -91,20 +94,33 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
     }
     return await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
   } catch (error) {
-    if (error instanceof BuildEnvironmentError) {
-      io.stderr.write(`ledgerboard: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof UsageError || error instanceof PathArgumentError || error instanceof ConfigError) {
-      const command = error instanceof UsageError && error.command !== undefined ? error.command : argv.find((a) => Object.hasOwn(COMMANDS, a));
-      io.stderr.write(`ledgerboard: ${error.message}\nRun 'ledgerboard ${command === undefined ? '' : `${command} `}--help' for usage.\n`);
-      return EXIT.usage;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`ledgerboard: unexpected error: ${message}\n`);
-    io.stderr.write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : '(run again with --debug for the stack trace)\n');
-    return EXIT.internal;
+    const { status, text } = exitFor(error, argv, debug);
+    io.stderr.write(text);
+    return status;
   }
+}
+
+/**
+ * The one mapping from an error to the CLI's exit status and what it prints
+ * on stderr. A LedgerboardError whose class states a status other than
+ * `internal` is one line, `ledgerboard: <message>`, followed by the usage
+ * hint when its class `showsUsage` (naming the command's --help: the
+ * UsageError's own command, else the command on the line); anything else,
+ * a plain Error or a LedgerboardError meant never to reach here, is an
+ * unexpected error (exit 3), its stack printed with --debug. With --debug a
+ * LedgerboardError's `code` is printed too.
+ */
+export function exitFor(error: unknown, argv: readonly string[], debug = false): { status: ExitStatus; text: string } {
+  if (error instanceof LedgerboardError && error.exitStatus !== EXIT_STATUS.internal) {
+    const code = debug ? `(code ${error.code}, exit ${error.exitStatus})\n` : '';
+    if (!error.showsUsage) return { status: error.exitStatus, text: `ledgerboard: ${error.message}\n${code}` };
+    const command = error instanceof UsageError && error.command !== undefined ? error.command : argv.find((a) => Object.hasOwn(COMMANDS, a));
+    return { status: error.exitStatus, text: `ledgerboard: ${error.message}\nRun 'ledgerboard ${command === undefined ? '' : `${command} `}--help' for usage.\n${code}` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : '(run again with --debug for the stack trace)\n';
+  const code = debug && error instanceof LedgerboardError ? `(code ${error.code})\n` : '';
+  return { status: EXIT_STATUS.internal, text: `ledgerboard: unexpected error: ${message}\n${code}${stack}` };
 }
 
 /** "unknown command", with the closest command when one is a plausible typo. */

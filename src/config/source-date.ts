@@ -5,9 +5,14 @@
  * `freeze` uses it for a plan that does not say when it was frozen. A value
  * that is set but malformed is an error, not ignored.
  */
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** A SOURCE_DATE_EPOCH value that is not a plain count of seconds. */
-export class SourceDateError extends Error {}
+export class SourceDateError extends LedgerboardError {
+  static override readonly code: string = 'SOURCE_DATE_INVALID';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  static override readonly showsUsage = true;
+}
 
 /** The largest accepted value: 9999-12-31T23:59:59Z. */
 const MAX_EPOCH = 253402300799;

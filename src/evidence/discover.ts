@@ -19,9 +19,14 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
 import { compareUtf8 } from './paths.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** Why a path given by the user cannot be used (a usage error, exit 2). */
-export class PathArgumentError extends Error {}
+export class PathArgumentError extends LedgerboardError {
+  static override readonly code: string = 'PATH_ARGUMENT';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  static override readonly showsUsage = true;
+}
 
 /** Files whose presence makes a directory a bundle (the first is the one that must be there). */
 export const BUNDLE_MARKERS = ['manifest.json', 'plan.json', 'ledger.jsonl', 'attempts.jsonl'] as const;

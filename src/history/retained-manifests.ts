@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { Manifest } from '../schema/manifest.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** The sub-directory of the retained reports directory that holds the manifests. */
 export const MANIFESTS_DIR = 'manifests';
@@ -101,4 +102,7 @@ export async function retainManifests(dir: string, manifests: readonly Manifest[
 }
 
 /** A retained manifest that cannot be written without rewriting history. */
-export class RetainedManifestError extends Error {}
+export class RetainedManifestError extends LedgerboardError {
+  static override readonly code: string = 'RETAINED_MANIFEST_REWRITE';
+  static override readonly exitStatus = EXIT_STATUS.notVerified;
+}

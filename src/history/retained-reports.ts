@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { canonicalJson, selfId } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { Report } from '../report/schema.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** A retained report as the build found it. */
 export interface RetainedReport {
@@ -97,4 +98,7 @@ export async function retainReport(dir: string, report: Report): Promise<{ path:
 }
 
 /** A retained report that cannot be written without rewriting history. */
-export class RetainError extends Error {}
+export class RetainError extends LedgerboardError {
+  static override readonly code: string = 'RETAIN_REWRITE';
+  static override readonly exitStatus = EXIT_STATUS.notVerified;
+}

@@ -24,6 +24,7 @@ import { open } from 'node:fs/promises';
 import { parseStrictTextCarefully } from '../json/strict-json.ts';
 import { firstInvalidUtf8 } from '../json/utf8.ts';
 import type { Importer } from './importer.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** Largest options file read, in bytes. */
 export const OPTIONS_MAX_BYTES = 65_536;
@@ -33,7 +34,11 @@ export const OPTIONS_MAX_STRING_BYTES = 4096;
 const OPTIONS_MAX_DEPTH = 3;
 
 /** A problem with an options file: a usage error on the command line (the caller adds the file's name). */
-export class OptionsFileError extends Error {}
+export class OptionsFileError extends LedgerboardError {
+  static override readonly code: string = 'IMPORT_OPTIONS_FILE';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  static override readonly showsUsage = true;
+}
 
 /** Each format's flags from an options file: format name -> flag name (no "--") -> value. */
 export type FormatOptions = Map<string, Record<string, string | boolean>>;

@@ -22,6 +22,7 @@ import { rederiveImport, withImportFindings, type BundleFileReader } from '../im
 import type { BundleEntry, DirectoryResult } from './results.ts';
 import { cacheKey, readCached, writeCached, type VerifyCache } from './verify-cache.ts';
 import { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 export type { BundleEntry, DirectoryResult, BundleResult } from './results.ts';
 export { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
@@ -154,7 +155,9 @@ export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFA
 }
 
 /** An original of the bundle that no longer holds the bytes the snapshot read (or is gone): the evidence changed while it was read. */
-class ChangedWhileRead extends Error {
+export class ChangedWhileRead extends LedgerboardError {
+  static override readonly code: string = 'EVIDENCE_CHANGED_WHILE_READ';
+  static override readonly exitStatus = EXIT_STATUS.internal;
   constructor(readonly change: Finding) {
     super(change.message);
   }

@@ -18,6 +18,7 @@
  * imports Node: the browser worker uses it too (where the browser follows
  * redirects itself: `manualRedirects` off).
  */
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** Seconds without a byte before a request fails (`--timeout`). */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -47,7 +48,9 @@ export function fetchBounds(timeoutSeconds: number = DEFAULT_TIMEOUT_SECONDS, do
 }
 
 /** A site could not be read at a URL (a network failure, an HTTP error, a file that is not a regular file): the verification cannot go on. */
-export class SiteReadError extends Error {
+export class SiteReadError extends LedgerboardError {
+  static override readonly code: string = 'SITE_READ';
+  static override readonly exitStatus = EXIT_STATUS.usage;
   constructor(
     readonly url: string,
     message: string,
@@ -66,6 +69,8 @@ export type BoundName = 'time' | 'bytes' | 'redirects' | 'scheme';
  * verifier's own, and the site cannot be verified past it.
  */
 export class BoundError extends SiteReadError {
+  static override readonly code: string = 'SITE_BOUND';
+  static override readonly exitStatus = EXIT_STATUS.usage;
   constructor(
     url: string,
     readonly bound: BoundName,

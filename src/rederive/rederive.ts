@@ -30,11 +30,15 @@ import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived
 import { checkPages } from './pages.ts';
 import { fetchBlob, readSiteBundle, SiteProblem } from './site-bundles.ts';
 import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 export type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
 
 /** The site has no report to re-derive (no /report.json): not a mismatch, a site that cannot be checked. */
-export class NoReportError extends Error {}
+export class NoReportError extends LedgerboardError {
+  static override readonly code: string = 'SITE_NO_REPORT';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+}
 
 /** Codes found by comparing with the retained history, which this re-derivation takes as published (see takeHistory). */
 const HISTORY_CODES = new Set(['REWRITTEN_EVIDENCE']);

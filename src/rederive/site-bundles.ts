@@ -27,6 +27,7 @@ import type { BundleVerification } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 import { BoundError } from './bounded-fetch.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 const ENTRY_KINDS = ['file', 'directory', 'symlink', 'fifo', 'socket', 'block-device', 'char-device', 'unknown'] as const satisfies readonly EntryKind[];
 
@@ -71,7 +72,10 @@ export async function fetchBlob(get: SiteGet, sha256: string, bytes: number | nu
 }
 
 /** A published blob whose bytes are not the digest it is published under. */
-export class BlobMismatch extends Error {}
+export class BlobMismatch extends LedgerboardError {
+  static override readonly code: string = 'SITE_BLOB_MISMATCH';
+  static override readonly exitStatus = EXIT_STATUS.notVerified;
+}
 
 /** A bundle read back from a site: the result the pipeline would give, and what could not be re-derived. */
 export interface SiteBundle {
@@ -190,7 +194,9 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
 }
 
 /** A problem with what the site publishes for a bundle (not with the evidence): the re-derivation of that bundle cannot go on. */
-export class SiteProblem extends Error {
+export class SiteProblem extends LedgerboardError {
+  static override readonly code: string = 'SITE_PROBLEM';
+  static override readonly exitStatus = EXIT_STATUS.notVerified;
   constructor(
     readonly subject: string,
     message: string,

@@ -11,6 +11,7 @@
  */
 import { chmod, lstat, readdir, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** Paths the swap uses beside a target. */
 export function stagingPaths(target: string): { target: string; staging: string; previous: string } {
@@ -102,7 +103,11 @@ export async function normaliseModes(dir: string): Promise<void> {
 }
 
 /** An output directory the build must not replace. */
-export class OutputDirError extends Error {}
+export class OutputDirError extends LedgerboardError {
+  static override readonly code: string = 'OUTPUT_DIR_REFUSED';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  static override readonly showsUsage = true;
+}
 
 /**
  * Refuses an output directory whose replacement would destroy something

@@ -6,12 +6,18 @@
  * "unexpected error".
  */
 import { dirname, resolve, sep } from 'node:path';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** The build could not run as asked; the message names the path and what to do. */
-export class BuildEnvironmentError extends Error {}
+export class BuildEnvironmentError extends LedgerboardError {
+  static override readonly code: string = 'BUILD_ENVIRONMENT';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+}
 
 /** An evidence file's bytes differ from what verification hashed (thrown while publishing it). */
-export class EvidenceChangedError extends Error {
+export class EvidenceChangedError extends LedgerboardError {
+  static override readonly code: string = 'EVIDENCE_CHANGED';
+  static override readonly exitStatus = EXIT_STATUS.usage;
   constructor(readonly path: string, detail: string) {
     super(detail);
   }

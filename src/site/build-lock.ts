@@ -11,9 +11,13 @@ import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { BuildEnvironmentError } from './build-errors.ts';
+import { EXIT_STATUS } from '../errors.ts';
 
 /** Another build holds the output (exit 2, one line: run again when it has finished). */
-export class BuildLockedError extends BuildEnvironmentError {}
+export class BuildLockedError extends BuildEnvironmentError {
+  static override readonly code: string = 'BUILD_LOCKED';
+  static override readonly exitStatus = EXIT_STATUS.usage;
+}
 
 /** A held lock: release it when the build ends, however it ends. */
 export interface BuildLock {

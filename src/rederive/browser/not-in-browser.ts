@@ -1,3 +1,5 @@
+import { EXIT_STATUS, LedgerboardError } from '../../errors.ts';
+
 /**
  * The error a browser shim throws for work only Node can do (re-importing an
  * Inspect .eval archive needs yauzl's streams and zlib). The re-derivation
@@ -5,7 +7,9 @@
  * re-derived here: run verify.mjs", never as a MISMATCH or a failure.
  * Pure: no browser or Node API, so both the worker and the core import it.
  */
-export class NotInBrowserError extends Error {
+export class NotInBrowserError extends LedgerboardError {
+  static override readonly code: string = 'NOT_IN_BROWSER';
+  static override readonly exitStatus = EXIT_STATUS.internal;
   override readonly name = 'NotInBrowserError';
   /** What could not run, e.g. "re-importing an Inspect .eval archive". */
   readonly what: string;
