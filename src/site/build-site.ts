@@ -11,22 +11,28 @@ import { readVerifierFiles } from './verifier-files.ts';
 import type { Report } from '../report/schema.ts';
 import { buildSiteModel } from './model.ts';
 import { readRetained } from '../history/retained-reports.ts';
-import { replaceDirectory, tidyBeside } from './atomic.ts';
+import { tidyBeside } from './atomic.ts';
 import { publishedOf, withheldJson, type ReadBundle } from './publish.ts';
-import { rebaseSite } from './base-path.ts';
+import { rebaseHtml, rebaseSite } from './base-path.ts';
 import type { HistoryCheck } from '../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
-import { keepRender, readKeptRender, renderedFiles, renderKey, writeRender } from './render-cache.ts';
+import { keepPageListing, keepRender, modelDigest, readKeptRender, readPageListing, renderedFiles, renderKey, siteCodeIdentity, type PageListing } from './render-cache.ts';
 import { keepOutputStamp, listOutput, outputKey, readOutputStamp } from './output-stamp.ts';
 import { siteTasks } from './tasks.ts';
+import { attemptIndexOf, evidenceOf } from '../facts/attempt-index.ts';
 import { keysJson, readAttestations } from '../attest/published.ts';
 import { checkSignatures, currentReport } from './signatures.ts';
 import { readRetainedWithheld } from '../history/retained-withheld.ts';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { CacheStore } from '../cache/sealed.ts';
-import { digestBytes } from '../json/canonical.ts';
-import { dirname, join, resolve } from 'node:path';
+import { digestBytes, digestCanonical } from '../json/canonical.ts';
+import { diskEffects, type BuildEffects, type OutputWriter } from './effects.ts';
+import type { SiteModel } from './model-types.ts';
+import type { SiteFacts } from '../facts/index.ts';
+import { layoutSlice, PAGE_KEY_FORMAT, pageFile, pageKeys } from './page-slices.ts';
+import { FIXED_PAGES } from './page-paths.ts';
 
 export { PROJECT_ROOT, removeStaleRenders } from './render.ts';
 
@@ -35,6 +41,8 @@ export interface SiteBuildResult {
   outDir: string;
   pages: number;
   files: number;
+  /** The page paths Astro rendered this time, sorted (null: the kept render of the same model was taken; absent: the output was left as it was). */
+  rendered?: string[] | null;
 }
 
 /** Where a build reads retained reports and writes the site, and its progress log. */
@@ -57,6 +65,14 @@ export interface SiteBuildOptions {
    */
   renderCache?: CacheStore;
   log: (line: string) => void;
+  /** The site's facts of the report, as the pipeline returned them (src/facts: compare pages, money, verified plans). */
+  facts?: SiteFacts;
+  /**
+   * Where the build writes its output and reads the previous one (effects.ts);
+   * default: the disk at outDir, replaced atomically. With memory effects the
+   * output stamp is not used (it lists a directory).
+   */
+  effects?: BuildEffects;
 }
 
 /**
@@ -65,6 +81,7 @@ export interface SiteBuildOptions {
  * (where each sits, its content digest and entries: what is published).
  */
 export async function buildSite(report: Report, bundles: readonly ReadBundle[], config: Config, options: SiteBuildOptions): Promise<SiteBuildResult> {
+  const effects = options.effects ?? diskEffects(options.outDir, options.log);
   const retained = await readRetained(options.retainedDir);
   // Signed reports: the envelopes of the current and the retained reports, and the public keys (none: nothing is added).
   const attestations = options.attestationsDir === undefined ? null : await readAttestations(options.attestationsDir, [report.report_id.slice('sha256:'.length), ...retained.reports.map((r) => r.hex)]);
@@ -79,7 +96,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   // its digest checked against the report config's (the card the claims came from: claims-model.ts siteScorecard).
   const scorecard = scorecardOf(config)?.bytes ?? null;
   const stampKey =
-    options.renderCache === undefined
+    options.renderCache === undefined || effects.kind !== 'disk'
       ? null
       : await outputKey({
           report,
@@ -107,7 +124,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   const retainedWithheld = Object.fromEntries(await Promise.all(retained.reports.map(async (r) => [r.hex, await readRetainedWithheld(options.retainedDir, r.hex)] as const)));
   // The task pages' index goes in the model; their attempt rows are written one page at a time for the render.
   const verified = new Map(bundles.flatMap((b) => (b.verification?.status === 'verified' ? [[b.content_digest, b.verification.evidence] as const] : [])));
-  const tasks = await siteTasks(report, published, verified);
+  const tasks = await siteTasks(report, published, attemptIndexOf(report, evidenceOf(bundles)));
   // The assessments verification parsed (assessments.json, FORMAT.md 11.2), by bundle id: who assessed each assessed claim.
   const assessments = new Map(
     report.bundles.flatMap((b) => {
@@ -126,49 +143,128 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     outcomes: tasks.outcomes,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
+    ...(options.facts ? { facts: options.facts } : {}),
   });
-  await mkdir(dirname(resolve(options.outDir)), { recursive: true });
-  const built = await replaceDirectory(options.outDir, async (staging) => {
-    // The task pages' rows are not in the model, but follow from the same published bundles, which the model names.
-    const key = options.renderCache === undefined ? null : await renderKey(model);
-    const kept = key === null ? null : await readKeptRender(options.renderCache!, key);
-    if (kept !== null) {
-      options.log('pages: the render of the same model and site code, from the cache');
-      await mkdir(staging, { recursive: true });
-      await writeRender(staging, kept);
-    } else {
-      options.log('rendering pages');
-      await renderPages(model, staging, options.outDir, tasks.details, tasks.transcripts);
-      if (key !== null) await keepRender(options.renderCache!, key, await renderedFiles(staging));
-    }
-    // Under a base path (site_url with a path), every root-relative link moves under it.
-    await rebaseSite(staging, basePathOf(config));
+  const built = await effects.output(async (out) => {
+    const rendered = await renderSite(model, config, tasks, out, effects, options.renderCache);
+    let files = 0;
     options.log('writing raw evidence and data files');
-    let files = await writeDataFiles(model, published, retained.reports, staging, options.history?.manifests ?? [], scorecard);
+    files += await writeDataFiles(model, published, retained.reports, out, options.history?.manifests ?? [], scorecard);
     // The site's own verifiers (verifier-files.ts), bundled from the code that built it.
     for (const file of verifiers) {
-      await writeFile(join(staging, file.path.slice(1)), file.bytes);
+      await out.writeFile(file.path, file.bytes);
       files++;
     }
     if (withheldCount > 0) {
       // Withheld files (config withhold): their digests, sizes and reasons, for verify.mjs and the in-browser verifier.
-      await writeFile(join(staging, 'withheld.json'), withheldJson(published.bundles));
+      await out.writeFile('/withheld.json', withheldJson(published.bundles));
       files++;
       options.log(`withheld: the bytes of ${withheldCount} files are not published (their digests are)`);
     }
     if (attestations && (attestations.files.length > 0 || attestations.keys.length > 0)) {
-      for (const file of attestations.files) {
-        await mkdir(dirname(join(staging, file.path)), { recursive: true });
-        await writeFile(join(staging, file.path), file.bytes);
-      }
-      await writeFile(join(staging, 'keys.json'), keysJson(attestations.keys));
+      for (const file of attestations.files) await out.writeFile(file.path, file.bytes);
+      await out.writeFile('/keys.json', keysJson(attestations.keys));
       files += attestations.files.length + 1;
     }
-    return { outDir: resolve(options.outDir), pages: await countPages(model), files };
+    return { outDir: effects.outDir, pages: await countPages(model), files, rendered };
   });
-  if (stampKey !== null) {
+  if (stampKey !== null && effects.kind === 'disk') {
     const listing = await listOutput(built.outDir, { pages: built.pages, count: built.files });
     if (listing !== null) await keepOutputStamp(options.renderCache!, stampKey, listing);
   }
   return built;
+}
+
+/**
+ * The pages: the kept render of the same model and site code (render-cache.ts), or
+ * Astro's render of the pages whose key (page-slices.ts) is not kept, the
+ * others taken from the previous output when they re-hash to the kept
+ * listing; every rendered file moved under the base path. Returns the page
+ * paths Astro rendered (null: the whole kept render was taken).
+ */
+async function renderSite(model: SiteModel, config: Config, tasks: Awaited<ReturnType<typeof siteTasks>>, out: OutputWriter, effects: BuildEffects, cache: CacheStore | undefined): Promise<string[] | null> {
+  const base = basePathOf(config);
+  const key = cache === undefined ? null : await renderKey(model);
+  const kept = key === null ? null : await readKeptRender(cache!, key);
+  if (kept !== null) {
+    effects.log('pages: the render of the same model and site code, from the cache');
+    for (const file of kept) await out.writeFile(file.path, file.path.endsWith('.html') ? rebaseHtml(Buffer.from(file.bytes).toString('utf8'), base) : file.bytes);
+    return null;
+  }
+  const listing = cache === undefined ? null : await readPageListing(cache, effects.outDir);
+  const site = await siteCodeIdentity();
+  const configDigest = digestCanonical(config as unknown as Parameters<typeof digestCanonical>[0]);
+  const whole = modelDigest(model);
+  let keys = new Map<string, string>();
+  // Pages taken from the previous output: path to bytes (each re-hashed against the kept listing).
+  const reused = new Map<string, Uint8Array>();
+  let assets: [string, Uint8Array][] | null = null;
+  const rendered: string[] = [];
+  effects.log('rendering pages');
+  await renderPages(model, effects.outDir, tasks.details, tasks.transcripts, {
+    async choose(data) {
+      keys = pageKeys(model, { site, config: configDigest, whole, details: data.details, transcripts: data.transcripts });
+      for (const path of FIXED_PAGES) if (!keys.has(path)) keys.set(path, pageKeyOfWhole(path, site, configDigest, whole, model));
+      if (listing === null) return null;
+      for (const [path, pageKey] of keys) {
+        const entry = Object.hasOwn(listing.pages, path) ? listing.pages[path]! : null;
+        if (entry === null || entry.key !== pageKey || entry.file[0] !== pageFile(path)) continue;
+        const bytes = await effects.readPrevious(entry.file[0]);
+        if (bytes !== null && bytes.length === entry.file[1] && sha256Hex(bytes) === entry.file[2]) reused.set(path, bytes);
+      }
+      if (listing.assets.key === site) {
+        const files: [string, Uint8Array][] = [];
+        for (const [file, size, sha] of listing.assets.files) {
+          const bytes = await effects.readPrevious(file);
+          if (bytes === null || bytes.length !== size || sha256Hex(bytes) !== sha) break;
+          files.push([file, bytes]);
+        }
+        if (files.length === listing.assets.files.length) assets = files;
+      }
+      const missing = [...keys.keys()].filter((path) => !reused.has(path));
+      if (missing.length === 0 && assets !== null) return 'none';
+      effects.log(`pages: ${missing.length} of ${keys.size} to render (the others kept: their key and bytes unchanged)`);
+      return new Set(missing);
+    },
+    async take(dir, asked) {
+      if (dir !== null) {
+        // Under a base path (site_url with a path), every root-relative link moves under it.
+        await rebaseSite(dir, base);
+        const files = await renderedFiles(dir);
+        const pageFiles = new Map([...keys.keys()].map((path) => [pageFile(path), path]));
+        for (const file of files) {
+          const path = pageFiles.get(file.path);
+          if (path !== undefined) {
+            rendered.push(path);
+            reused.delete(path);
+          }
+        }
+        if (asked === null && cache !== undefined && key !== null && base === '/') await keepRender(cache, key, files);
+        assets = files.filter((f) => !pageFiles.has(f.path)).map((f) => [f.path, f.bytes]);
+        await out.takeDirectory(dir);
+      } else {
+        for (const [file, bytes] of assets ?? []) await out.writeFile(file, bytes);
+      }
+      for (const [path, bytes] of reused) await out.writeFile(pageFile(path), bytes);
+    },
+  });
+  if (cache !== undefined) {
+    const pages: PageListing['pages'] = {};
+    for (const [path, pageKey] of keys) {
+      const bytes = await out.written(pageFile(path));
+      if (bytes !== null) pages[path] = { key: pageKey, file: [pageFile(path), bytes.length, sha256Hex(bytes)] };
+    }
+    const assetFiles = (assets ?? []) as [string, Uint8Array][];
+    await keepPageListing(cache, effects.outDir, { pages, assets: { key: site, files: assetFiles.map(([file, bytes]) => [file, bytes.length, sha256Hex(bytes)]) } });
+  }
+  return rendered.sort();
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The key of a fixed page missing from the sitemap's list (/methodology/): the whole model. */
+function pageKeyOfWhole(path: string, site: string, config: string, whole: string, model: SiteModel): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify([PAGE_KEY_FORMAT, site, config, path, { layout: layoutSlice(model), whole }])).digest('hex')}`;
 }

@@ -4,18 +4,17 @@
  * publish.ts), leaderboard.csv, feed.xml and sitemap.xml; and the list of
  * the site's page paths.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { canonicalJson } from '../json/canonical.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { hexOf } from './format.ts';
 import type { SiteModel } from './model.ts';
-import { writeEvidence, type Published } from './publish.ts';
+import { listingText, type Published, type PublishedBundle } from './publish.ts';
+import type { OutputWriter } from './effects.ts';
+import { sitePagePaths } from './page-paths.ts';
 import { atomFeed, changesJson, historyJson, leaderboardCsv, xmlEscape } from './data-texts.ts';
-import { absolute, boardsOf } from './view.ts';
-import { transcriptPath } from './transcripts.ts';
-import { taskPath } from './task-key.ts';
+import { absolute } from './view.ts';
 import { SCORECARD_PATH } from './claims.ts';
 
 export { atomFeed, changesJson, historyJson, leaderboardCsv };
@@ -32,20 +31,18 @@ export async function writeDataFiles(
   model: SiteModel,
   published: Published,
   retained: readonly RetainedReport[],
-  dir: string,
+  out: OutputWriter,
   manifests: readonly Manifest[] = [],
   scorecard: Uint8Array | null = null,
 ): Promise<number> {
   let count = 0;
   const put = async (path: string, bytes: string | Uint8Array) => {
-    const file = join(dir, ...path.split('/').filter(Boolean));
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, bytes);
+    await out.writeFile(path, bytes);
     count++;
   };
   await put('/report.json', `${canonicalJson(model.report)}\n`);
   for (const cohort of model.report.cohorts) await put(`/cohorts/${hexOf(cohort.cohort_id)}.json`, canonicalJson(cohort));
-  count += await writeEvidence(published.bundles, dir);
+  count += await writeEvidenceTo(published.bundles, out);
   for (const r of retained) await put(`/reports/${r.hex}.json`, r.bytes);
   await put('/changes.json', changesJson(model));
   // The retained manifests the append-only check compared with, so a stranger re-runs it (FORMAT.md 8).
@@ -59,25 +56,42 @@ export async function writeDataFiles(
   return count;
 }
 
-/** Every page of the site. */
-export function sitePaths(model: SiteModel): string[] {
-  return [
-    '/',
-    ...boardsOf(model).map((b) => `/boards/${hexOf(b.board_id)}/`),
-    ...boardsOf(model).flatMap((b) => Object.keys(model.compare[b.board_id]?.pages ?? {}).map((key) => `/boards/${hexOf(b.board_id)}/compare/${key}/`)),
-    ...boardsOf(model).flatMap((b) => (model.tasks[b.board_id]?.tasks ?? []).map((t) => taskPath(hexOf(b.board_id), t.key))),
-    ...model.transcripts.map((t) => transcriptPath(t.bundle_hex, t.key)),
-    ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
-    ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
-    '/incompatibilities/',
-    '/rejected/',
-    '/verify/',
-    '/reports/',
-    ...model.retained.map((r) => `/reports/${r.hex}/`),
-  ];
-}
+/** Every page of the site (page-paths.ts). */
+export const sitePaths = sitePagePaths;
 
 function sitemap(model: SiteModel): string {
   const urls = sitePaths(model).map((p) => `  <url><loc>${xmlEscape(absolute(model, p))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+/**
+ * The evidence through the build's effects (effects.ts), as publish.ts
+ * writeEvidence writes it into a directory: each distinct blob once at
+ * /blobs/<hex> (read without following a link and checked against the
+ * digest and size verification saw), each bundle's manifest.json (the
+ * blob's bytes) and files.json.
+ */
+export async function writeEvidenceTo(bundles: readonly Pick<PublishedBundle, 'dirHex' | 'content_digest' | 'sourceDir' | 'entries' | 'files'>[], out: OutputWriter): Promise<number> {
+  const written = new Set<string>();
+  let count = 0;
+  for (const bundle of bundles) {
+    for (const file of bundle.files) {
+      const hex = hexOf(file.sha256);
+      if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`not a SHA-256 digest: ${JSON.stringify(file.sha256)}`);
+      if (written.has(hex)) continue;
+      await out.copyEvidence(join(bundle.sourceDir, ...file.path.split('/')), `/blobs/${hex}`, file.sha256, file.bytes);
+      written.add(hex);
+      count++;
+    }
+    const manifest = bundle.files.find((f) => f.path === 'manifest.json');
+    if (manifest) {
+      const bytes = await out.written(`/blobs/${hexOf(manifest.sha256)}`);
+      if (bytes === null) throw new Error(`the blob of ${bundle.dirHex}'s manifest.json was not written`);
+      await out.writeFile(`/bundles/${bundle.dirHex}/manifest.json`, bytes);
+      count++;
+    }
+    await out.writeFile(`/bundles/${bundle.dirHex}/files.json`, listingText(bundle.content_digest, bundle.entries));
+    count++;
+  }
+  return count;
 }

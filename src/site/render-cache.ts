@@ -128,3 +128,54 @@ export async function writeRender(dir: string, files: readonly RenderedFile[]): 
 function entryPath(cacheDir: string, key: string): string {
   return join(cacheDir, `render-${key.slice('sha256:'.length)}.v8`);
 }
+
+/** The name of the page listing format (render-cache.ts page listings). */
+export const PAGE_LISTING_FORMAT = 'ledgerboard.page-listing.v1';
+
+/**
+ * The kept page listing of an output: for each page, the key it was rendered
+ * under (page-slices.ts) and the path, size and SHA-256 of its file as the
+ * output holds it; and the render's other files (the public files Astro
+ * copies), under the site code identity. A claim "key K renders to these
+ * bytes", so it is sound for any output: a page is taken from the previous
+ * output only when its key is the kept one and its file there re-hashes to
+ * the kept digest and size (anything else is rendered again).
+ */
+export interface PageListing {
+  pages: Record<string, { key: string; file: [string, number, string] }>;
+  assets: { key: string; files: [string, number, string][] };
+}
+
+/** The kept page listing of the output named `outDir`, or null (none, or one that does not check). */
+export async function readPageListing(cache: CacheStore, outDir: string): Promise<PageListing | null> {
+  const key = pageListingKey(outDir);
+  const body = await readSealed(cache, join(cache.dir, `pages-${key.slice('sha256:'.length)}.json`), PAGE_LISTING_FORMAT, key);
+  if (body === null) return null;
+  try {
+    const value = JSON.parse(body.toString('utf8')) as PageListing;
+    const fileOk = (f: unknown) => Array.isArray(f) && f.length === 3 && plainPath(f[0]) && Number.isSafeInteger(f[1]) && typeof f[2] === 'string' && /^[0-9a-f]{64}$/.test(f[2]);
+    if (typeof value !== 'object' || value === null || typeof value.pages !== 'object' || value.pages === null || typeof value.assets !== 'object' || value.assets === null) return null;
+    if (typeof value.assets.key !== 'string' || !Array.isArray(value.assets.files) || !value.assets.files.every(fileOk)) return null;
+    for (const page of Object.values(value.pages)) if (typeof page !== 'object' || page === null || typeof page.key !== 'string' || !fileOk(page.file)) return null;
+    return value;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the page listing of the output named `outDir` (atomically; a failure is ignored). */
+export async function keepPageListing(cache: CacheStore, outDir: string, listing: PageListing): Promise<void> {
+  const key = pageListingKey(outDir);
+  await writeSealed(cache, join(cache.dir, `pages-${key.slice('sha256:'.length)}.json`), PAGE_LISTING_FORMAT, key, JSON.stringify(listing));
+}
+
+function pageListingKey(outDir: string): string {
+  return `sha256:${createHash('sha256').update(`${PAGE_LISTING_FORMAT}\n${outDir}`).digest('hex')}`;
+}
+
+/** The digest of the model's lines as the pages receive them (the whole-model part of a page key). */
+export function modelDigest(model: SiteModel): string {
+  const hash = createHash('sha256');
+  for (const line of siteModelLines(model)) hash.update(line);
+  return `sha256:${hash.digest('hex')}`;
+}

@@ -5,7 +5,8 @@
  * render directories killed builds left behind. buildSite (build-site.ts)
  * calls renderPages once per build.
  */
-import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SiteModel } from './model.ts';
@@ -202,9 +203,10 @@ interface PageData {
  * the JSON as `htmlLengths` (no JSON escaping of the HTML on the way out or
  * back in). The plugin gives the page the same data.
  */
-export async function writePageData(data: PageData | null, dir: string): Promise<void> {
+export async function writePageData(data: PageData | null, dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  if (data === null) return;
+  const digests: string[] = [];
+  if (data === null) return digests;
   // Page n is written while page n + 1 is made (one page's writes in flight at a time).
   let writing: Promise<unknown> = Promise.resolve();
   for (let n = 0; n < data.pages.length; n++) {
@@ -212,9 +214,14 @@ export async function writePageData(data: PageData | null, dir: string): Promise
     let writes: Promise<unknown>;
     if (Array.isArray(detail.html)) {
       const { html, ...rest } = detail as { html: string[] };
-      writes = Promise.all([writeFile(join(dir, `${n}.html`), html.join('')), writeFile(join(dir, `${n}.json`), JSON.stringify({ ...rest, htmlLengths: html.map((h) => h.length) }))]);
+      const htmlText = html.join('');
+      const json = JSON.stringify({ ...rest, htmlLengths: html.map((h) => h.length) });
+      digests.push(pageDataDigest(json, htmlText));
+      writes = Promise.all([writeFile(join(dir, `${n}.html`), htmlText), writeFile(join(dir, `${n}.json`), json)]);
     } else {
-      writes = writeFile(join(dir, `${n}.json`), JSON.stringify(detail));
+      const json = JSON.stringify(detail);
+      digests.push(pageDataDigest(json, null));
+      writes = writeFile(join(dir, `${n}.json`), json);
     }
     // Handled below (awaited); the handler keeps a failure from being reported as unhandled meanwhile.
     writes.catch(() => undefined);
@@ -222,6 +229,45 @@ export async function writePageData(data: PageData | null, dir: string): Promise
     writing = writes;
   }
   await writing;
+  return digests;
+}
+
+/** The digest of one page's data as written (its JSON and, for a task page, its rows' HTML): in the page's key (page-slices.ts). */
+function pageDataDigest(json: string, html: string | null): string {
+  const hash = createHash('sha256').update(`${json.length}\0`).update(json);
+  if (html !== null) hash.update(`\0${html.length}\0`).update(html);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** The module id through which the pages with getStaticPaths ask whether a page is rendered this time (renderFilterPlugin). */
+export const RENDER_PAGES_MODULE = 'virtual:ledgerboard/render-pages';
+
+/**
+ * A Vite plugin serving {@link RENDER_PAGES_MODULE}: `renders(path)`, true
+ * for every page when `only` is null, else for the paths in it. The pages
+ * with getStaticPaths filter their paths through it, so Astro renders only
+ * the pages an incremental build needs (build-site.ts); pages without
+ * getStaticPaths (page-paths.ts FIXED_PAGES) render whenever Astro runs.
+ */
+export function renderFilterPlugin(only: ReadonlySet<string> | null): VitePlugin {
+  const resolved = `\0${RENDER_PAGES_MODULE}`;
+  const code = [
+    `const only = ${only === null ? 'null' : `new Set(${JSON.stringify([...only].sort())})`};`,
+    'export function renders(path) { return only === null || only.has(path); }',
+    '',
+  ].join('\n');
+  return { name: 'ledgerboard:render-pages', resolveId: (id: string) => (id === RENDER_PAGES_MODULE ? resolved : undefined), load: (id: string) => (id === resolved ? code : undefined) };
+}
+
+/** What an incremental render decides once the pages' data is written: the pages to render (null: all), or 'none' (Astro does not run). */
+export type RenderChoice = ReadonlySet<string> | null | 'none';
+
+/** How renderPages hands its work to the build (build-site.ts). */
+export interface RenderSteps {
+  /** Called with the digests of every task and transcript page's data as written, before Astro runs; absent: every page. */
+  choose?: (data: { details: readonly string[]; transcripts: readonly string[] }) => Promise<RenderChoice>;
+  /** Takes Astro's output directory (null when Astro did not run) and the pages asked for; called before the render directory is removed. */
+  take: (out: string | null, asked: ReadonlySet<string> | null) => Promise<void>;
 }
 
 type VitePlugin = { name: string; resolveId: (id: string) => string | undefined; load: (id: string) => string | undefined };
@@ -245,13 +291,7 @@ type VitePlugin = { name: string; resolveId: (id: string) => string | undefined;
  * render ends; one left by a killed build is removed by the next build into
  * the same output (removeStaleRenders, under the build lock).
  */
-export async function renderPages(
-  model: SiteModel,
-  staging: string,
-  target: string,
-  details: TaskDetails | null = null,
-  transcripts: TranscriptDetails | null = null,
-): Promise<void> {
+export async function renderPages(model: SiteModel, target: string, details: TaskDetails | null, transcripts: TranscriptDetails | null, steps: RenderSteps): Promise<void> {
   const { build } = await import('astro');
   const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
   const work = await realpath(await mkdtemp(renderPrefix(target)));
@@ -262,9 +302,14 @@ export async function renderPages(
     const out = join(work, 'out');
     const detailsDir = join(work, 'task-details');
     // Task pages get their rows as HTML already (attempt-rows.ts), each cohort's in its currency.
-    await writePageData(details === null ? null : { pages: details.pages, detail: async (n) => taskPageData(await details.detail(n), (id) => cohortOf(model, id).cost.currency) }, detailsDir);
+    const detailDigests = await writePageData(details === null ? null : { pages: details.pages, detail: async (n) => taskPageData(await details.detail(n), (id) => cohortOf(model, id).cost.currency) }, detailsDir);
     const transcriptsDir = join(work, 'transcripts');
-    await writePageData(transcripts, transcriptsDir);
+    const transcriptDigests = await writePageData(transcripts, transcriptsDir);
+    const choice = steps.choose === undefined ? null : await steps.choose({ details: detailDigests, transcripts: transcriptDigests });
+    if (choice === 'none') {
+      await steps.take(null, new Set());
+      return;
+    }
     const modelFile = join(work, 'site-model.jsonl');
     await writeSiteModel(model, modelFile);
     process.chdir(work);
@@ -276,12 +321,12 @@ export async function renderPages(
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(modelFile), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(modelFile), renderFilterPlugin(choice), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
       logLevel: 'error',
       mode: 'production',
     });
-    await rm(staging, { recursive: true, force: true });
-    await rename(out, staging);
+    process.chdir(cwd);
+    await steps.take(out, choice);
   } finally {
     process.chdir(cwd);
     await removeRender(work);

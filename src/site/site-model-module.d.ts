@@ -16,3 +16,8 @@ declare module 'virtual:ledgerboard/task-details' {
 declare module 'virtual:ledgerboard/transcripts' {
   export function transcript(n: number): import('../import/transcript.ts').Transcript;
 }
+
+/** Whether a page with getStaticPaths is rendered this time (an incremental build renders only the pages whose key changed): served by render.ts (renderFilterPlugin). */
+declare module 'virtual:ledgerboard/render-pages' {
+  export function renders(path: string): boolean;
+}
