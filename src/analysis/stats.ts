@@ -14,6 +14,9 @@ import { createHash } from 'node:crypto';
 /** z for a two-sided 95% interval, as FORMAT.md 7.2 gives it. */
 export const Z95 = 1.959963984540054;
 
+/** Resamples of every paired bootstrap interval (pairedBootstrapDelta's default; the report's deltas and the compare pages' use it; /methodology/ states it). */
+export const BOOTSTRAP_RESAMPLES = 2000;
+
 const TWO_POW_32 = 4294967296;
 
 function assertCount(name: string, value: number): void {
@@ -297,7 +300,7 @@ function pooledDelta(tasks: readonly PairedTask[], indices: Iterable<number>): n
 export function pairedBootstrapDelta(
   tasks: readonly PairedTask[],
   seedText: string,
-  resamples = 2000,
+  resamples = BOOTSTRAP_RESAMPLES,
 ): BootstrapDelta {
   if (!Number.isSafeInteger(resamples) || resamples < 0) throw new RangeError(`resamples must be a non-negative integer, got ${resamples}`);
   for (const { candidate, baseline } of tasks) {

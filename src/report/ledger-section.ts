@@ -11,7 +11,6 @@
  */
 import { z } from 'zod';
 import type { Config } from '../config/config.ts';
-import { digestCanonical } from '../json/canonical.ts';
 import { compareTimestamps } from '../schema/timestamp.ts';
 import { Digest, Timestamp } from '../schema/common.ts';
 import { splitLedger, type LedgerSplits } from '../analysis/headline.ts';
@@ -21,7 +20,8 @@ import { poolAttempts, type AnalysisInput, type CohortPool, type PoolingStore, t
 import { cohortFigures, rateFigures, tallyTasks, type CohortFigures, type TaskTally } from '../analysis/score.ts';
 import { baselineDrift } from '../analysis/drift.ts';
 import { boardPairs } from '../analysis/pairs.ts';
-import { pairedBootstrapDelta } from '../analysis/stats.ts';
+import { BOOTSTRAP_RESAMPLES, pairedBootstrapDelta } from '../analysis/stats.ts';
+import { pairSeed } from '../analysis/pair-seed.ts';
 import { judge, type BaselineProblem, type VerdictResult } from '../analysis/verdicts.ts';
 import { scorecardOf } from '../config/schema.ts';
 import type { BundleEvidence } from '../bundle/evidence.ts';
@@ -29,8 +29,8 @@ import { claimFigures, claimsOfCohort, type ClaimAssessment, type ClaimPlan } fr
 import type { Claim, Scorecard } from '../claims/scorecard.ts';
 import { LedgerBoards, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
 
-/** Bootstrap resamples per delta interval. */
-export const BOOTSTRAP_RESAMPLES = 2000;
+/** Bootstrap resamples per delta interval (defined once, in analysis/stats.ts). */
+export { BOOTSTRAP_RESAMPLES } from '../analysis/stats.ts';
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -99,7 +99,7 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
           regrade: earlier && regradeOf(member.pool, isBaseline ? null : (baseline?.pool ?? null), earlier),
           baselineId: baseline?.pool.cohort_id ?? null,
           verdict,
-          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, pairSeed(member.pool, baseline.pool, config_digest)) : null,
+          delta: !isBaseline && baseline ? deltaOf(s.headline, member.tallies, baseline.tallies, seedOf(member.pool, baseline.pool, config_digest)) : null,
           claims: card && claimsOf(card, member, { baselineId: baseline?.pool.cohort_id ?? null, pairs, headline: s.headline, evidenceOf }),
         }),
       );
@@ -131,16 +131,9 @@ export function ledgerSection(ledger_digest: string, counted: readonly AnalysisI
   };
 }
 
-/**
- * The bootstrap seed text of a candidate against its baseline:
- * `<digest of {bundles, config_digest}>/<candidate cohort id>/<baseline cohort id>`,
- * where `bundles` are the sorted ids of the bundles the two cohorts pool. Only
- * what the two cohorts are made of enters it, so evidence added on another
- * board never moves this interval.
- */
-function pairSeed(candidate: CohortPool, baseline: CohortPool, config_digest: string): string {
-  const bundles = [...new Set([...candidate.plans.values(), ...baseline.plans.values()].map((p) => p.bundle_id))].sort(byString);
-  return `${digestCanonical({ bundles, config_digest })}/${candidate.cohort_id}/${baseline.cohort_id}`;
+/** The bootstrap seed text of a candidate against its baseline (analysis/pair-seed.ts, the compare pages' too). */
+function seedOf(candidate: CohortPool, baseline: CohortPool, config_digest: string): string {
+  return pairSeed([...candidate.plans.values(), ...baseline.plans.values()].map((p) => p.bundle_id), config_digest, candidate.cohort_id, baseline.cohort_id);
 }
 
 /** Competition ranking ("1224") by headline rate, highest first; cohorts without a rate rank last. */

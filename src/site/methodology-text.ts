@@ -10,10 +10,10 @@
  * report's config. Plain text only (rendered through Astro's escaping).
  */
 import { DRIFT_ALPHA } from '../analysis/drift.ts';
-import { Z95 } from '../analysis/stats.ts';
+import { BOOTSTRAP_RESAMPLES, Z95 } from '../analysis/stats.ts';
 
-/** Resamples of the paired bootstrap (src/analysis/stats.ts pairedBootstrapDelta's default; each delta carries its own). */
-export const BOOTSTRAP_RESAMPLES = 2000;
+/** Resamples of the paired bootstrap: the analysis's one constant (src/analysis/stats.ts), each delta carries its own. */
+export { BOOTSTRAP_RESAMPLES };
 
 /** One defined term: its stable anchor (#id on /methodology/), the term, and its definition as paragraphs. */
 export interface Term {
