@@ -2,17 +2,23 @@
  * ledgerboard.config.json: the publisher's settings, validated strictly with
  * zod. The config in force is part of the report (and so of its id): the
  * acceptance rule and the grading pin change what the numbers mean.
+ *
+ * This file is the config's loader, the one part of `src/config/` that
+ * touches the disk or the process (reading the file and the score card,
+ * resolving paths against the working directory). The schema
+ * (`schema.ts`, `withhold.ts`), the parsing of bytes (`parse.ts`), the
+ * errors and SOURCE_DATE_EPOCH's parser (`source-date.ts`, given the value)
+ * are pure: no node:fs, no process (test/architecture/pure-rooms.test.ts).
+ * Everything is re-exported here, so a caller that loads imports one file.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { digestCanonical } from '../json/canonical.ts';
-import { parseStrictJson } from '../json/strict-json.ts';
-import { parseScorecard } from '../schema/scorecard.ts';
-import { formatJsonPath } from '../verify/parse-evidence.ts';
 import { ConfigError } from './errors.ts';
+import { CONFIG_FILE, parseConfig, scorecardFromBytes } from './parse.ts';
 import { Config, withScorecard, type LoadedScorecard } from './schema.ts';
 
 export * from './schema.ts';
+export { CONFIG_FILE, parseConfig, scorecardFromBytes } from './parse.ts';
 
 /** The bundles directories of a config, each resolved against the config's directory. */
 export function bundleDirs(loaded: LoadedConfig): string[] {
@@ -20,30 +26,8 @@ export function bundleDirs(loaded: LoadedConfig): string[] {
   return (typeof dirs === 'string' ? [dirs] : dirs).map((dir) => configPath(loaded, dir));
 }
 
-/** The config file name, at the repository root. */
-export const CONFIG_FILE = 'ledgerboard.config.json';
-
 /** A config that cannot be used (src/config/errors.ts). */
 export { ConfigError };
-
-/** Parses config bytes strictly; throws ConfigError listing every problem with its JSON path. */
-export function parseConfig(bytes: Uint8Array, file: string): Config {
-  const parsed = parseStrictJson(bytes);
-  if (!parsed.ok) {
-    const { line, column, message } = parsed.error;
-    throw new ConfigError(`${file}: line ${line}, column ${column}: ${message}`);
-  }
-  const result = Config.safeParse(parsed.value);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const where = formatJsonPath(issue.path);
-      if (issue.code === 'unrecognized_keys') return `${where}: unknown member${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
-      return `${where}: ${issue.message}`;
-    });
-    throw new ConfigError(`${file} is not a valid config:\n  ${problems.join('\n  ')}`);
-  }
-  return result.data;
-}
 
 /** A loaded config and the directory its relative paths resolve against. */
 export interface LoadedConfig {
@@ -96,18 +80,6 @@ export async function readScorecard(file: string, configFile: string): Promise<L
     throw new ConfigError(`${configFile}: scorecard: cannot read the score card ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   return scorecardFromBytes(bytes, file, configFile);
-}
-
-/** A score card from its bytes (see readScorecard); `file` and `configFile` name them in a message. */
-export function scorecardFromBytes(bytes: Uint8Array, file: string, configFile: string): LoadedScorecard {
-  const parsed = parseStrictJson(bytes);
-  if (!parsed.ok) {
-    const { line, column, message } = parsed.error;
-    throw new ConfigError(`${configFile}: scorecard: ${file}: line ${line}, column ${column}: ${message}`);
-  }
-  const checked = parseScorecard(parsed.value);
-  if (!checked.ok) throw new ConfigError(`${configFile}: scorecard: ${file} is not a valid score card:\n  ${checked.problems.join('\n  ')}`);
-  return { card: checked.card, bytes, digest: digestCanonical(parsed.value), file };
 }
 
 /**

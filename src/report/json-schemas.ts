@@ -15,7 +15,7 @@ import { Plan } from '../schema/plan.ts';
 import { Assessments } from '../schema/assessments.ts';
 import { Scorecard } from '../schema/scorecard.ts';
 import { Report } from './schema.ts';
-import { Config } from '../config/config.ts';
+import { Config } from '../config/schema.ts';
 
 /** File name (without .json) to schema, in publication order. */
 export const PUBLISHED_SCHEMAS = {
