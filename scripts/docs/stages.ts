@@ -53,6 +53,16 @@ export function parseStageList(text: string): StageList {
       }
     }
   }
+  // a rule naming a room or a path no stage holds would check nothing: a typo is refused, not ignored
+  const rooms = new Set(list.stages.flatMap((stage) => [...stage.rooms, ...(stage.ordered ?? []).map((room) => room.room)]));
+  const held = (path: string): boolean => list.stages.some((stage) => stage.rooms.some((r) => path === r || path.startsWith(`${r}/`)));
+  const { touch, never, pure, noGlobal } = list.rules;
+  for (const room of touch.flatMap((rule) => rule.only)) {
+    if (!rooms.has(room)) throw new Error(`docs/stages.json: the rule names room ${room}, which no stage has`);
+  }
+  for (const path of [...never.flatMap((rule) => [...rule.from, ...rule.to]), ...pure.paths, ...noGlobal.paths]) {
+    if (!held(path)) throw new Error(`docs/stages.json: the rule names src/${path}, which no stage holds`);
+  }
   return list;
 }
 

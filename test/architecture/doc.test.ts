@@ -38,10 +38,16 @@ describe('docs/architecture.md', () => {
     expect(tableOf(LIST)).toContain('- `node:child_process`: imported by no room:');
   });
 
-  it('refuses a list with a path in two stages, or a document without its markers', () => {
+  it('refuses a list with a path in two stages, a rule naming a room or path no stage has, or a document without its markers', () => {
     const text = JSON.parse(JSON.stringify(LIST)) as { stages: { rooms: string[] }[] };
     text.stages[1]!.rooms.push('json');
     expect(() => parseStageList(JSON.stringify(text))).toThrow('docs/stages.json: src/json is in stage "json" and in stage "schema"');
     expect(() => architectureMarkdown('# no markers\n', LIST)).toThrow('the markers of stages-picture are missing');
+    const typo = JSON.parse(JSON.stringify(LIST)) as { rules: { touch: { only: string[] }[]; pure: { paths: string[] } } };
+    typo.rules.touch[0]!.only.push('site/bulid');
+    expect(() => parseStageList(JSON.stringify(typo))).toThrow('docs/stages.json: the rule names room site/bulid, which no stage has');
+    const stray = JSON.parse(JSON.stringify(LIST)) as { rules: { pure: { paths: string[] } } };
+    stray.rules.pure.paths.push('sitemodel');
+    expect(() => parseStageList(JSON.stringify(stray))).toThrow('docs/stages.json: the rule names src/sitemodel, which no stage holds');
   });
 });
