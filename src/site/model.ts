@@ -12,7 +12,7 @@
 import { canonicalJson } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import type { Report } from '../report/schema.ts';
-import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SiteMoney, SitePlanPage, SiteHistory, SiteRetainedWithheld } from './model-types.ts';
+import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SitePlanPage, SiteHistory, SiteRetainedWithheld } from './model-types.ts';
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import { Plan } from '../schema/index.ts';
@@ -25,7 +25,8 @@ import { costChart, rateChart, timeChart, type DatedReport } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { absolute, cohortMap } from './view.ts';
-import { compareBoards } from './compare.ts';
+import { siteCompare } from './compare.ts';
+import { computeSiteFacts, type SiteFacts } from '../facts/index.ts';
 import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
 import { siteTasks } from './tasks.ts';
 import { taskMatrix } from './chart-tasks.ts';
@@ -55,10 +56,15 @@ export async function buildSiteModel(
   const changed = new Set((options.history?.changes ?? []).map((c) => `${c.plan_id} ${c.bundle_id}`));
   const bundles = report.bundles.map((entry, i) => siteBundle(entry, i, published.bundles[i]!, changed));
   const { plans, otherClaims } = planPages(bundles, report);
+  // What the pages show that takes work (compare pages, money) was computed below the site, beside the report
+  // (src/facts); a caller without the pipeline's facts gets the same computation here, without verified plans.
+  const cap = config.compare_max_cohorts ?? COMPARE_MAX_COHORTS;
+  const facts = options.facts ?? (await computeSiteFacts(report, [], { cap })).facts;
+  checkFacts(facts, report, cap);
   const shown = Object.values(plans).map((i) => bundles[i]!);
   if (shown.some((b) => published.bundles[b.report]!.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
   const limits = reportImportLimits(report);
-  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits);
+  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits, facts, options.facts !== undefined);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
   const computed = options.tasks === undefined ? await siteTasks(report, published) : null;
@@ -79,7 +85,7 @@ export async function buildSiteModel(
     plans,
     otherClaims,
     charts: chartsOf(report, cohorts, retained.reports),
-    compare: compareBoards(report, cohorts, config.compare_max_cohorts ?? COMPARE_MAX_COHORTS),
+    compare: siteCompare(report.boards, cohorts, facts.compare),
     tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
     transcripts,
     sourceLines: sourceLinesOf(report, bundles, plans, outcomes),
@@ -95,6 +101,13 @@ export async function buildSiteModel(
     scorecard,
     assessments: await siteAssessments(report, scorecard, published, options.assessments),
   };
+}
+
+/** The facts are this report's, computed under this site's cap (anything else is a bug: the build stops). */
+function checkFacts(facts: SiteFacts, report: Report, cap: number): void {
+  if (facts.report_id !== report.report_id) throw new Error(`the site facts are of report ${facts.report_id}, not of ${report.report_id}`);
+  if (facts.money.length !== report.bundles.length) throw new Error(`the site facts hold the money of ${facts.money.length} bundles, the report ${report.bundles.length}`);
+  for (const [board, f] of Object.entries(facts.compare)) if (f.cap !== cap) throw new Error(`the compare facts of board ${board} were computed under compare_max_cohorts ${f.cap}, the config says ${cap}`);
 }
 
 /**
@@ -215,17 +228,22 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
 }
 
 /**
- * The parts of a plan page: the plan, highlighted and canonical, and the
- * notes, from their published bytes; the money from the report; the
- * import's facts. The bundle verified on its own, so its plan.json parses
- * and fits its schema; anything else is a bug, and the build fails.
+ * The parts of a plan page: the plan as verification parsed it (the
+ * verified evidence's, in the site facts), highlighted and canonical; the
+ * notes from their published bytes; the money from the facts; the import's
+ * facts. The bundle verified on its own, so its evidence holds its plan;
+ * anything else is a bug, and the build fails. Without the pipeline's facts
+ * (`verified` false: a caller that holds no evidence) the published
+ * plan.json is parsed, strictly, against its schema.
  */
-async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string, limits: ImportLimits): Promise<SitePlanPage> {
+async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string, limits: ImportLimits, facts: SiteFacts, verified: boolean): Promise<SitePlanPage> {
   // Every published file of the bundle (the model holds the first MAX_ROWS).
   const files = published.bundles[b.report]!.files;
   const planFile = files.find((f) => f.path === 'plan.json');
   if (!planFile) throw new Error(`bundle ${b.content_digest} verified without a published plan.json`);
-  const plan = Plan.parse(parsedJson(await published.blob(planFile.sha256)));
+  const held = Object.hasOwn(facts.plans, b.content_digest) ? facts.plans[b.content_digest]! : null;
+  if (held === null && verified) throw new Error(`bundle ${b.content_digest} verified without a plan in its evidence`);
+  const plan = held ?? Plan.parse(parsedJson(await published.blob(planFile.sha256)));
   const renderProblems: string[] = [];
   const notesFile = files.find((f) => f.path === 'NOTES.md');
   const notes = notesFile ? await published.blob(notesFile.sha256) : null;
@@ -242,7 +260,7 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
     planUrl: planFile.url,
     planHtml,
     planCanonical: canonicalJson(withoutId(plan)),
-    money: moneyOf(entry, renderProblems),
+    money: moneyOf(facts, b.report, renderProblems),
     grant: !files.some((f) => f.path === 'grant.json') ? 'none' : entry.findings.some((f) => f.code === 'GRANT_MISMATCH') ? 'mismatch' : 'echoes',
     notesHtml: notes ? await rendered(() => renderNotes(notes), 'NOTES.md', renderProblems) : null,
     renderProblems,
@@ -268,34 +286,11 @@ async function licensesOf(files: readonly SiteFile[], published: Published): Pro
     .map((line) => (parsedJson(new TextEncoder().encode(line)) as { license: string }).license);
 }
 
-/**
- * A plan page's money, from the report alone: the plan's budget (the
- * bundle's plan.budget) and what its attempts spent (the bundle's cost).
- * The dispatches and the floor of the aggregate over them are exact integer
- * arithmetic on the report's plan summary, as the verifier's check.
- */
-function moneyOf(entry: Report['bundles'][number], problems: string[]): SiteMoney | null {
-  const plan = entry.plan;
-  const budget = plan?.budget ?? null;
-  if (plan === null || budget === null) return null;
-  const cost = entry.cost ?? null;
-  if (cost === null) {
-    problems.push('the money could not be shown (the report holds no cost for this bundle)');
-    return null;
-  }
-  const dispatches = BigInt(plan.ledger.tasks) * BigInt(plan.subjects) * BigInt(plan.attempts_per_task);
-  return {
-    currency: budget.currency,
-    aggregate_micros: budget.aggregate_micros,
-    dispatches: String(dispatches),
-    floor_micros: String(BigInt(budget.aggregate_micros) / dispatches),
-    per_attempt_micros: budget.per_attempt_micros,
-    spent_micros: cost.micros,
-    complete: cost.complete,
-    unavailable: cost.unavailable,
-    partial: cost.partial,
-    not_applicable: cost.not_applicable,
-  };
+/** A plan page's money, from the facts (src/facts/money.ts); a problem the page lists when the report cannot give it. */
+function moneyOf(facts: SiteFacts, index: number, problems: string[]): SitePlanPage['money'] {
+  const { money, problem } = facts.money[index]!;
+  if (problem !== null) problems.push(problem);
+  return money;
 }
 
 /** The most metrics of an imported source a plan page shows. */
