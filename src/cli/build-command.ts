@@ -101,7 +101,7 @@ Environment:
     }
     let results, report, site;
     try {
-      const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified'), cache });
+      const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified'), cache, siteFacts: true });
       ({ results, report } = run);
       const cached = cacheLine(cache, run);
       if (cached !== null) io.stderr.write(`build: ${cached}\n`);
@@ -113,6 +113,7 @@ Environment:
         history,
         attestationsDir: configPath(loaded, config.attestations_dir),
         ...(cache === undefined ? {} : { renderCache: cache }),
+        ...(run.facts === undefined ? {} : { facts: run.facts }),
         outDir: out,
         sourceDate,
         log: (line) => io.stderr.write(`build: ${line}\n`),

@@ -1,13 +1,11 @@
 /**
- * Compare pages' URLs and limits (compare.ts builds their data): what the
+ * Compare pages' URLs and limits (src/facts/compare.ts computes their data): what the
  * pages and components import, free of the analysis code compare.ts runs.
  */
 import { hexOf } from './format.ts';
 
-/** Beyond the cap, each cohort's pages go to this many nearest neighbours by rank (the nearer above first on a tie of distance). */
-export const COMPARE_NEIGHBOURS = 5;
-/** The default of the config's compare_max_cohorts. */
-export const COMPARE_MAX_COHORTS = 50;
+/** The cap's numbers, defined where the compare facts are computed (src/facts/compare-limits.ts: no imports). */
+export { COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from '../facts/compare-limits.ts';
 
 const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 

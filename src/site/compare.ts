@@ -1,64 +1,20 @@
 /**
- * Compare pages and the pair matrix (issue 14, FORMAT.md 7.6): per board, each
- * cohort's outcome on every headline task, which pairs of cohorts get a page
- * (`/boards/<board-hex>/compare/<a-hex>/<b-hex>/`, a before b in cohort id
- * order), and per page the tasks each side wins and the paired bootstrap
- * delta between the two. Plain data, built from the report alone.
- *
- * Where the per-task outcomes come from: the report carries, for each
- * candidate cohort of a board with one baseline, `tasks[]` (every headline
- * task, in headline order, with the candidate's side and the baseline's
- * side, as FORMAT.md 7.4 classifies them). A candidate's sides are its
- * `tasks[].candidate`, the baseline's are any candidate's `tasks[].baseline`.
- * On a board without a single baseline the report holds no per-task sides:
- * its compare pages show the pair's counts from `boards[].pairs` and say so.
- * The tasks each side wins are re-derived from those sides with the rule of
- * 7.6 (the sign of resolved_a * graded_b - resolved_b * graded_a) and must
- * give the report's `a_better` and `b_better`; they always do, or the build
- * stops (a bug).
- *
- * The paired bootstrap delta is a's pooled headline rate minus b's over the
- * headline tasks where both sides have attempts, with src/analysis/stats.ts
- * pairedBootstrapDelta (2,000 resamples), seeded as the report seeds a
- * candidate against its baseline (src/report/ledger-section.ts pairSeed):
- * `<digest of {bundles, config_digest}>/<a cohort id>/<b cohort id>`, where
- * `bundles` are the sorted ids of the bundles the two cohorts pool. So for a
- * candidate whose id sorts before its baseline's, the compare page's delta
- * is byte for byte the cohort's `delta`.
- *
- * The cap: a board of at most `compare_max_cohorts` cohorts (config, default
- * 50: 1,225 pages) gets a page for every pair; a larger board only for each
- * cohort's COMPARE_NEIGHBOURS nearest neighbours in the board's rank order.
+ * Compare pages and the pair matrix (issue 14, FORMAT.md 7.6) as the site
+ * holds them: per board, the compare facts computed below the site
+ * (src/facts/compare.ts: the pairs with a page under the cap, each side's
+ * per-task sides and wins, the paired bootstrap delta, the sign test's
+ * resolution), keyed by page (`/boards/<board-hex>/compare/<a-hex>/<b-hex>/`,
+ * a before b in cohort id order), with the pair matrix drawn beside them.
+ * Nothing is computed here but the chart and the keys.
  */
-import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
-import { digestCanonical } from '../json/canonical.ts';
-import { pairedBootstrapDelta } from '../analysis/stats.ts';
-import { PAIR_ALPHA, signTestResolution, type SignTestResolution } from '../analysis/pairs.ts';
-import { BOOTSTRAP_RESAMPLES } from './methodology-text.ts';
+import type { ReportBoard, ReportCohort } from '../report/schema.ts';
+import type { SignTestResolution } from '../analysis/pairs.ts';
+import type { CompareBoardFacts, SiteComparePage, SiteTaskSide } from '../facts/compare.ts';
 import { pairChart } from './chart-pairs.ts';
 import type { Chart } from './charts.ts';
-import { compareKey, COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from './compare-paths.ts';
+import { compareKey } from './compare-paths.ts';
 
-/** One side of one headline task, as the report gives it (cohorts[].tasks[].candidate or .baseline). */
-export interface SiteTaskSide {
-  outcome: 'pass' | 'fail' | 'mixed' | 'incomplete';
-  reason: 'no_attempt' | 'unaccounted_slot' | 'ungraded' | null;
-  attempts: number;
-  resolved: number;
-}
-
-/** A compare page's figures beyond the report's pair. */
-export interface SiteComparePage {
-  a: string;
-  b: string;
-  /** Index of the pair in the board's `pairs`. */
-  pair: number;
-  /** Indexes into the board's headline tasks a wins and b wins (complete on both sides, a higher or lower rate); null when the report holds no per-task sides. */
-  a_wins: number[] | null;
-  b_wins: number[] | null;
-  /** The paired bootstrap delta a - b (null without per-task sides). */
-  delta: { rate: number | null; interval: [number, number] | null; paired_tasks: number; resamples: number; skipped: number; seed: string } | null;
-}
+export type { SiteComparePage, SiteTaskSide } from '../facts/compare.ts';
 
 /** A board's pairs as the site shows them. */
 export interface SiteCompareBoard {
@@ -78,107 +34,16 @@ export interface SiteCompareBoard {
   pages: Record<string, SiteComparePage>;
 }
 
-const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-
-/** Every board's compare data, by board id. */
-export function compareBoards(report: Report, cohorts: ReadonlyMap<string, ReportCohort>, cap: number = COMPARE_MAX_COHORTS): Record<string, SiteCompareBoard> {
-  return Object.fromEntries(report.boards.map((board) => [board.board_id, compareBoard(report, board, cohorts, cap)]));
-}
-
-/** One board's compare data (see the module comment). */
-export function compareBoard(report: Pick<Report, 'config_digest'>, board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, cap: number = COMPARE_MAX_COHORTS): SiteCompareBoard {
-  const headline = board.ledger.headline_tasks;
-  const members = board.cohorts.map((id) => cohorts.get(id)!);
-  const sides = sidesOf(board, members);
-  const full = members.length <= cap;
-  const linked = full ? null : neighbourPairs(board.cohorts, COMPARE_NEIGHBOURS);
-  const pages: Record<string, SiteComparePage> = {};
-  const pairs = board.pairs ?? [];
-  pairs.forEach((pair, index) => {
-    if (linked !== null && !linked.has(`${pair.a} ${pair.b}`)) return;
-    const a = cohorts.get(pair.a)!;
-    const b = cohorts.get(pair.b)!;
-    const sa = sides[pair.a] ?? null;
-    const sb = sides[pair.b] ?? null;
-    let aWins: number[] | null = null;
-    let bWins: number[] | null = null;
-    let delta: SiteComparePage['delta'] = null;
-    if (sa !== null && sb !== null) {
-      aWins = [];
-      bWins = [];
-      const paired: { candidate: { resolved: number; graded: number }; baseline: { resolved: number; graded: number } }[] = [];
-      for (let t = 0; t < headline.length; t++) {
-        const x = sa[t]!;
-        const y = sb[t]!;
-        if (x.attempts > 0 && y.attempts > 0) paired.push({ candidate: { resolved: x.resolved, graded: x.attempts }, baseline: { resolved: y.resolved, graded: y.attempts } });
-        if (x.outcome === 'incomplete' || y.outcome === 'incomplete') continue;
-        const d = x.resolved * y.attempts - y.resolved * x.attempts;
-        if (d > 0) aWins.push(t);
-        else if (d < 0) bWins.push(t);
-      }
-      if (aWins.length !== pair.a_better || bWins.length !== pair.b_better) {
-        throw new Error(`the per-task sides of ${pair.a} and ${pair.b} give ${aWins.length}-${bWins.length}, the report's pair ${pair.a_better}-${pair.b_better}`);
-      }
-      const result = pairedBootstrapDelta(paired, pairSeed(report.config_digest, a, b), BOOTSTRAP_RESAMPLES);
-      delta = { rate: result.delta, interval: result.interval, paired_tasks: paired.length, resamples: result.resamples, skipped: result.skipped, seed: result.seed };
-    }
-    pages[compareKey(pair.a, pair.b)] = { a: pair.a, b: pair.b, pair: index, a_wins: aWins, b_wins: bWins, delta };
-  });
-  const m = pairs.length;
-  return {
-    chart: pairChart(board, cohorts),
-    cap,
-    full,
-    pairs: m,
-    resolution: { unadjusted: signTestResolution(headline.length, PAIR_ALPHA, 1), holm: signTestResolution(headline.length, PAIR_ALPHA, Math.max(1, m)) },
-    sides,
-    pages,
-  };
-}
-
-/**
- * The seed text of a compare page, as src/report/ledger-section.ts pairSeed
- * writes it for a candidate against its baseline, with a in the candidate's
- * place and b in the baseline's.
- */
-export function pairSeed(configDigest: string, a: Pick<ReportCohort, 'cohort_id' | 'plans'>, b: Pick<ReportCohort, 'cohort_id' | 'plans'>): string {
-  const bundles = [...new Set([...a.plans, ...b.plans].map((p) => p.bundle_id))].sort(byString);
-  return `${digestCanonical({ bundles, config_digest: configDigest })}/${a.cohort_id}/${b.cohort_id}`;
-}
-
-/** Each cohort's sides on the headline tasks, from the candidates' `tasks` (see the module comment); null when the report holds none. */
-function sidesOf(board: ReportBoard, members: readonly ReportCohort[]): Record<string, SiteTaskSide[] | null> {
-  const headline = board.ledger.headline_tasks;
-  const aligned = (c: ReportCohort): boolean => c.tasks.length === headline.length && c.tasks.every((t, i) => t.task_id === headline[i]);
-  const side = (s: SiteTaskSide): SiteTaskSide => ({ outcome: s.outcome, reason: s.reason, attempts: s.attempts, resolved: s.resolved });
-  const candidates = members.filter((c) => c.subject.role === 'candidate' && c.cohort_id !== board.baseline_cohort_id);
-  const withSides = board.baseline_cohort_id !== null && candidates.every(aligned);
-  const out: Record<string, SiteTaskSide[] | null> = {};
-  for (const c of members) {
-    if (!withSides) out[c.cohort_id] = null;
-    else if (c.cohort_id === board.baseline_cohort_id) out[c.cohort_id] = candidates.length > 0 ? candidates[0]!.tasks.map((t) => side(t.baseline)) : null;
-    else out[c.cohort_id] = c.tasks.map((t) => side(t.candidate));
-  }
-  return out;
-}
-
-/**
- * The pairs (as "<a> <b>", a < b) linking each cohort to its k nearest
- * neighbours in rank order (`ranked`: the board's cohorts, best first): at
- * distance 1 above, 1 below, 2 above, 2 below, ... until k are taken.
- */
-export function neighbourPairs(ranked: readonly string[], k: number): Set<string> {
-  const out = new Set<string>();
-  ranked.forEach((id, i) => {
-    let taken = 0;
-    for (let d = 1; taken < k && (i - d >= 0 || i + d < ranked.length); d++) {
-      for (const j of [i - d, i + d]) {
-        if (taken >= k || j < 0 || j >= ranked.length) continue;
-        const other = ranked[j]!;
-        out.add(byString(id, other) < 0 ? `${id} ${other}` : `${other} ${id}`);
-        taken++;
-      }
-    }
-  });
-  return out;
+/** Every board's compare data, by board id, from its facts (one per board of the report, or the build stops: a bug). */
+export function siteCompare(boards: readonly ReportBoard[], cohorts: ReadonlyMap<string, ReportCohort>, facts: Readonly<Record<string, CompareBoardFacts>>): Record<string, SiteCompareBoard> {
+  return Object.fromEntries(
+    boards.map((board) => {
+      const f = Object.hasOwn(facts, board.board_id) ? facts[board.board_id]! : null;
+      if (f === null) throw new Error(`the site facts hold no compare facts for board ${board.board_id}`);
+      const pages: Record<string, SiteComparePage> = {};
+      for (const page of f.pages) pages[compareKey(page.a, page.b)] = page;
+      const entry: SiteCompareBoard = { chart: pairChart(board, cohorts), cap: f.cap, full: f.full, pairs: f.pairs, resolution: f.resolution, sides: f.sides, pages };
+      return [board.board_id, entry];
+    }),
+  );
 }

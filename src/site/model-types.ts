@@ -18,25 +18,14 @@ import type { SiteEvidenceSize } from './rederive-limit.ts';
 import type { BundleOutcomes } from './imported-facts.ts';
 import type { Assessment } from '../schema/assessments.ts';
 import type { Scorecard } from '../claims/scorecard.ts';
+import type { SiteMoney } from '../facts/money.ts';
+import type { SiteFacts } from '../facts/index.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
 
-/** The money arithmetic of a plan, shown on its page: the report's numbers (its bundle's plan.budget and cost). */
-export interface SiteMoney {
-  currency: string;
-  aggregate_micros: number;
-  /** tasks x subjects x attempts per task, as an exact integer (it may pass 2^53 - 1). */
-  dispatches: string;
-  /** floor(aggregate_micros / dispatches), exactly. */
-  floor_micros: string;
-  per_attempt_micros: number;
-  spent_micros: number;
-  complete: boolean;
-  unavailable: number;
-  partial: number;
-  not_applicable: number;
-}
+/** The money arithmetic of a plan, shown on its page (computed below the site: src/facts/money.ts). */
+export type { SiteMoney } from '../facts/money.ts';
 
 /** A bundle on the site: where it is published, and, for the bundle a plan page shows, that page's parts. */
 export interface SiteBundle {
@@ -136,6 +125,13 @@ export interface SiteImport {
    * no figure of the source's own and no transcript page.
    */
   unread?: string;
+  /**
+   * Present when the source's own figure cannot be read (src/import/sources.ts:
+   * its originals withheld or not kept, a format this version does not read,
+   * bytes that do not read as the format): the reason, which the plan page
+   * shows ("the source's own figure cannot be read: <reason>").
+   */
+  figureUnreadable?: string;
 }
 
 /** A retained report as the pages show it (its bytes are published as they are, by the build, not through the model). */
@@ -308,6 +304,14 @@ export interface SiteModelOptions {
   outcomes?: Record<string, BundleOutcomes>;
   /** The verified evidence's assessments (assessments.json) by bundle id, when the build has them; else each bundle's published file is read. */
   assessments?: ReadonlyMap<string, readonly Assessment[]>;
+  /**
+   * The site's facts of this report (src/facts: compare pages, money, the
+   * verified plans), as the pipeline returns them beside the report (and its
+   * cache keeps them). Absent (a caller without the pipeline, e.g. a test):
+   * the model computes the report's facts itself, with no verified evidence,
+   * so each plan page's plan is parsed from its published plan.json.
+   */
+  facts?: SiteFacts;
 }
 
 /** One split a board page states (import-splits.ts). */

@@ -1,5 +1,6 @@
 /**
- * The compare-page model (src/site/compare.ts) on the demo's report: per-task
+ * The compare pages' facts (src/facts/compare.ts, computed below the site) and
+ * the site's compare data made of them (src/site/compare.ts) on the demo's report: per-task
  * wins re-derived from the report's sides give the report's pairs, hand-checked
  * numbers for one pair, the paired bootstrap delta (equal to the cohort's own
  * delta when the candidate's id sorts first, the same seed), the board's
@@ -8,7 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compareBoard, compareBoards, neighbourPairs, pairSeed } from '../../src/site/compare.ts';
+import { compareBoardFacts, compareFacts, neighbourPairs } from '../../src/facts/compare.ts';
+import { pairSeed } from '../../src/analysis/pair-seed.ts';
+import { siteCompare } from '../../src/site/compare.ts';
 import { comparePath, compareKey, COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from '../../src/site/compare-paths.ts';
 import { Config } from '../../src/config/config.ts';
 import { digestCanonical } from '../../src/json/canonical.ts';
@@ -20,7 +23,7 @@ const boardOf = (prefix: string) => report.boards.find((b) => b.board_id.startsW
 const cohortOf = (prefix: string): ReportCohort => report.cohorts.find((c) => c.cohort_id.startsWith(`sha256:${prefix}`))!;
 
 describe('compare pages of the demo', () => {
-  const all = compareBoards(report, cohorts);
+  const all = siteCompare(report.boards, cohorts, compareFacts(report));
 
   it('a page for every pair of every board (under the default cap of 50), keyed a-hex/b-hex in id order', () => {
     expect(COMPARE_MAX_COHORTS).toBe(Config.parse({}).compare_max_cohorts);
@@ -71,7 +74,7 @@ describe('compare pages of the demo', () => {
       const page = all[board.board_id]!.pages[compareKey(id, baseline)]!;
       expect(page.a).toBe(id);
       expect(page.delta).toEqual({ rate: c.delta!.rate, interval: c.delta!.interval, paired_tasks: c.delta!.paired_tasks, resamples: c.delta!.resamples, skipped: c.delta!.skipped, seed: c.delta!.seed });
-      expect(pairSeed(report.config_digest, c, cohorts.get(baseline)!)).toBe(c.delta!.seed);
+      expect(pairSeed([...c.plans, ...cohorts.get(baseline)!.plans].map((p) => p.bundle_id), report.config_digest, id, baseline)).toBe(c.delta!.seed);
     }
   });
 
@@ -109,16 +112,16 @@ describe('the cap', () => {
     const many = new Map(ids.map((id) => [id, { ...base, cohort_id: id, tasks: [], subject: { ...base.subject, role: 'candidate' as const } }]));
     const pairs = ids.flatMap((a, i) => ids.slice(i + 1).map((b) => ({ a, b, tasks: 0, a_better: 0, b_better: 0, p: 1, p_holm: 1, winner: null })));
     const big = { ...board, cohorts: ids, baseline_cohort_id: null, pairs };
-    const capped = compareBoard(report, big, many, 11);
+    const capped = compareBoardFacts(report, big, many, 11);
     expect(capped.full).toBe(false);
     // Places 0..11, each taking 5 nearest (+-1, +-2, then 3 above; the ends reach further): every pair at
     // distance 1 (11), 2 (10) and 3 (9), at distance 4 (0,4), (1,5), (6,10), (7,11), at 5 (0,5), (6,11): 36 of 66.
     expect(neighbourPairs(ids, 5).size).toBe(11 + 10 + 9 + 4 + 2);
-    expect(Object.keys(capped.pages)).toHaveLength(36);
-    expect(compareBoard(report, big, many, 12).full).toBe(true);
-    expect(Object.keys(compareBoard(report, big, many, 12).pages)).toHaveLength(66);
+    expect(capped.pages).toHaveLength(36);
+    expect(compareBoardFacts(report, big, many, 12).full).toBe(true);
+    expect(compareBoardFacts(report, big, many, 12).pages).toHaveLength(66);
     // No baseline: the report holds no per-task sides; the pages still exist, without wins or delta.
-    expect(Object.values(capped.pages).every((p) => p.a_wins === null && p.delta === null)).toBe(true);
+    expect(capped.pages.every((p) => p.a_wins === null && p.delta === null)).toBe(true);
     expect(Object.values(capped.sides).every((s) => s === null)).toBe(true);
   });
 });
