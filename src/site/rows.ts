@@ -25,10 +25,8 @@ export function firstOf<T>(items: readonly T[], total: number, max: number = MAX
 /** On /rejected/, which lists every rejected bundle: the most files and findings shown per bundle. */
 export const REJECTED_ROWS = 100;
 
-/**
- * The most attempts of one cohort a task page lists (the rest are counted
- * and are in the plans' attempts.jsonl): at 10^6 attempts a task has
- * hundreds per cohort, and listing them all made the task pages the larger
- * part of a build.
+/*
+ * Task pages list at most DETAIL_ROWS (10) attempts of a cohort in full
+ * (src/facts/attempt-index.ts): the rest are an outcome strip and their
+ * lines in the published attempts.jsonl (src/site/attempt-rows.ts).
  */
-export const TASK_ROWS = 50;

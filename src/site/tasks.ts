@@ -1,41 +1,32 @@
 /**
  * Task pages (/boards/<board-hex>/tasks/<task-key>/, docs/site.md): for every
  * headline, watch-list and public task of a board, its ledger record and, per
- * cohort, its attempts with their terminal class, grade, cost, tokens, wall
- * time, artifacts and attempts.jsonl line.
+ * cohort, one summary row (resolved / graded, terminal classes, cost, tokens,
+ * median wall time), an outcome strip of every attempt, its first
+ * DETAIL_ROWS attempts in full (terminal class, grade, cost, tokens, wall
+ * time, artifacts, attempts.jsonl line) and where the others are: their
+ * lines in their bundles' published attempts.jsonl.
  *
- * Per-attempt facts are not in the report. The site reads them from the bytes
- * it publishes (docs/architecture.md, "Task pages"): for each counted bundle,
- * its plan.json, ledger.jsonl, attempts.jsonl and grades/*.json blobs
- * (published.blob: re-hashed against the digest verification saw), parsed
- * strictly (src/json) against the evidence schemas (src/schema) into the
- * column tables (src/bundle), and pooled by the analysis itself
- * (src/analysis/pool.ts bundleSegments, with the report's grading pin), so each
- * attempt's cohort and terminal class are the ones the report counted, never
- * a second implementation. One pass over the attempts, grouped by board, task
- * and cohort; a page's rows are materialised only when it is written
+ * Per-attempt facts are not in the report: they are the attempt index
+ * (src/facts/attempt-index.ts), computed once below the site from the
+ * verified evidence as the analysis pooled it. The site only renders it: it
+ * maps bundles to their published files (URLs), reads the artifact texts a
+ * page shows (published.blob, re-hashed) and the transcripts of imported
+ * bundles. A page's rows are materialised only when it is written
  * ({@link TaskDetails.detail}), so the site model holds only the small index
  * (tasks, ledger records, resolved / graded per cohort).
  */
-import { forEachStrictJsonlLine } from '../json/jsonl.ts';
-import { parseStrictJson } from '../json/strict-json.ts';
-import { Attempt, Grades, LedgerRecord, Plan } from '../schema/index.ts';
-import { evidenceFromObjects, type BundleEvidence } from '../bundle/evidence.ts';
-import type { AttemptLine, GradesFile } from '../bundle/lines.ts';
-import type { GradesTable } from '../bundle/tables.ts';
-import { bundleSegments, splitConflicts, type AnalysisInput, type Segment } from '../analysis/pool.ts';
-import { layerColumns, REASON_CODES, TERMINAL_CLASSES, type GraderReason, type TerminalClass } from '../analysis/grading.ts';
-import { bundleColumns } from '../analysis/columns.ts';
+import { DETAIL_ROWS, type AttemptIndex, type IndexAttempt, type IndexCell, type IndexOutcomes } from '../facts/attempt-index.ts';
+import type { LedgerRecord, Plan } from '../schema/index.ts';
+import type { GraderReason, TerminalClass } from '../analysis/grading.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import type { Published, SiteFile } from './publish.ts';
 import { taskKey } from './task-key.ts';
-import { TASK_ROWS } from './rows.ts';
 import { transcriptKey } from '../import/transcript.ts';
 import { reportImportLimits } from './originals.ts';
-import { readTranscripts, transcriptIndex, transcriptSourceOf, type TranscriptDetails, type TranscriptSource } from './transcripts.ts';
-import { importerOfOrigin } from '../import/registry.ts';
-import { emptyOutcomes, noTranscriptNote, type BundleOutcomes } from './imported-facts.ts';
+import { bundleTranscripts, transcriptIndex, type SiteTranscript, type TranscriptDetails, type TranscriptSource } from './transcripts.ts';
+import { noTranscriptNote, type BundleOutcomes, type NoTranscriptWhy } from './imported-facts.ts';
 
 /** Which lists of the board's ledger a task is on. */
 export type TaskSplit = 'headline' | 'watch_list' | 'public';
@@ -102,14 +93,35 @@ export interface TaskAttemptRow {
   transcriptNote: string | null;
 }
 
-/** One task page's rows: per cohort of the board (board.cohorts order), its attempts in bundle id then line order. */
+/** A cohort's figures on one task (the attempt index's cell): its summary row. */
+export type TaskSummary = Pick<IndexCell, 'classes' | 'reasons' | 'cost' | 'tokens' | 'wall_median'>;
+
+/** The attempts of a cohort on a task that its page does not show in full: where each is. */
+export interface TaskRest {
+  /** How many (the cohort's attempts on the task after its first DETAIL_ROWS). */
+  count: number;
+  /** Per bundle (attempt order of first appearance): its attempts.jsonl as published (null: withheld), its plan, and the lines, ascending. */
+  files: { url: string | null; plan_hex: string; lines: number[] }[];
+  /** Their transcript pages (imported attempts whose format records one), in attempt order. */
+  transcripts: { index: number; attempt_id: string; url: string }[];
+}
+
+/** One task page's data: per cohort of the board (board.cohorts order), its summary, strip, first attempts in full and the rest's lines. */
 export interface TaskDetail {
   board_id: string;
   key: string;
-  /** Per cohort of the board: its first {@link TASK_ROWS} attempts on the task (row order, bundle id order), and how many it has. */
-  cohorts: { cohort_id: string; attempts: TaskAttemptRow[]; total: number }[];
+  cohorts: {
+    cohort_id: string;
+    /** Its attempts on the task. */
+    total: number;
+    summary: TaskSummary;
+    /** One character per attempt in attempt order: the index of its terminal class in TERMINAL_CLASSES. */
+    strip: string;
+    /** The first DETAIL_ROWS (bundle id order, then line order), in full. */
+    attempts: TaskAttemptRow[];
+    rest: TaskRest;
+  }[];
 }
-
 
 /** A text view is shown for an artifact of at most this many bytes ... */
 export const TEXT_VIEW_BYTES = 16 * 1024;
@@ -119,187 +131,117 @@ const TEXT_CACHE_BYTES = 32 * 1024 * 1024;
 /** ... while a page's text views total at most this many bytes (the rest are links only). */
 export const PAGE_TEXT_BYTES = 64 * 1024;
 
-/** The task pages of a build: every page's board and key, and each page's rows on demand. */
+/** The task pages of a build: every page's board and key, and each page's data on demand. */
 export interface TaskDetails {
   pages: { board_id: string; key: string }[];
   detail(n: number): Promise<TaskDetail>;
 }
 
-/** A counted bundle as read back from its published bytes. */
-interface ReadBack {
-  report: number;
+/** A counted bundle of the index as the site publishes it. */
+interface PublishedOf {
   bundle_id: string;
   plan_hex: string;
-  files: SiteFile[];
   bySha: Map<string, SiteFile>;
   attemptsUrl: string | null;
-  grades: readonly GradesTable[];
-  /** For each row, the generation table and result index in use (-1: none), as layerColumns picks it. */
-  gradeTable: Int32Array;
-  gradeIndex: Int32Array;
 }
 
 /**
- * The board index (site model) and the task pages' rows, from the report and
- * what the build publishes. Reads each counted bundle's evidence once: the
- * verified evidence the build already holds for that content digest
- * (`verified`, the pipeline's tables: no second parse), else its published
- * bytes, parsed strictly.
+ * The board index (site model), the task pages' data, the transcript pages
+ * and each counted bundle's outcomes, from the report, what the build
+ * publishes and the attempt index (src/facts/attempt-index.ts). Computes no
+ * figure: it renders the index, adding URLs, artifact texts and transcripts.
  */
 export async function siteTasks(
   report: Report,
   published: Published,
-  verified?: ReadonlyMap<string, BundleEvidence>,
-  /** The artifact text a page shows at most, and the attempts per cohort it lists (tests set them lower). */
-  limits: { pageTextBytes?: number; taskRows?: number } = {},
+  index: AttemptIndex,
+  /** The artifact text a page shows at most (tests set it lower). */
+  limits: { pageTextBytes?: number } = {},
 ): Promise<{ boards: Record<string, SiteBoardTasks>; details: TaskDetails; transcripts: TranscriptDetails; outcomes: Record<string, BundleOutcomes> }> {
-  const inputs: AnalysisInput[] = [];
-  const read = new Map<string, ReadBack>();
-  const ledgers = new Map<string, Map<string, LedgerRecord>>();
+  const reportIndex = new Map(report.bundles.map((b, i) => [b.bundle_id, i]));
+  const bundles: PublishedOf[] = [];
   // Imported bundles whose format records transcripts: where they are read from, and which (task, index) have one.
   const transcriptSources = new Map<string, TranscriptSource>();
   const transcriptKeys = new Map<string, ReadonlySet<string>>();
   // Imported bundles without transcripts, or with some: the task page's note for an attempt without one (by bundle id).
-  const noTranscript = new Map<string, { label: string; why: 'format' | 'attempt' | 'unread' }>();
+  const noTranscript = new Map<string, { label: string; why: NoTranscriptWhy }>();
   // Originals are read within the import limits the report was verified under (originals.ts).
   const importLimits = reportImportLimits(report);
-  for (let i = 0; i < report.bundles.length; i++) {
-    const entry = report.bundles[i]!;
-    if (!entry.counted || entry.status !== 'verified' || entry.bundle_id === null || entry.plan_id === null) continue;
+  for (const b of index.bundles) {
+    const i = reportIndex.get(b.bundle_id);
+    if (i === undefined) throw new Error(`internal: the attempt index names bundle ${b.bundle_id}, which is not the report's`);
     const files = published.bundles[i]!.files;
-    const byPath = new Map(files.map((f) => [f.path, f]));
-    const attemptsFile = byPath.get('attempts.jsonl');
-    const evidence = verified?.get(entry.content_digest) ?? (await evidenceFromBlobs(entry.bundle_id, byPath, published));
-    const plan = evidence.plan as Plan;
-    if (!ledgers.has(plan.ledger.digest)) ledgers.set(plan.ledger.digest, new Map(evidence.ledger.map((r) => [r.task_id, r])));
-    inputs.push({ bundle_id: entry.bundle_id, plan_id: entry.plan_id, evidence });
-    const transcriptSource = transcriptSourceOf(plan, files, importLimits);
-    if (transcriptSource !== null) {
-      const keys = new Set((await readTranscripts(transcriptSource, published)).keys());
-      if (keys.size > 0) {
-        transcriptSources.set(entry.bundle_id, transcriptSource);
-        transcriptKeys.set(entry.bundle_id, keys);
-      }
-    }
-    if (plan.origin?.kind === 'imported') {
-      const importer = importerOfOrigin(plan.origin.format);
-      if (importer !== undefined) {
-        const why = importer.transcripts === undefined ? 'format' : transcriptSource === null ? 'unread' : 'attempt';
-        noTranscript.set(entry.bundle_id, { label: importer.label, why });
-      }
-    }
-    // The result each row is graded by, as the analysis picks it (grading.ts layerColumns: the latest generation, under the pin).
-    const layer = layerColumns(plan, bundleColumns(evidence), report.config.grading_pin);
-    const gradeTable = Int32Array.from(layer.grader, (k) => (k === -1 ? -1 : (layer.generations[k]?.table ?? -1)));
-    const gradeIndex = layer.result;
-    read.set(entry.bundle_id, {
-      report: i,
-      bundle_id: entry.bundle_id,
-      plan_hex: hexOf(entry.plan_id),
-      files,
+    bundles.push({
+      bundle_id: b.bundle_id,
+      plan_hex: hexOf(b.plan_id),
       bySha: new Map(files.map((f) => [f.sha256, f])),
-      attemptsUrl: attemptsFile?.url ?? null,
-      grades: evidence.grades,
-      gradeTable,
-      gradeIndex,
+      attemptsUrl: files.find((f) => f.path === 'attempts.jsonl')?.url ?? null,
     });
-  }
-  // Each cohort's rows, bundle by bundle in bundle id order (as the report pooled them).
-  const byCohort = new Map<string, Segment[]>();
-  for (const input of splitConflicts(inputs).counted) {
-    for (const segment of bundleSegments(input, report.config.grading_pin)) {
-      const list = byCohort.get(segment.cohort_id) ?? [];
-      list.push(segment);
-      byCohort.set(segment.cohort_id, list);
+    if (b.origin?.kind !== 'imported') continue;
+    // The importers' read side (src/import/sources.ts): the keys of the attempts with a transcript, or why they have none.
+    const read = await bundleTranscripts({ origin: b.origin }, published.bundles[i]!, published, importLimits);
+    if (read === null) continue;
+    if (read.source !== null) {
+      transcriptSources.set(b.bundle_id, read.source);
+      transcriptKeys.set(b.bundle_id, read.keys);
     }
-  }
-  const RESOLVED = TERMINAL_CLASSES.indexOf('resolved');
-  // Each counted bundle's attempts by terminal class and grader reason (the one line of an imported bundle, imported-facts.ts).
-  const outcomes: Record<string, BundleOutcomes> = {};
-  for (const list of byCohort.values()) {
-    for (const segment of list) {
-      const counts = (outcomes[segment.bundle_id] ??= emptyOutcomes());
-      for (let p = 0; p < segment.rows.length; p++) {
-        counts.terminal[TERMINAL_CLASSES[segment.terminal[p]!]!]++;
-        const reason = REASON_CODES[segment.reason[p]!];
-        if (reason !== undefined && reason !== null) counts.reasons[reason]++;
-      }
-    }
+    if (read.label !== null) noTranscript.set(b.bundle_id, { label: read.label, why: read.why });
   }
 
   const boards: Record<string, SiteBoardTasks> = {};
   const pages: { board_id: string; key: string }[] = [];
-  /** Per page, per cohort position: flat pairs (segment number, position in segment). */
-  const refs: number[][][] = [];
-  const segments: Segment[] = [];
-  const transcripts = transcriptIndex(published);
+  const cellsOf: IndexCell[][] = [];
+  // Transcript pages: every attempt of an imported bundle whose log has its transcript, first met in board, cohort,
+  // bundle then line order (as the pooled rows are met), then grouped by bundle (transcripts.ts).
+  const met: { bundle: number; board: number; position: number; line: number; page: Omit<SiteTranscript, 'key'> }[] = [];
+  report.boards.forEach((board, b) => {
+    const tasks = index.boards[board.board_id]?.tasks ?? [];
+    const order: SiteTask[] = [];
+    for (const task of tasks) {
+      const key = taskKey(task.task_id);
+      order.push({ key, page: pages.length, task_id: task.task_id, splits: task.splits, record: task.record, cells: task.cells.map((c) => [c.classes[0]!, sum(c.classes)]) });
+      pages.push({ board_id: board.board_id, key });
+      cellsOf.push(task.cells);
+      if (transcriptKeys.size === 0) continue;
+      task.cells.forEach((cell, position) => {
+        const meet = (bundle: number, line: number, attempt_id: string, attemptIndex: number): void => {
+          const bundleId = bundles[bundle]!.bundle_id;
+          const keys = transcriptKeys.get(bundleId);
+          if (keys === undefined || !keys.has(transcriptKey(task.task_id, attemptIndex))) return;
+          const source = transcriptSources.get(bundleId)!.files[0]!;
+          met.push({
+            bundle,
+            board: b,
+            position,
+            line,
+            page: {
+              bundle_hex: hexOf(bundleId),
+              attempt_id,
+              task_id: task.task_id,
+              index: attemptIndex,
+              board_id: board.board_id,
+              task_key: key,
+              cohort_id: board.cohorts[position]!,
+              plan_hex: bundles[bundle]!.plan_hex,
+              source: { path: source.path, url: source.url },
+            },
+          });
+        };
+        for (const a of cell.first) meet(a.bundle, a.line, a.attempt_id, a.index);
+        for (let r = 0; r < cell.rest.line.length; r++) meet(cell.rest.bundle[r]!, cell.rest.line[r]!, cell.rest.attempt_id[r]!, cell.rest.index[r]!);
+      });
+    }
+    boards[board.board_id] = { tasks: order };
+  });
+  met.sort((x, y) => x.board - y.board || x.position - y.position || x.bundle - y.bundle || x.line - y.line);
+  const transcripts = transcriptIndex();
   /** Transcript page URL by bundle id and attempt id. */
   const transcriptUrls = new Map<string, string>();
-  for (const board of report.boards) {
-    const records = ledgers.get(board.ledger.digest);
-    const byId = new Map<string, SiteTask>();
-    const order: SiteTask[] = [];
-    const lists: [TaskSplit, readonly string[]][] = [['headline', board.ledger.headline_tasks], ['watch_list', board.ledger.watch_list_tasks], ['public', board.ledger.public_tasks]];
-    for (const [split, ids] of lists) {
-      for (const id of ids) {
-        let task = byId.get(id);
-        if (!task) {
-          task = { key: taskKey(id), page: -1, task_id: id, splits: [], record: records?.get(id) ?? null, cells: board.cohorts.map(() => [0, 0]) };
-          byId.set(id, task);
-          order.push(task);
-        }
-        if (!task.splits.includes(split)) task.splits.push(split);
-      }
-    }
-    const pageOf = new Map<SiteTask, number>();
-    for (const task of order) {
-      task.page = pages.length;
-      pageOf.set(task, pages.length);
-      pages.push({ board_id: board.board_id, key: task.key });
-      refs.push(board.cohorts.map(() => []));
-    }
-    // One pass over each cohort's attempts, grouped by task.
-    board.cohorts.forEach((cohortId, position) => {
-      for (const segment of byCohort.get(cohortId) ?? []) {
-        const s = segments.length;
-        segments.push(segment);
-        const table = segment.columns.attempts;
-        const taskOfIndex = table.tasks.values.map((id) => byId.get(id));
-        for (let p = 0; p < segment.rows.length; p++) {
-          const task = taskOfIndex[table.task[segment.rows[p]!]!];
-          if (!task) continue;
-          const cell = task.cells[position]!;
-          cell[1]++;
-          if (segment.terminal[p] === RESOLVED) cell[0]++;
-          refs[pageOf.get(task)!]![position]!.push(s, p);
-          const keys = transcriptKeys.get(segment.bundle_id);
-          if (keys !== undefined) {
-            const a = table.attempt(segment.rows[p]!);
-            const back = read.get(segment.bundle_id)!;
-            const source = transcriptSources.get(segment.bundle_id)!.files[0]!;
-            if (keys.has(transcriptKey(a.task_id, a.index)) && !transcriptUrls.has(`${segment.bundle_id}\u0000${a.attempt_id}`)) {
-              const url = transcripts.add(
-                {
-                  bundle_hex: hexOf(segment.bundle_id),
-                  attempt_id: a.attempt_id,
-                  task_id: a.task_id,
-                  index: a.index,
-                  board_id: board.board_id,
-                  task_key: task.key,
-                  cohort_id: cohortId,
-                  plan_hex: back.plan_hex,
-                  source: { path: source.path, url: source.url },
-                },
-                segment.bundle_id,
-              );
-              transcriptUrls.set(`${segment.bundle_id}\u0000${a.attempt_id}`, url);
-            }
-          }
-        }
-      }
-    });
-    boards[board.board_id] = { tasks: order };
+  for (const m of met) {
+    const id = `${bundles[m.bundle]!.bundle_id}\u0000${m.page.attempt_id}`;
+    if (!transcriptUrls.has(id)) transcriptUrls.set(id, transcripts.add(m.page, bundles[m.bundle]!.bundle_id));
   }
+  const transcriptOf = (bundle: number, attempt_id: string): string | null => transcriptUrls.get(`${bundles[bundle]!.bundle_id}\u0000${attempt_id}`) ?? null;
 
   // Artifact texts already read (a blob is read and re-hashed once per build, not once per page that shows it: the same
   // grader input or receipt is on many pages); at most TEXT_CACHE_BYTES of them, the rest read again when shown.
@@ -309,10 +251,9 @@ export async function siteTasks(
     const page = pages[n]!;
     const board = report.boards.find((b) => b.board_id === page.board_id)!;
     let budget = limits.pageTextBytes ?? PAGE_TEXT_BYTES;
-    // Synchronous but for the few texts a page reads (its text budget): 10^6 awaited artifacts were seconds of a large build.
-    const artifact = (back: ReadBack, role: TaskArtifact['role'], sha256: string): TaskArtifact | Promise<TaskArtifact> => {
+    // Synchronous but for the few texts a page reads (its text budget).
+    const artifact = (back: PublishedOf, role: TaskArtifact['role'], sha256: string): TaskArtifact | Promise<TaskArtifact> => {
       const file = back.bySha.get(sha256);
-      // Object literals, not spreads: 4 x 10^6 artifacts at 10^6 attempts.
       if (file === undefined) return { role, sha256, path: null, url: null, bytes: null, text: null, textNote: 'not published' };
       const { path, url, bytes } = file;
       if (bytes > TEXT_VIEW_BYTES) return { role, sha256, path, url, bytes, text: null, textNote: OVER_TEXT_VIEW };
@@ -330,81 +271,80 @@ export async function siteTasks(
         return withText(text);
       });
     };
-    const cohorts = [];
-    for (let position = 0; position < board.cohorts.length; position++) {
-      const flat = refs[n]![position]!;
-      const rows: TaskAttemptRow[] = [];
-      for (let i = 0; i < Math.min(flat.length, 2 * (limits.taskRows ?? TASK_ROWS)); i += 2) {
-        const segment = segments[flat[i]!]!;
-        const p = flat[i + 1]!;
-        const row = segment.rows[p]!;
-        const back = read.get(segment.bundle_id)!;
-        const table = segment.columns.attempts;
-        const a = table.attempt(row);
-        const g = back.gradeTable[row]!;
-        const result = g === -1 ? null : back.grades[g]!.result(back.gradeIndex[row]!);
-        const wanted: [TaskArtifact['role'], string][] = [];
-        if (a.patch !== null) wanted.push(['patch', a.patch]);
-        if (result !== null) wanted.push(['grader input', result.input], ['grader output', result.output], ['grader receipt', result.receipt]);
-        // One after the other (the text budget is spent in this order); awaited only when a text is read.
-        const artifacts: TaskArtifact[] = [];
-        for (const [role, sha256] of wanted) {
-          const made = artifact(back, role, sha256);
-          artifacts.push(made instanceof Promise ? await made : made);
-        }
-        rows.push({
-          attempt_id: a.attempt_id,
-          index: a.index,
-          outcome: a.outcome,
-          terminal: TERMINAL_CLASSES[segment.terminal[p]!]!,
-          reason: REASON_CODES[segment.reason[p]!] ?? null,
-          verdict: result?.verdict ?? null,
-          generation: g === -1 ? null : back.grades[g]!.generation,
-          cost: { state: a.cost.state, micros: a.cost.micros },
-          tokens: a.tokens,
-          wall_seconds: a.wall_seconds,
-          retries: a.retries,
-          plan_hex: back.plan_hex,
-          line: { url: back.attemptsUrl, number: table.line[row]! },
-          artifacts,
-          transcript: transcriptUrls.get(`${segment.bundle_id}\u0000${a.attempt_id}`) ?? null,
-          transcriptNote: transcriptNoteOf(noTranscript.get(segment.bundle_id), transcriptUrls.has(`${segment.bundle_id}\u0000${a.attempt_id}`)),
-        });
+    const row = async (a: IndexAttempt): Promise<TaskAttemptRow> => {
+      const back = bundles[a.bundle]!;
+      // One after the other (the text budget is spent in this order); awaited only when a text is read.
+      const artifacts: TaskArtifact[] = [];
+      for (const { role, sha256 } of a.artifacts) {
+        const made = artifact(back, role, sha256);
+        artifacts.push(made instanceof Promise ? await made : made);
       }
-      cohorts.push({ cohort_id: board.cohorts[position]!, attempts: rows, total: flat.length / 2 });
+      const transcript = transcriptOf(a.bundle, a.attempt_id);
+      return {
+        attempt_id: a.attempt_id,
+        index: a.index,
+        outcome: a.outcome,
+        terminal: a.terminal,
+        reason: a.reason,
+        verdict: a.verdict,
+        generation: a.generation,
+        cost: a.cost,
+        tokens: a.tokens,
+        wall_seconds: a.wall_seconds,
+        retries: a.retries,
+        plan_hex: back.plan_hex,
+        line: { url: back.attemptsUrl, number: a.line },
+        artifacts,
+        transcript,
+        transcriptNote: transcriptNoteOf(noTranscript.get(back.bundle_id), transcript !== null),
+      };
+    };
+    const cohorts: TaskDetail['cohorts'] = [];
+    for (let position = 0; position < board.cohorts.length; position++) {
+      const cell = cellsOf[n]![position]!;
+      const attempts: TaskAttemptRow[] = [];
+      for (const a of cell.first) attempts.push(await row(a));
+      const files = new Map<number, TaskRest['files'][number]>();
+      const restTranscripts: TaskRest['transcripts'] = [];
+      for (let r = 0; r < cell.rest.line.length; r++) {
+        const bundle = cell.rest.bundle[r]!;
+        let file = files.get(bundle);
+        if (file === undefined) files.set(bundle, (file = { url: bundles[bundle]!.attemptsUrl, plan_hex: bundles[bundle]!.plan_hex, lines: [] }));
+        file.lines.push(cell.rest.line[r]!);
+        const url = transcriptOf(bundle, cell.rest.attempt_id[r]!);
+        if (url !== null) restTranscripts.push({ index: cell.rest.index[r]!, attempt_id: cell.rest.attempt_id[r]!, url });
+      }
+      for (const file of files.values()) file.lines.sort((x, y) => x - y);
+      const { classes, reasons, cost, tokens, wall_median } = cell;
+      cohorts.push({
+        cohort_id: board.cohorts[position]!,
+        total: cell.strip.length,
+        summary: { classes, reasons, cost, tokens, wall_median },
+        strip: cell.strip,
+        attempts,
+        rest: { count: cell.rest.line.length, files: [...files.values()], transcripts: restTranscripts },
+      });
     }
     return { board_id: page.board_id, key: page.key, cohorts };
   };
+  // Each counted bundle's attempts by terminal class and grader reason (the one line of an imported bundle, imported-facts.ts).
+  const outcomes: Record<string, BundleOutcomes> = index.outcomes satisfies Record<string, IndexOutcomes>;
   return { boards, details: { pages, detail }, transcripts: transcripts.details(transcriptSources), outcomes };
 }
 
-/** The task page's note for an imported attempt without a transcript page; null for one with a page, or not imported. */
-function transcriptNoteOf(bundle: { label: string; why: 'format' | 'attempt' | 'unread' } | undefined, hasPage: boolean): string | null {
-  if (bundle === undefined || hasPage) return null;
-  return noTranscriptNote(bundle.label, bundle.why);
+/** The most attempts of a cohort a task page shows in full. */
+export const TASK_DETAIL_ROWS = DETAIL_ROWS;
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
 }
 
-/**
- * For each attempt row, the generation and result in use, as the grading
- * layer picks it (src/analysis/grading.ts layerColumns): generations in
- * number order, a later result wins, a pin keeps only its grader's; every row
- * of a repeated attempt id takes its id's result.
- */
-/** A counted bundle's evidence from its published bytes (plan, ledger, attempts, grades), parsed strictly. */
-async function evidenceFromBlobs(bundle_id: string, byPath: ReadonlyMap<string, SiteFile>, published: Published): Promise<BundleEvidence> {
-  const planFile = byPath.get('plan.json');
-  if (!planFile) throw new Error(`counted bundle ${bundle_id} has no published plan.json`);
-  const plan = Plan.parse(jsonOf(await published.blob(planFile.sha256)));
-  const ledgerFile = byPath.get('ledger.jsonl');
-  const ledger: LedgerRecord[] = [];
-  if (ledgerFile) forEachStrictJsonlLine(await published.blob(ledgerFile.sha256), (l) => ledger.push(LedgerRecord.parse(lineValue(l))));
-  const attemptsFile = byPath.get('attempts.jsonl');
-  const attempts: AttemptLine[] = [];
-  if (attemptsFile) forEachStrictJsonlLine(await published.blob(attemptsFile.sha256), (l) => attempts.push({ line: l.line, attempt: Attempt.parse(lineValue(l)) }));
-  const gradesFiles: GradesFile[] = [];
-  const gradePaths = [...byPath.keys()].filter((p) => /^grades\/[^/]+\.json$/.test(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const path of gradePaths) gradesFiles.push({ path, grades: Grades.parse(jsonOf(await published.blob(byPath.get(path)!.sha256))) });
-  return evidenceFromObjects({ plan, ledger, attempts, grades: gradesFiles });
+/** The task page's note for an imported attempt without a transcript page; null for one with a page, or not imported. */
+function transcriptNoteOf(bundle: { label: string; why: NoTranscriptWhy } | undefined, hasPage: boolean): string | null {
+  if (bundle === undefined || hasPage) return null;
+  return noTranscriptNote(bundle.label, bundle.why);
 }
 
 /** Bytes as text when they are valid UTF-8, else null. */
@@ -414,15 +354,4 @@ function utf8Text(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-function jsonOf(bytes: Uint8Array): unknown {
-  const parsed = parseStrictJson(bytes);
-  if (!parsed.ok) throw new Error(`a counted bundle's file is not JSON: ${parsed.error.message}`);
-  return parsed.value;
-}
-
-function lineValue(line: { ok: true; value: unknown } | { ok: false; error: { message: string; line: number } }): unknown {
-  if (!line.ok) throw new Error(`a counted bundle's JSONL line ${line.error.line} does not parse: ${line.error.message}`);
-  return line.value;
 }

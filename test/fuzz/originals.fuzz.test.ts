@@ -30,6 +30,7 @@ import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel } from '../../src/site/model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
 import { siteTasks } from '../../src/site/tasks.ts';
+import { attemptIndexOf, evidenceOf } from '../../src/facts/attempt-index.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { bundleFiles, DEMO_INSPECT } from '../helpers/imported-bundle.ts';
 
@@ -130,7 +131,7 @@ async function run(dir: string): Promise<number[]> {
       return real.blob(sha256);
     },
   };
-  const tasks = await siteTasks(report, published);
+  const tasks = await siteTasks(report, published, attemptIndexOf(report, evidenceOf(results)));
   await buildSiteModel(report, published, config, { tasks: tasks.boards, transcripts: tasks.transcripts.pages });
   for (let n = 0; n < tasks.transcripts.pages.length; n++) await tasks.transcripts.detail(n);
   return read;

@@ -12,6 +12,7 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
+import { computeSiteFacts } from '../../src/facts/index.ts';
 
 /** The demo's site model for the repository at `root`, built as `ledgerboard build` builds it (no SOURCE_DATE_EPOCH). */
 export async function demoSiteModel(root: string): Promise<SiteModel> {
@@ -19,7 +20,9 @@ export async function demoSiteModel(root: string): Promise<SiteModel> {
   const retainedDir = configPath(loaded, loaded.config.retained_reports_dir);
   const history = await checkHistoryIn(await verifyPaths(bundleDirs(loaded)), retainedDir);
   const report = buildReport(history.results, loaded.config);
-  return buildSiteModel(report, publishedOf(report, history.results), loaded.config, { retained: await readRetained(retainedDir), sourceDate: null, history });
+  // The facts as the pipeline computes them below the site (the attempt index from the verified tables): the production route.
+  const { facts } = await computeSiteFacts(report, history.results, { cap: loaded.config.compare_max_cohorts });
+  return buildSiteModel(report, publishedOf(report, history.results), loaded.config, { retained: await readRetained(retainedDir), sourceDate: null, history, facts });
 }
 
 /** The golden text of a site model. */

@@ -35,6 +35,7 @@ import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { textOf } from '../helpers/page-text.ts';
 import { buildSite } from '../browser/browser.ts';
 import { siteTasks } from '../../src/site/tasks.ts';
+import { attemptIndexOf, evidenceOf } from '../../src/facts/attempt-index.ts';
 import type { Importer } from '../../src/import/importer.ts';
 import { rateRuleOf, sourceLineOf, emptyOutcomes, noTranscriptNote } from '../../src/site/imported-facts.ts';
 import { inspectImporter } from '../../src/import/inspect/importer.ts';
@@ -111,7 +112,7 @@ describe('item 4: each format says its own rule for a resolved attempt', () => {
     expect(new Set(plans.map((p) => p.imported.format)).size).toBe(6);
     for (const { plan, imported } of plans) {
       const importer = importerOfOrigin(imported.format)!;
-      expect(imported.rateRule).toBe(rateRuleOf(importer, imported.format, plan));
+      expect(imported.rateRule).toBe(rateRuleOf({ name: importer.name, label: importer.label, passRule: (p) => importer.passRule?.(p) ?? null }, imported.format, plan));
       const rule = importer.passRule?.(plan);
       if (rule !== undefined) expect(imported.rateRule.endsWith(`: ${rule}`)).toBe(true);
       expect(imported.rateRule).toMatch(/^The imported rate counts an attempt as resolved by the /);
@@ -126,13 +127,13 @@ describe('item 4: each format says its own rule for a resolved attempt', () => {
     expect(inspectImporter.passRule!({ grader: { id: 'match', profile: 'inspect-scorer pass>=<b>$(x)' } } as never)).toBe(words('the threshold its grader profile records'));
   });
 
-  it('a format without passRule names its section of docs/importing.md; a format this version does not import says so', () => {
+  it('a format without passRule names its section of docs/importing.md; a passRule that throws is a bug (the build fails); a format this version does not import says so', () => {
     const helm = importerNamed('helm')!;
-    const without: Importer = { ...helm, passRule: undefined };
     const plan = { grader: { id: 'x' } };
+    const without = { name: helm.name, label: helm.label, passRule: () => null };
     expect(rateRuleOf(without, 'helm-run', plan)).toBe('The imported rate counts an attempt as resolved by the HELM run directory import\'s own rule: the rule is in docs/importing.md, section "HELM"');
-    const throwing: Importer = { ...helm, passRule: () => { throw new Error('bug'); } };
-    expect(rateRuleOf(throwing, 'helm-run', plan)).toBe(rateRuleOf(without, 'helm-run', plan));
+    const throwing = { name: helm.name, label: helm.label, passRule: (): string => { throw new TypeError('bug'); } };
+    expect(() => rateRuleOf(throwing, 'helm-run', plan)).toThrow(TypeError);
     expect(rateRuleOf(undefined, 'other-format', plan)).toBe('The imported rate counts an attempt as resolved by the rule of the format other-format, which this version of ledgerboard does not import: it is not stated here');
   });
 
@@ -257,7 +258,7 @@ describe('an imported attempt without a transcript says so on its task page row'
     const saved = tb.transcripts;
     (tb as { transcripts?: Importer['transcripts'] }).transcripts = undefined;
     try {
-      const tasks = await siteTasks(report, publishedOf(report, results));
+      const tasks = await siteTasks(report, publishedOf(report, results), attemptIndexOf(report, evidenceOf(results)));
       const board = report.boards.find((b) => b.key.origin === 'imported' && b.ledger.name === 'terminal-bench-core==head')!;
       const n = tasks.details.pages.findIndex((p) => p.board_id === board.board_id);
       const detail = await tasks.details.detail(n);
@@ -268,7 +269,7 @@ describe('an imported attempt without a transcript says so on its task page row'
       (tb as { transcripts?: Importer['transcripts'] }).transcripts = saved;
     }
     // With the format's transcripts read, an attempt the log has none for says so (Inspect's log_tool_call_error sample has messages; every row has one or the note).
-    const tasks = await siteTasks(report, publishedOf(report, results));
+    const tasks = await siteTasks(report, publishedOf(report, results), attemptIndexOf(report, evidenceOf(results)));
     for (let n = 0; n < tasks.details.pages.length; n++) {
       for (const row of (await tasks.details.detail(n)).cohorts.flatMap((c) => c.attempts)) {
         expect(row.transcript === null ? row.transcriptNote : null).not.toBe(undefined);

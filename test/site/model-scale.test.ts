@@ -27,6 +27,7 @@ import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { siteModelPlugin, SITE_MODEL_MODULE, writeSiteModel } from '../../src/site/render.ts';
 import { siteTasks } from '../../src/site/tasks.ts';
+import { attemptIndexOf, evidenceOf } from '../../src/facts/attempt-index.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { writeManyLedgers } from '../helpers/many-ledgers.ts';
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const report = buildReport(results, config);
   expect(report.boards).toHaveLength(4);
   const published = publishedOf(report, results);
-  const tasks = await siteTasks(report, published);
+  const tasks = await siteTasks(report, published, attemptIndexOf(report, evidenceOf(results)));
   small = await buildSiteModel(report, published, config, { tasks: tasks.boards, transcripts: tasks.transcripts.pages });
 }, 120_000);
 

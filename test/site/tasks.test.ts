@@ -1,8 +1,10 @@
 /**
- * Task pages (src/site/tasks.ts, task-key.ts): the key is the SHA-256 of the
- * task id's UTF-8 bytes, and on the demo every board's per-task resolved /
- * graded figures add up to each cohort's headline, watch-list and public
- * figures in the report, and each task page's rows are its cells' attempts.
+ * Task pages (src/facts/attempt-index.ts, src/site/tasks.ts, task-key.ts):
+ * the key is the SHA-256 of the task id's UTF-8 bytes; on the demo every
+ * board's per-task figures (resolved / graded, terminal classes, cost,
+ * tokens) add up to each cohort's in the report, and each task page's rows
+ * are its cells' first attempts. The rest (more than DETAIL_ROWS attempts of
+ * a cohort on a task) are in tasks-rest.test.ts.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -16,7 +18,10 @@ import { publishedOf } from '../../src/site/publish.ts';
 import { taskKey, taskPath } from '../../src/site/task-key.ts';
 import { PAGE_TEXT_BYTES, siteTasks, type SiteBoardTasks, type TaskDetails } from '../../src/site/tasks.ts';
 import { taskMatrix } from '../../src/site/chart-tasks.ts';
-import { TASK_ROWS } from '../../src/site/rows.ts';
+import { attemptIndexOf, DETAIL_ROWS, evidenceOf, type AttemptIndex } from '../../src/facts/attempt-index.ts';
+import { computeSiteFacts } from '../../src/facts/index.ts';
+import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
+import { deserialize, serialize } from 'node:v8';
 import { ROOT } from '../browser/browser.ts';
 
 describe('taskKey', () => {
@@ -35,25 +40,59 @@ describe('task pages on the demo', () => {
   let report: Report;
   let boards: Record<string, SiteBoardTasks>;
   let details: TaskDetails;
+  let index: AttemptIndex;
+  let results: Awaited<ReturnType<typeof verifyPaths>>;
   beforeAll(async () => {
     const loaded = await loadConfigFile(join(ROOT, 'ledgerboard.config.json'));
     const history = await checkHistoryIn(await verifyPaths(bundleDirs(loaded)), configPath(loaded, loaded.config.retained_reports_dir));
     report = buildReport(history.results, loaded.config);
     results = history.results;
-    ({ boards, details } = await siteTasks(report, publishedOf(report, history.results)));
-    fromTables = await siteTasks(
-      report,
-      publishedOf(report, history.results),
-      new Map(history.results.filter((r) => r.verification.status === 'verified').map((r) => [r.content_digest, r.verification.evidence])),
-    );
+    index = attemptIndexOf(report, evidenceOf(history.results));
+    ({ boards, details } = await siteTasks(report, publishedOf(report, history.results), index));
   }, 120_000);
-  let fromTables: Awaited<ReturnType<typeof siteTasks>>;
-  let results: Parameters<typeof publishedOf>[1];
+
+  it('is plain data computed below the site: JSON and V8 give it back, computed again it is the same, the facts carry it', async () => {
+    expect(JSON.parse(JSON.stringify(index))).toEqual(index);
+    expect(deserialize(serialize(index))).toEqual(index);
+    expect(attemptIndexOf(report, evidenceOf(results))).toEqual(index);
+    const { facts } = await computeSiteFacts(report, results);
+    expect(facts.attemptIndex).toEqual(index);
+    // Without the evidence tables of every counted bundle there is no index (never a second route through published bytes).
+    expect((await computeSiteFacts(report, [])).facts.attemptIndex).toBeUndefined();
+    expect(() => attemptIndexOf(report, () => undefined)).toThrow(/no verified evidence for counted bundle/);
+  });
+
+  it("adds up, per cohort, to the report's terminal classes, grader failure reasons, cost and tokens", () => {
+    let checked = 0;
+    for (const board of report.boards) {
+      const tasks = index.boards[board.board_id]!.tasks;
+      board.cohorts.forEach((id, i) => {
+        const cohort = report.cohorts.find((c) => c.cohort_id === id)!;
+        const cells = tasks.map((t) => t.cells[i]!);
+        const total = (f: (c: (typeof cells)[number]) => number) => cells.reduce((n, c) => n + f(c), 0);
+        TERMINAL_CLASSES.forEach((c, k) => expect(total((x) => x.classes[k]!), `${id} ${c}`).toBe(cohort.terminal_classes[c]));
+        for (const r of ['failed', 'errored', 'missing'] as const) expect(total((x) => x.reasons[r]), `${id} ${r}`).toBe(cohort.grader_failure_reasons[r]);
+        for (const m of ['micros', 'partial', 'unavailable', 'not_applicable', 'zero'] as const) expect(total((x) => x.cost[m]), `${id} cost ${m}`).toBe(cohort.cost[m]);
+        for (const m of ['input', 'output', 'unknown'] as const) expect(total((x) => x.tokens[m]), `${id} tokens ${m}`).toBe(cohort.tokens[m]);
+        expect(total((x) => x.strip.length)).toBe(cohort.attempts);
+        for (const c of cells) {
+          // The strip is the cell's classes, one mark per attempt; the first DETAIL_ROWS are in full, the others by line.
+          TERMINAL_CLASSES.forEach((_, k) => expect([...c.strip].filter((m) => m === String(k)).length).toBe(c.classes[k]));
+          expect(c.first.length).toBe(Math.min(DETAIL_ROWS, c.strip.length));
+          expect(c.first.map((a) => String(TERMINAL_CLASSES.indexOf(a.terminal))).join('')).toBe(c.strip.slice(0, c.first.length));
+          expect(c.rest.line.length).toBe(c.strip.length - c.first.length);
+          if (c.strip.length > 0) expect(c.wall_median).not.toBeNull();
+        }
+        checked++;
+      });
+    }
+    expect(checked).toBe(report.cohorts.length);
+  });
 
   it('shows at most its budget of artifact text on a page, a repeated text counted each time it is shown', async () => {
     // The demo's pages hold at most about 50 KB of text, under PAGE_TEXT_BYTES (64 KiB): a 4 KiB budget makes pages reach it.
     const budget = 4 * 1024;
-    const small = await siteTasks(report, publishedOf(report, results), undefined, { pageTextBytes: budget });
+    const small = await siteTasks(report, publishedOf(report, results), index, { pageTextBytes: budget });
     let limited = 0;
     let repeated = 0;
     for (let n = 0; n < small.details.pages.length; n++) {
@@ -80,28 +119,6 @@ describe('task pages on the demo', () => {
     }
     // null: attempts no generation graded (missing), shown as such.
     expect([...generations].sort()).toEqual([1, 2, null]);
-  });
-
-  it('lists at most its number of attempts per cohort on a page, first in row order, and counts them all', async () => {
-    // The demo has at most a dozen attempts of a cohort on a task, under TASK_ROWS (50): 2 makes pages reach it.
-    const few = await siteTasks(report, publishedOf(report, results), undefined, { taskRows: 2 });
-    let cut = 0;
-    for (let n = 0; n < details.pages.length; n++) {
-      const [all, short] = [await details.detail(n), await few.details.detail(n)];
-      short.cohorts.forEach((c, i) => {
-        expect(c.total).toBe(all.cohorts[i]!.total);
-        expect(c.attempts.map((a) => a.attempt_id)).toEqual(all.cohorts[i]!.attempts.slice(0, 2).map((a) => a.attempt_id));
-        if (c.total > 2) cut++;
-      });
-    }
-    expect(cut).toBeGreaterThan(0);
-    expect(TASK_ROWS).toBe(50);
-  });
-
-  it('gives the same index and rows from the verified tables the build holds as from the published bytes parsed again', async () => {
-    expect(fromTables.boards).toEqual(boards);
-    expect(fromTables.details.pages).toEqual(details.pages);
-    for (let n = 0; n < details.pages.length; n += 7) expect(await fromTables.details.detail(n)).toEqual(await details.detail(n));
   });
 
   it('lists every headline, watch-list and public task of each board once, in ledger-list order', () => {
@@ -154,8 +171,11 @@ describe('task pages on the demo', () => {
     expect(detail.cohorts.map((c) => c.cohort_id)).toEqual(board.cohorts);
     detail.cohorts.forEach((c, i) => {
       expect(c.total).toBe(task.cells[i]![1]);
-      expect(c.attempts.length).toBe(Math.min(c.total, TASK_ROWS));
-      expect(c.attempts.filter((a) => a.terminal === 'resolved').length).toBe(task.cells[i]![0]);
+      expect(c.attempts.length).toBe(Math.min(c.total, DETAIL_ROWS));
+      expect(c.rest.count).toBe(c.total - c.attempts.length);
+      expect(c.strip.length).toBe(c.total);
+      expect([...c.strip].filter((m) => m === '0').length).toBe(task.cells[i]![0]);
+      expect(c.summary.classes[0]).toBe(task.cells[i]![0]);
       for (const a of c.attempts) {
         expect(a.line.number).toBeGreaterThan(0);
         expect(a.line.url).toMatch(/^\/blobs\/[0-9a-f]{64}$/);
