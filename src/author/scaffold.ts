@@ -15,6 +15,8 @@ export interface ScaffoldOptions {
   name: string;
   /** What package.json's devDependency on ledgerboard points at (a version, a tarball path, a git URL). */
   ledgerboard: string;
+  /** With N (2..256): the workflow verifies the evidence in N parallel jobs and one job merges their caches and builds ({@link matrixWorkflow}). */
+  matrix?: number;
 }
 
 /** One file of the scaffold: its path (relative, "/"-separated) and text. */
@@ -93,7 +95,7 @@ export function scaffoldFiles(options: ScaffoldOptions): ScaffoldFile[] {
     { path: 'evidence/README.md', text: EVIDENCE_README },
     { path: SCORECARD_EXAMPLE_PATH, text: `${JSON.stringify(SCORECARD_EXAMPLE, null, 2)}\n` },
     { path: SCORECARD_EXAMPLE_README_PATH, text: SCORECARD_EXAMPLE_README },
-    { path: '.github/workflows/leaderboard.yml', text: WORKFLOW },
+    { path: '.github/workflows/leaderboard.yml', text: options.matrix === undefined ? WORKFLOW : matrixWorkflow(options.matrix) },
   ];
 }
 
@@ -274,3 +276,127 @@ jobs:
       - id: deployment
         uses: actions/deploy-pages@v4
 `;
+
+/** The most verify jobs `init --matrix` writes (GitHub Actions runs at most 256 jobs of one matrix). */
+export const MAX_MATRIX = 256;
+
+/** Where a verify job keeps its entries, and the directory the build job merges them into (both in the job's workspace, outside evidence/). */
+export const SHARD_CACHE_DIR = 'ledgerboard-cache';
+/** Where the build job downloads the shards' artifacts (one directory per artifact, named after it). */
+export const SHARDS_DIR = 'ledgerboard-shards';
+
+/**
+ * The workflow of `init --matrix N`: N verify jobs (a matrix), each running
+ * `ledgerboard cache fill --shard K/N` and uploading its cache directory as
+ * the artifact `ledgerboard-cache-K`; one build job that downloads every
+ * artifact there is, merges them (`cache merge`, entries sealed under the
+ * repository secret LEDGERBOARD_CACHE_KEY only) and builds with the merged
+ * cache; then the deploy job, as in the one-job workflow. The build job runs
+ * when a verify job failed too: the share nobody verified (a missing
+ * artifact, a refused entry) is verified by the build itself.
+ */
+export function matrixWorkflow(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 2 || n > MAX_MATRIX) throw new RangeError(`a matrix of ${n} jobs: from 2 to ${MAX_MATRIX}`);
+  const shards = Array.from({ length: n }, (_, i) => i + 1);
+  const sources = shards.map((k) => `${SHARDS_DIR}/ledgerboard-cache-${k}`).join(' ');
+  return `# Verifies every bundle under evidence/ in ${n} parallel jobs, builds the
+# leaderboard from their results and deploys it to GitHub Pages
+# (Settings -> Pages -> Source: GitHub Actions).
+# Written by ledgerboard init --matrix ${n} (ledgerboard ${VERSION}).
+#
+# Set the repository secret LEDGERBOARD_CACHE_KEY (Settings -> Secrets and
+# variables -> Actions) to 64 hex digits, e.g. \`openssl rand -hex 32\`: every
+# job seals its cache entries with it, and the merge takes only entries it
+# sealed. Without it each job makes a key of its own, the merge refuses every
+# entry, and the build verifies every bundle itself (correct, only slower).
+# A verify job that fails does not stop the build: the build verifies its
+# share itself. docs/publishing.md, "Verifying in parallel".
+name: leaderboard
+
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+  attestations: write
+
+concurrency:
+  group: pages
+  cancel-in-progress: false
+
+env:
+  LEDGERBOARD_CACHE_KEY: \${{ secrets.LEDGERBOARD_CACHE_KEY }}
+
+jobs:
+  verify:
+    runs-on: ubuntu-latest
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: [${shards.join(', ')}]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: ${WORKFLOW_NODE}
+          cache: npm
+      - run: npm ci
+      # Share K of ${n}: a bundle's share is decided by the SHA-256 of its path under evidence/ (docs/cli.md).
+      - run: npx ledgerboard cache fill --shard \${{ matrix.shard }}/${n} --cache ${SHARD_CACHE_DIR}
+      - uses: actions/upload-artifact@v4
+        with:
+          name: ledgerboard-cache-\${{ matrix.shard }}
+          path: ${SHARD_CACHE_DIR}
+          if-no-files-found: ignore
+          retention-days: 1
+
+  build:
+    needs: verify
+    # Also when a verify job failed: what no shard verified, the build verifies.
+    if: \${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: ${WORKFLOW_NODE}
+          cache: npm
+      - run: npm ci
+      - uses: actions/download-artifact@v4
+        continue-on-error: true
+        with:
+          pattern: ledgerboard-cache-*
+          path: ${SHARDS_DIR}
+      # Only entries sealed with LEDGERBOARD_CACHE_KEY are taken; a missing shard's directory is skipped.
+      - run: npx ledgerboard cache merge ${sources} --into ${SHARD_CACHE_DIR}
+      # --strict: a bundle that is not verified fails the build (it would still be published, never counted).
+      - run: npx ledgerboard build --strict --cache ${SHARD_CACHE_DIR}
+      # Optional keyless signing (docs/publishing.md): a GitHub artifact attestation (Sigstore) of the
+      # published report.json, which readers check with \`gh attestation verify report.json --repo OWNER/REPO\`.
+      # Set the repository variable LEDGERBOARD_ATTEST to true to turn it on (private repositories need a plan with attestations).
+      - if: vars.LEDGERBOARD_ATTEST == 'true'
+        uses: actions/attest-build-provenance@v2
+        with:
+          subject-path: dist/report.json
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: dist
+
+  deploy:
+    needs: build
+    # A failed verify job would otherwise skip this job too (a job's default condition looks at every job
+    # before it, not only the one it needs): deploy whenever the build itself succeeded.
+    if: \${{ !cancelled() && needs.build.result == 'success' }}
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: \${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+`;
+}

@@ -4,13 +4,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Config, ConfigError } from '../config/config.ts';
 import { writeCreateOnly } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
-import { packageNameOf, scaffoldFiles, SCORECARD_EXAMPLE_README_PATH } from '../author/scaffold.ts';
+import { MAX_MATRIX, packageNameOf, scaffoldFiles, SCORECARD_EXAMPLE_README_PATH } from '../author/scaffold.ts';
 import { VERSION } from '../version.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
 
 export const initCommand: Command = {
   summary: 'scaffold a board repository: config, evidence/, package.json, a GitHub Pages workflow, an example score card',
-  usage: `Usage: ledgerboard init [DIR] [--title TEXT] [--site-url URL] [--package SPEC]
+  usage: `Usage: ledgerboard init [DIR] [--title TEXT] [--site-url URL] [--package SPEC] [--matrix N]
 
 Writes a board repository into DIR (default: the current directory; created
 when missing):
@@ -34,12 +34,18 @@ Options:
                    (https://<user>.github.io/<repo>/ for a GitHub project site; default http://localhost:4321/)
   --package SPEC   what package.json's dependency on ledgerboard points at
                    (default ${VERSION}; a tarball path or a git URL work too)
+  --matrix N       the workflow verifies the evidence in N parallel jobs (2 to ${MAX_MATRIX}), each
+                   \`ledgerboard cache fill --shard K/N\` uploading its cache as an artifact, and one
+                   job merges them (\`cache merge\`) and builds and deploys; set the repository
+                   secret LEDGERBOARD_CACHE_KEY (docs/publishing.md). Default: one job verifies,
+                   builds and deploys
 
 Exit: 0 done (also when every file was kept), 2 on a usage error.`,
-  options: { title: { type: 'string' }, 'site-url': { type: 'string' }, package: { type: 'string' } },
+  options: { title: { type: 'string' }, 'site-url': { type: 'string' }, package: { type: 'string' }, matrix: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length > 1) throw new UsageError('init takes at most one directory');
     const dir = positionals[0] ?? '.';
+    const matrix = typeof values.matrix === 'string' ? matrixOf(values.matrix) : undefined;
     const existing = await stat(dir).catch(() => null);
     if (existing !== null && !existing.isDirectory()) throw new UsageError(`not a directory: ${dir}`);
     const dirName = basename(resolve(dir));
@@ -53,6 +59,7 @@ Exit: 0 done (also when every file was kept), 2 on a usage error.`,
       siteUrl,
       name: packageNameOf(dirName),
       ledgerboard: typeof values.package === 'string' ? values.package : VERSION,
+      ...(matrix === undefined ? {} : { matrix }),
     });
     const created: string[] = [];
     const kept: string[] = [];
@@ -79,9 +86,23 @@ Exit: 0 done (also when every file was kept), 2 on a usage error.`,
         '  npx ledgerboard build && npx ledgerboard preview',
         `  optional: claims capped by access tier: see ${SCORECARD_EXAMPLE_README_PATH} (the example card is not enabled)`,
         '  push to GitHub and set Settings -> Pages -> Source to "GitHub Actions"',
+        ...(matrix === undefined || !created.includes(WORKFLOW_PATH)
+          ? []
+          : ['  and the repository secret LEDGERBOARD_CACHE_KEY to 64 hex digits (openssl rand -hex 32): the verify jobs seal their results with it']),
         '',
       ].join('\n'),
     );
     return EXIT.ok;
   },
 };
+
+const WORKFLOW_PATH = '.github/workflows/leaderboard.yml';
+
+/** --matrix N: a whole number of jobs from 2 to MAX_MATRIX. */
+function matrixOf(text: string): number {
+  const n = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 2 || n > MAX_MATRIX) {
+    throw new UsageError(`--matrix ${JSON.stringify(text)}: the number of verify jobs, a whole number from 2 to ${MAX_MATRIX} (without --matrix one job verifies and builds)`, 'init');
+  }
+  return n;
+}

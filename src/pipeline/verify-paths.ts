@@ -20,6 +20,11 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
     if (found.length === 0 && options.requireBundles !== false) throw new PathArgumentError(`no bundle (no manifest.json) found under ${path}`);
     dirs.push(...found);
   }
+  return verifyDirs(dirs, onProgress, options);
+}
+
+/** Verifies these bundle directories (as discovery gave them: a link among them is reported, never followed), in their order. */
+export async function verifyDirs(dirs: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<BundleResult[]> {
   // A verifier passed in (a test's) cannot be sent to another thread.
   const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
   if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache, options.importLimits);
