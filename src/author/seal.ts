@@ -18,8 +18,8 @@
  * instead of writing a manifest the verifier would reject. Anything else
  * wrong in the file is the verifier's to report after sealing.
  */
-import { constants, type Dirent } from 'node:fs';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
@@ -29,6 +29,7 @@ import { unsafePathReason } from '../evidence/paths.ts';
 import { manifestBytesOf, type ManifestFile } from '../evidence/seal.ts';
 import { exists, TEMP_NAME, writeCreateOnly } from './create-only.ts';
 import { AlreadyExistsError, type InputProblem, refuse, refuseIfAny } from './problems.ts';
+import { openNoFollow } from '../files/read.ts';
 
 /** What seal wrote. */
 export interface SealResult {
@@ -39,7 +40,6 @@ export interface SealResult {
   files: ManifestFile[];
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Seals a bundle directory; throws AuthorInputError (refused) or AlreadyExistsError (already sealed). */
@@ -151,7 +151,7 @@ async function kindOf(dirent: Dirent<Buffer>, fsPath: string): Promise<string> {
 async function hashFile(path: string, fsPath: string, problems: InputProblem[]): Promise<{ entry?: ManifestFile; content: Buffer | null }> {
   let handle;
   try {
-    handle = await open(fsPath, OPEN_FLAGS);
+    handle = await openNoFollow(fsPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     problems.push({ file: path, message: code === 'ELOOP' ? 'became a symbolic link while sealing' : `cannot be read (${code ?? 'error'})` });

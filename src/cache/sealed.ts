@@ -19,10 +19,11 @@
  * file beside it, renamed into place), and a write that fails leaves nothing
  * and is not an error: a cache only saves time.
  */
-import { constants } from 'node:fs';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { readRegularFile, readRegularFileSync } from '../files/read.ts';
+import { writeFileAtomic } from '../files/atomic.ts';
 
 /** A cache directory and the secret its entries are sealed with (cache/secret.ts). */
 export interface CacheStore {
@@ -40,42 +41,27 @@ const MAX_LINE = 512;
  */
 export const MAX_ENTRY_BYTES = 2 ** 31 - 1;
 
-/**
- * At most `bound` bytes of a regular file, opened without following a link
- * and without blocking on a FIFO; null when the path is missing, is not a
- * regular file (a link, a FIFO, a device, a directory), cannot be read or
- * holds more than `bound` bytes. A file that grows while read is read up to
- * its size when opened (a seal over the rest then decides).
- */
-export async function readRegularFile(path: string, bound: number): Promise<Buffer | null> {
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size > bound) return null;
-    const bytes = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) return null; // shrank while read: no entry
-      filled += bytesRead;
-    }
-    return bytes;
-  } catch {
-    return null;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
+/** At most `bound` bytes of a regular file, or null (src/files/read.ts: no link followed, no FIFO waited on, bounded). */
+export { readRegularFile };
 
 /** The rest of a sealed file whose line names this format and key and whose seal checks under this store's secret; else null (none, or one that does not check). */
 export async function readSealed(store: CacheStore, path: string, format: string, key: string): Promise<Buffer | null> {
   const bytes = await readRegularFile(path, MAX_ENTRY_BYTES);
-  if (bytes === null) return null;
+  return bytes === null ? null : unsealed(store, bytes, format, key);
+}
+
+/**
+ * {@link readSealed} without waiting, for a value read on first use from
+ * synchronous code (a kept verification's tables, pipeline/verify-cache.ts):
+ * the same open (no link followed, regular files only, bounded) and check.
+ */
+export function readSealedSync(store: CacheStore, path: string, format: string, key: string): Buffer | null {
+  const bytes = readRegularFileSync(path, MAX_ENTRY_BYTES);
+  return bytes === null ? null : unsealed(store, bytes, format, key);
+}
+
+/** The rest of a sealed file's bytes when its line names this format and key and its seal checks; else null. */
+function unsealed(store: CacheStore, bytes: Buffer, format: string, key: string): Buffer | null {
   const newline = bytes.indexOf(0x0a);
   if (newline < 0 || newline > MAX_LINE) return null;
   const body = bytes.subarray(newline + 1);
@@ -102,12 +88,10 @@ function sealLine(store: CacheStore, format: string, key: string, body: Uint8Arr
  * the directory should be) leaves nothing behind and is not an error.
  */
 export async function keepAtomically(path: string, parts: readonly (string | Uint8Array)[]): Promise<void> {
-  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(temporary, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), { flag: 'wx', mode: 0o600 });
-    await rename(temporary, path);
+    await writeFileAtomic(path, parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)), { mode: 0o600 });
   } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    // A cache only saves time: the write left nothing (writeFileAtomic removed its temporary file).
   }
 }

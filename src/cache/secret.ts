@@ -20,6 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { openNoFollowSync } from '../files/read.ts';
 
 /** The environment variable that gives the secret directly (64 hex digits). */
 export const CACHE_KEY_ENV = 'LEDGERBOARD_CACHE_KEY';
@@ -95,7 +96,7 @@ export function cacheSecret(forbidden: readonly Forbidden[], env: Env = process.
 function readKey(path: string): { secret: Uint8Array } | { off: string } {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openNoFollowSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { off: 'missing' };

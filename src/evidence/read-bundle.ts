@@ -15,12 +15,13 @@
  * (docs/benchmarks.md, "Start-up"). Larger files are read asynchronously,
  * four at a time.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentArena } from './arena.ts';
 import { LIMIT_DEFAULTS, type LimitHit, type Limits } from './limits.ts';
 import { hashFd, hashFdSync, SYNC_READ_MAX_BYTES } from './hash-file.ts';
 import { compareUtf8, isStructuredPath } from './paths.ts';
+import { openNoFollowSync } from '../files/read.ts';
 
 export { isStructuredPath };
 
@@ -58,7 +59,6 @@ export interface BundleSnapshot {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const CONCURRENCY = 4;
 
 /**
@@ -162,7 +162,7 @@ async function readRegularFile(entry: SnapshotEntry, fsPath: string, arena: Cont
   // FileHandle's promise and thread-pool round trips cost more than the work (docs/benchmarks.md, "Start-up").
   let fd: number;
   try {
-    fd = openSync(fsPath, OPEN_FLAGS);
+    fd = openNoFollowSync(fsPath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') entry.kind = 'symlink';
     else entry.unreadable = describeError(error);

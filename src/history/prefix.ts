@@ -4,11 +4,10 @@
  * streamed in 1 MiB reads).
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HASH_CHUNK_BYTES } from '../evidence/hash-file.ts';
 import { unsafePathReason } from '../evidence/paths.ts';
+import { hashHandle, openNoFollow } from '../files/read.ts';
 
 /**
  * sha256 of the first `bytes` bytes of `<dir>/<path>`, read in the same pass
@@ -21,25 +20,17 @@ export async function prefixDigest(dir: string, path: string, bytes: number, exp
   if (unsafePathReason(path) !== null || bytes > expected.bytes) return null;
   let handle;
   try {
-    handle = await open(join(dir, ...path.split('/')), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await openNoFollow(join(dir, ...path.split('/')));
   } catch {
     return null;
   }
   try {
     if (!(await handle.stat()).isFile()) return null;
     const prefix = createHash('sha256');
-    const whole = createHash('sha256');
-    const buffer = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
-    let done = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, done);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      if (done < bytes) prefix.update(chunk.subarray(0, Math.min(bytesRead, bytes - done)));
-      whole.update(chunk);
-      done += bytesRead;
-    }
-    if (done !== expected.bytes || `sha256:${whole.digest('hex')}` !== expected.sha256) return null;
+    const whole = await hashHandle(handle, Buffer.allocUnsafe(HASH_CHUNK_BYTES), expected.bytes, (chunk, offset) => {
+      if (offset < bytes) prefix.update(chunk.subarray(0, Math.min(chunk.length, bytes - offset)));
+    });
+    if (whole === null || whole.bytes !== expected.bytes || `sha256:${whole.hex}` !== expected.sha256) return null;
     return `sha256:${prefix.digest('hex')}`;
   } catch {
     return null;

@@ -7,8 +7,7 @@
  * verifyPaths (verify-paths.ts) runs it over every discovered bundle, on this
  * thread or on worker threads (threads.ts).
  */
-import { constants } from 'node:fs';
-import { lstat, open, readlink } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ContentArena } from '../evidence/arena.ts';
 import { readBundle, type BundleSnapshot } from '../evidence/read-bundle.ts';
@@ -23,6 +22,7 @@ import type { BundleEntry, DirectoryResult } from './results.ts';
 import { cacheKey, readCached, writeCached, type VerifyCache } from './verify-cache.ts';
 import { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
+import { openNoFollow } from '../files/read.ts';
 
 export type { BundleEntry, DirectoryResult, BundleResult } from './results.ts';
 export { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
@@ -163,7 +163,6 @@ export class ChangedWhileRead extends LedgerboardError {
   }
 }
 
-const OPEN_ORIGINAL = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Reads a bundle's original from its directory, as the reader does (never
@@ -181,7 +180,7 @@ function originalsReader(read: DirectoryRead): BundleFileReader {
     if (entry === undefined || entry.kind !== 'file' || entry.sha256 === undefined) return null;
     let bytes: Buffer;
     try {
-      const handle = await open(join(read.dir, ...path.split('/')), OPEN_ORIGINAL);
+      const handle = await openNoFollow(join(read.dir, ...path.split('/')));
       try {
         const stats = await handle.stat();
         if (!stats.isFile() || stats.size !== entry.bytes) throw Object.assign(new Error('changed'), { code: 'CHANGED' });

@@ -8,10 +8,9 @@
  * than it saves. The digests are the same either way
  * (test/site/output-stamp.test.ts).
  */
-import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { hashFileNoFollowSync } from '../files/read.ts';
 
 /** Total bytes from which a worker thread is started. */
 export const WORKER_FROM_BYTES = 64 * 1024 * 1024;
@@ -30,29 +29,12 @@ export async function hashFiles(paths: readonly string[], totalBytes: number): P
 
 /** One file's digest, never following a link (see the module comment). */
 export function hashOne(path: string, buffer: Buffer): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const hash = createHash('sha256');
-    for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
-      if (read === 0) break;
-      hash.update(buffer.subarray(0, read));
-    }
-    return hash.digest('hex');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return hashFileNoFollowSync(path, buffer);
 }
 
 /**
- * The worker's code: plain JavaScript (the same loop as {@link hashOne}), so
+ * The worker's code: plain JavaScript (the same open and loop as {@link hashOne},
+ * src/files/read.ts `hashFileNoFollowSync`, written out), so
  * it runs alike from the compiled CLI and from the TypeScript sources.
  */
 const WORKER_SOURCE = `

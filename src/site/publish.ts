@@ -19,8 +19,8 @@
  * plan.json, ...), which a stranger needs: then they are published and the
  * build says the rule could not hold them back.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { copyFile, mkdir, open, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { canonicalJson } from '../json/canonical.ts';
@@ -29,6 +29,7 @@ import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import { EvidenceChangedError } from './build-errors.ts';
 import { withholdingRule, type WithholdRule } from '../config/withhold.ts';
+import { openNoFollow, openNoFollowSync } from '../files/read.ts';
 
 /** The URL path of a file's bytes: its digest, nothing else. */
 export function blobUrl(sha256: string): string {
@@ -273,7 +274,7 @@ const COPY_BUFFER = Buffer.allocUnsafeSlow(1 << 20);
 export async function copyVerified(source: string, destination: string, sha256: string): Promise<void> {
   let fd: number;
   try {
-    fd = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openNoFollowSync(source);
   } catch (error) {
     throw new EvidenceChangedError(source, `it can no longer be opened (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
@@ -306,7 +307,7 @@ export async function copyVerified(source: string, destination: string, sha256: 
  * a read.
  */
 export async function readVerified(source: string, sha256: string, bytes: number): Promise<Uint8Array> {
-  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+  const handle = await openNoFollow(source).catch((error: NodeJS.ErrnoException) => {
     throw new EvidenceChangedError(source, `it can no longer be opened (${error.code ?? 'error'})`);
   });
   let buffer: Buffer;

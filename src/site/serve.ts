@@ -17,11 +17,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constants } from 'node:fs';
-import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, realpath, type FileHandle } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { openNoFollow } from '../files/read.ts';
 
 /**
  * Content types by extension, as real static hosts (GitHub Pages, nginx)
@@ -123,7 +123,7 @@ async function openInside(realRoot: string, segments: readonly string[]): Promis
   path = join(path, segments.at(-1)!);
   const seen = await lstat(path);
   if (!seen.isFile()) return null;
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const handle = await openNoFollow(path);
   try {
     const opened = await handle.stat();
     if (opened.isFile() && opened.dev === seen.dev && opened.ino === seen.ino && (await realpath(path)) === path) return handle;
