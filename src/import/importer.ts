@@ -1,8 +1,14 @@
 /**
- * The shape every importer has (one per format, listed in registry.ts): its
- * names, its format-specific flags, a content check for `import auto`, and
- * the mapping of a read input onto the files of one evidence bundle
- * (FORMAT.md section 9). docs/importing.md has one section per format.
+ * The shape every importer has (one per format, listed in registry.ts), in
+ * two sides. The write side (ImportWriter: `ledgerboard import`): its names,
+ * its format-specific flags, a content check for `import auto`, and the
+ * mapping of a read input onto the files of one evidence bundle (FORMAT.md
+ * section 9). The read side (SourceReader, in each format's
+ * `source-reader.ts`): what the site reads back from a bundle's kept
+ * originals and its plan (the source's own figure, transcripts, the re-run
+ * flags, the pass rule, configuration differences); the site reaches it only
+ * through src/import/sources.ts. docs/importing.md has one section per
+ * format and one on the read side.
  */
 import type { ImportInput } from './input-shape.ts';
 import type { ImportLimits } from './limits.ts';
@@ -58,7 +64,8 @@ export interface SourceMetric {
   value: number | null;
 }
 
-export interface Importer {
+/** The write side of a format: reading a harness's output and mapping it onto a bundle (`ledgerboard import`). */
+export interface ImportWriter {
   /** The command's format argument: `ledgerboard import <name>`. Lower-case letters, digits and '-'. */
   readonly name: string;
   /** The plan's `origin.format` of its bundles. */
@@ -87,10 +94,23 @@ export interface Importer {
   checkFlags?(flags: Readonly<Record<string, string | boolean>>): void;
   /** Maps an input to bundle files; throws ImportError (with a reason a user can act on) when it cannot be mapped honestly. */
   map(input: ImportInput, request: ImportRequest): Promise<MappedBundle>;
+}
+
+/**
+ * The read side of a format: what is read back from a bundle's kept originals
+ * (bundle path -> bytes, as published) and its plan. Each member throws
+ * ImportError (ImportLimitError past a limit) when the bytes it needs do not
+ * read as the format, with a sentence a reader can understand; any other
+ * error is a bug. The site calls these only through src/import/sources.ts,
+ * which turns an ImportError into "this source cannot be read: <why>" and
+ * lets anything else fail the build.
+ */
+export interface SourceReader {
   /**
    * The source's own reported figures for the graded score, read from the
    * original files as published (bundle path -> bytes): the plan page shows
-   * them beside the imported rate. Null when the source reports none. The
+   * them beside the imported rate. Null when the source reports none; an
+   * ImportError when the file that would hold them does not parse. The
    * caller has held the originals to `limits` by size already (the site:
    * src/site/originals.ts); an archive's entries are read within them.
    */
@@ -128,3 +148,6 @@ export interface Importer {
    */
   configurationDifferences?(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Array>, limits?: ImportLimits): Promise<string[]>;
 }
+
+/** A format: its write side and its read side. */
+export type Importer = ImportWriter & SourceReader;

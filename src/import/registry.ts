@@ -1,7 +1,9 @@
 /**
  * Every importer, in the order `import auto` tries them and `--help` lists
  * them. Adding a format: one module under src/import/<format>/ exporting an
- * Importer, one line here, one section in docs/importing.md.
+ * Importer (its write side in importer.ts, its read side in
+ * source-reader.ts), one line here, one section in docs/importing.md. The
+ * site never calls a format's read side directly: it asks sources.ts.
  */
 import type { Importer } from './importer.ts';
 import { inspectImporter } from './inspect/importer.ts';

@@ -3,21 +3,22 @@
  * boards, or in different cohorts of one board (issue 26: HELM gives some
  * providers other instructions, so their runs' ledgers differ): the format's
  * importer names the key components of the source's own run configuration
- * that differ (importer.configurationDifferences), read from each bundle's
- * originals as published, within the report's import limits (originals.ts).
- * A format without the function says nothing here. Bounded: at most
+ * that differ (the read side's configurationDifferences, src/import/sources.ts),
+ * read from each bundle's originals as published, within the report's import
+ * limits (originals.ts). A format without the function says nothing here, nor
+ * does a pair one of whose sources cannot be read (withheld, past a limit,
+ * not the format: the plan page says why); a bug fails the build. Bounded: at most
  * SPLIT_UNITS boards (and cohorts of one board) per benchmark are compared.
  */
-import type { Importer } from '../import/importer.ts';
 import type { ImportLimits } from '../import/limits.ts';
-import { importerOfOrigin } from '../import/registry.ts';
+import type { ImportedSource } from '../import/sources.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
 import type { SiteBundle, SiteSplit } from './model-types.ts';
 
 export type { SiteSplit } from './model-types.ts';
-import type { Published, SiteFile } from './publish.ts';
-import { readOriginals } from './originals.ts';
+import type { Published } from './publish.ts';
+import { siteSource } from './originals.ts';
 
 /** The most boards, and cohorts of one board, compared per benchmark (each a read of its originals). */
 export const SPLIT_UNITS = 8;
@@ -28,6 +29,7 @@ interface Unit {
   board_id: string;
   cohort_id: string;
   bundle: SiteBundle;
+  source: ImportedSource;
 }
 
 /** The text of one split, from the components that differ. */
@@ -44,45 +46,34 @@ export function splitText(differences: readonly string[], label: string): string
  */
 export async function importSplits(report: Report, bundles: readonly SiteBundle[], plans: Record<string, number>, published: Published, limits: ImportLimits): Promise<Record<string, SiteSplit[]>> {
   // The imported bundles each cohort pools (the bundle its plan page shows), grouped by format and benchmark.
-  const groups = new Map<string, { importer: Importer; units: Unit[] }>();
+  const groups = new Map<string, { label: string; units: Unit[] }>();
+  // Each original read once for all the pairs it is in (as many as SPLIT_UNITS boards and cohorts compare).
+  const kept = new Map<string, Promise<Uint8Array>>();
+  const blobs = { blob: (sha256: string) => kept.get(sha256) ?? kept.set(sha256, published.blob(sha256)).get(sha256)! };
   for (const cohort of report.cohorts) {
     for (const p of cohort.plans) {
       const i = plans[hexOf(p.plan_id)];
       const bundle = i === undefined ? undefined : bundles[i];
       const page = bundle?.page;
       if (bundle === undefined || page === null || page === undefined || page.imported === null || !bundle.counted) continue;
-      const importer = importerOfOrigin(page.imported.format);
-      if (importer?.configurationDifferences === undefined) continue;
+      const source = siteSource({ format: page.imported.format }, published.bundles[bundle.report]!, blobs, limits);
+      if (source.label === null || !source.comparesConfigurations) continue;
       const key = `${page.imported.format}\u0000${page.plan.ledger.name}`;
-      const group = groups.get(key) ?? { importer, units: [] };
+      const group = groups.get(key) ?? { label: source.label, units: [] };
       groups.set(key, group);
       // One unit per cohort (its first imported plan).
-      if (!group.units.some((u) => u.cohort_id === cohort.cohort_id)) group.units.push({ board_id: cohort.board_id, cohort_id: cohort.cohort_id, bundle });
+      if (!group.units.some((u) => u.cohort_id === cohort.cohort_id)) group.units.push({ board_id: cohort.board_id, cohort_id: cohort.cohort_id, bundle, source });
     }
   }
   const out: Record<string, SiteSplit[]> = {};
   const add = (board: string, split: SiteSplit) => (out[board] ??= []).push(split);
-  for (const { importer, units } of groups.values()) {
+  for (const { label, units } of groups.values()) {
     if (units.length < 2) continue;
-    const cache = new Map<string, Map<string, Uint8Array> | null>();
-    const originals = async (u: Unit): Promise<Map<string, Uint8Array> | null> => {
-      if (!cache.has(u.bundle.content_digest)) {
-        const files = published.bundles[u.bundle.report]!.files.filter((f: SiteFile) => f.path.startsWith('source/'));
-        const read = files.length === 0 || published.bundles[u.bundle.report]!.withheld.length > 0 ? null : (await readOriginals(files, importer, limits, published)).bytes;
-        cache.set(u.bundle.content_digest, read);
-      }
-      return cache.get(u.bundle.content_digest)!;
-    };
+    // Null: one of the two sources cannot be read (nothing is said of the pair).
     const differences = async (a: Unit, b: Unit): Promise<string[] | null> => {
-      const x = await originals(a);
-      const y = await originals(b);
-      if (x === null || y === null) return null;
-      try {
-        const names = await importer.configurationDifferences!(x, y, limits);
-        return names.slice(0, MAX_NAMES).map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS)}…` : n));
-      } catch {
-        return null;
-      }
+      const read = await a.source.configurationDifferences(b.source);
+      if (!read.ok) return null;
+      return read.value.slice(0, MAX_NAMES).map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS)}…` : n));
     };
     // Boards: the first unit of each board stands for it.
     const firsts = units.filter((u, i) => units.findIndex((v) => v.board_id === u.board_id) === i).slice(0, SPLIT_UNITS);
@@ -90,7 +81,7 @@ export async function importSplits(report: Report, bundles: readonly SiteBundle[
       for (let j = i + 1; j < firsts.length; j++) {
         const d = await differences(firsts[i]!, firsts[j]!);
         if (d === null) continue;
-        const text = splitText(d, importer.label);
+        const text = splitText(d, label);
         add(firsts[i]!.board_id, { other_board: firsts[j]!.board_id, cohorts: null, differences: d, text });
         add(firsts[j]!.board_id, { other_board: firsts[i]!.board_id, cohorts: null, differences: d, text });
       }
@@ -101,7 +92,7 @@ export async function importSplits(report: Report, bundles: readonly SiteBundle[
       for (const other of others) {
         const d = await differences(first, other);
         if (d === null || d.length === 0) continue;
-        add(first.board_id, { other_board: null, cohorts: [first.cohort_id, other.cohort_id], differences: d, text: splitText(d, importer.label) });
+        add(first.board_id, { other_board: null, cohorts: [first.cohort_id, other.cohort_id], differences: d, text: splitText(d, label) });
       }
     }
   }

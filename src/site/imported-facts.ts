@@ -7,7 +7,8 @@
  * imports of one benchmark were split (board page). Fixed words, numbers and
  * the importers' own sentences only; the pages escape them.
  */
-import type { Importer, SourceMetric } from '../import/importer.ts';
+import type { SourceMetric } from '../import/importer.ts';
+import type { ImportedSource } from '../import/sources.ts';
 import { TERMINAL_CLASSES, type TerminalClass } from '../analysis/grading.ts';
 
 export { importedTime, NOT_RECORDED, NOT_RECORDED_TIME } from './not-recorded.ts';
@@ -27,19 +28,15 @@ const RULE_CHARS = 600;
 
 /**
  * The plan page's sentence of how the imported rate counts an attempt as
- * resolved: the format's own rule (importer.passRule), else where
+ * resolved: the format's own rule (the read side's passRule, sources.ts), else where
  * docs/importing.md states it. Never another format's rule.
  */
-export function rateRuleOf(importer: Importer | undefined, format: string, plan: { grader: { id: string } }): string {
-  if (importer === undefined) return `The imported rate counts an attempt as resolved by the rule of the format ${format}, which this version of ledgerboard does not import: it is not stated here`;
+export function rateRuleOf(importer: Pick<ImportedSource, 'name' | 'label' | 'passRule'> | undefined, format: string, plan: { grader: { id: string } }): string {
+  if (importer === undefined || importer.name === null || importer.label === null) return `The imported rate counts an attempt as resolved by the rule of the format ${format}, which this version of ledgerboard does not import: it is not stated here`;
   const section = `docs/importing.md, section "${IMPORTING_SECTIONS[importer.name] ?? importer.label}"`;
-  let rule: string | null = null;
-  try {
-    rule = importer.passRule?.(plan) ?? null;
-  } catch {
-    rule = null;
-  }
-  if (rule === null || rule === '') return `The imported rate counts an attempt as resolved by the ${importer.label} import's own rule: the rule is in ${section}`;
+  // The rule is read from the plan alone: a reader that throws here is a bug, and the build fails.
+  const rule = importer.passRule(plan);
+  if (rule === null) return `The imported rate counts an attempt as resolved by the ${importer.label} import's own rule: the rule is in ${section}`;
   const bounded = rule.length > RULE_CHARS ? `${rule.slice(0, RULE_CHARS)}…` : rule;
   return `The imported rate counts an attempt as resolved by the ${importer.label} import's rule (${section}): ${bounded}`;
 }
@@ -97,9 +94,18 @@ export function sourceLineOf(metrics: readonly SourceMetric[] | null, outcomes: 
   return `${source}; ${imported}${why}`;
 }
 
+/**
+ * Why an imported attempt has no transcript page: its format records none,
+ * its originals are past the import limits (unread), its source cannot be
+ * read (the read side's reason, src/import/sources.ts), or the source has
+ * none for this attempt.
+ */
+export type NoTranscriptWhy = 'format' | 'attempt' | 'unread' | { unreadable: string };
+
 /** The transcript note of an imported attempt without a transcript (task page), by why it has none. */
-export function noTranscriptNote(label: string, why: 'format' | 'attempt' | 'unread'): string {
+export function noTranscriptNote(label: string, why: NoTranscriptWhy): string {
   if (why === 'format') return `no transcript: ${label} records none`;
   if (why === 'unread') return 'no transcript: the originals are not read for this site (see the plan page)';
+  if (typeof why === 'object') return `no transcript: the original log cannot be read: ${why.unreadable}`;
   return 'the original log has no transcript for this attempt';
 }

@@ -132,6 +132,13 @@ export interface SiteImport {
    * shows ("the source's own figure cannot be read: <reason>").
    */
   figureUnreadable?: string;
+  /**
+   * Present when the source's own figure cannot be read (src/import/sources.ts:
+   * its originals withheld or not kept, a format this version does not read,
+   * bytes that do not read as the format): the reason, which the plan page
+   * shows ("the source's own figure cannot be read: <reason>").
+   */
+  figureUnreadable?: string;
 }
 
 /** A retained report as the pages show it (its bytes are published as they are, by the build, not through the model). */

@@ -30,10 +30,10 @@ import { computeSiteFacts, type SiteFacts } from '../facts/index.ts';
 import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
 import { siteTasks } from './tasks.ts';
 import { taskMatrix } from './chart-tasks.ts';
-import { importerOfOrigin } from '../import/registry.ts';
 import { isPlainPath } from '../import/input.ts';
 import { evidenceSize } from './rederive-limit.ts';
-import { originalsUnread, readOriginals, reportImportLimits } from './originals.ts';
+import { reportImportLimits, siteSource } from './originals.ts';
+import type { ImportedSource } from '../import/sources.ts';
 import type { ImportLimits } from '../import/limits.ts';
 import { shellQuote } from './shell-quote.ts';
 import { rateRuleOf, sourceLineOf, type BundleOutcomes } from './imported-facts.ts';
@@ -248,11 +248,13 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
   const notesFile = files.find((f) => f.path === 'NOTES.md');
   const notes = notesFile ? await published.blob(notesFile.sha256) : null;
   const planHtml = await rendered(() => highlightJson(JSON.stringify(plan, null, 2)), 'the highlighted plan', renderProblems);
+  // An imported bundle's source, read through the importers' read side (src/import/sources.ts, site/originals.ts).
+  const source = plan.origin?.kind === 'imported' ? siteSource(plan.origin, published.bundles[b.report]!, published, limits) : null;
   const imported =
-    plan.origin?.kind === 'imported'
+    source !== null
       ? {
-          ...importOf(plan, files, published.bundles[b.report]!.withheld.length > 0, await licensesOf(files, published), entry, siteUrl),
-          ...(await logMetricsOf(plan, files, published, limits)),
+          ...importOf(plan, source, files, published.bundles[b.report]!.withheld.length > 0, await licensesOf(files, published), entry, siteUrl),
+          ...(await logMetricsOf(plan, source)),
         }
       : null;
   return {
@@ -304,27 +306,21 @@ function sourceFiles(files: readonly SiteFile[]): SiteFile[] {
 /**
  * An imported source's own metrics of the graded score (issue 15: the reader
  * sees any gap between the source's figure and the imported rate), read by
- * the format's importer from the originals' published bytes within the
- * report's import limits (originals.ts); `logMetrics` null for a format that
- * reports none, no scorer, or a source that cannot be read, and `unread` the
- * page's sentence when a limit kept the originals unread.
+ * the importers' read side (src/import/sources.ts) from the originals'
+ * published bytes within the report's import limits: `logMetrics` null for a
+ * format that reports none or no scorer; `unread` the page's sentence when a
+ * limit kept the originals unread (neither the figure nor the transcripts);
+ * `figureUnreadable` the reason when the source cannot be read (withheld,
+ * not kept, not the format). A bug in a reader fails the build.
  */
-async function logMetricsOf(plan: Plan, files: readonly SiteFile[], published: Published, limits: ImportLimits): Promise<Pick<SiteImport, 'logMetrics' | 'unread'>> {
-  const importer = importerOfOrigin((plan.origin as { format: string }).format);
-  const originals = sourceFiles(files);
-  if (importer === undefined || originals.length === 0 || (importer.sourceMetrics === undefined && importer.transcripts === undefined)) return { logMetrics: null };
+async function logMetricsOf(plan: Plan, source: ImportedSource): Promise<Pick<SiteImport, 'logMetrics' | 'unread' | 'figureUnreadable'>> {
+  // A format that reads nothing back from its originals has no figure to show, and nothing unread to say.
+  if (source.label !== null && !source.reportsFigure && !source.recordsTranscripts) return { logMetrics: null };
+  const figure = await source.ownFigure(plan.grader.id);
+  if (figure.ok) return { logMetrics: figure.value === null ? null : figure.value.slice(0, MAX_LOG_METRICS) };
   // Past a limit, neither the figure nor the transcripts (transcripts.ts) are read: the page says so either way.
-  const unread = originalsUnread(originals, importer, limits);
-  if (unread !== null) return { logMetrics: null, unread };
-  if (!importer.sourceMetrics || plan.grader.id === 'none') return { logMetrics: null };
-  const read = await readOriginals(originals, importer, limits, published);
-  if (read.bytes === null) return { logMetrics: null, unread: read.unread };
-  try {
-    const metrics = await importer.sourceMetrics(read.bytes, plan.grader.id, limits);
-    return { logMetrics: metrics === null ? null : metrics.slice(0, MAX_LOG_METRICS) };
-  } catch {
-    return { logMetrics: null };
-  }
+  if (figure.cause === 'limit') return { logMetrics: null, unread: figure.unreadable };
+  return { logMetrics: null, figureUnreadable: figure.unreadable };
 }
 
 /**
@@ -337,25 +333,26 @@ async function logMetricsOf(plan: Plan, files: readonly SiteFile[], published: P
  */
 function importOf(
   plan: Plan,
+  importer: ImportedSource,
   files: readonly SiteFile[],
   someWithheld: boolean,
   licenses: readonly string[],
   entry: Pick<Report['bundles'][number], 'bundle_id' | 'status' | 'findings'>,
   siteUrl: string,
-): Omit<SiteImport, 'logMetrics' | 'unread'> {
+): Omit<SiteImport, 'logMetrics' | 'unread' | 'figureUnreadable'> {
   const bundleId = entry.bundle_id;
   const origin = plan.origin as { format: string; source: string; tool: { name: string; version: string } };
-  const importer = importerOfOrigin(origin.format);
+  const known = importer.name !== null;
   const source = files.find((f) => f.sha256 === origin.source) ?? null;
   const distinct = [...new Set(licenses)];
   const options = [
     ...(distinct.length === 1 && distinct[0] !== '' ? [`--license ${shellQuote(distinct[0]!)}`] : []),
-    ...(importer?.rerunFlags?.(plan) ?? []).map((args) => args.map(shellQuote).join(' ')),
+    ...importer.rerunFlags(plan).map((args) => args.map(shellQuote).join(' ')),
   ];
   // The version is shown in the command's comment: only a plain semantic version (never a URL, a tag, a newline or shell text).
   const version = /^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/.test(origin.tool.version) && origin.tool.name === 'ledgerboard' ? origin.tool.version : null;
   const fetch = ((): { lines: string[]; input: string } | null => {
-    if (importer === undefined || source === null) return null;
+    if (!known || source === null) return null;
     if (importer.input === 'file') {
       const ext = /\.([A-Za-z0-9]{1,8})$/.exec(source.path)?.[1];
       const name = ext === undefined ? 'original' : `original.${ext}`;
@@ -379,7 +376,7 @@ function importOf(
           `jq -r .bundle_id reimported/*/manifest.json   # expect ${bundleId ?? '(this bundle has no valid id)'}`,
         ]
       : [];
-  return { format: origin.format, label: importer?.label ?? null, tool: origin.tool, source, rerun, rederived: rederivedOf(entry), rateRule: rateRuleOf(importer, origin.format, plan) };
+  return { format: origin.format, label: importer.label, tool: origin.tool, source, rerun, rederived: rederivedOf(entry), rateRule: rateRuleOf(known ? importer : undefined, origin.format, plan) };
 }
 
 /** Whether the import was re-derived, from the report's findings alone (see SiteImport.rederived). */

@@ -1,19 +1,21 @@
 /**
- * Reading an imported bundle's originals (its published `source/` files) for
- * the pages that show what only they hold: the plan page's "the source's own
- * figure" (model.ts) and the transcript pages (transcripts.ts). They are
- * read under the same import limits as verification's re-derivation
- * (src/import/original-limits.ts, the report's `import_limits`): judged by the
- * sizes verification saw before a byte is read, and past a limit never read
- * (published.blob then reads no more than that size, on a regular file, no
- * link followed). The page says which limit kept them unread.
+ * An imported bundle's source as the pages read it: the read side
+ * (src/import/sources.ts) over the bundle's published originals (its
+ * `source/` files, through published.blob, re-hashed against the digest
+ * verification saw), within the same import limits as verification's
+ * re-derivation (src/import/original-limits.ts, the report's
+ * `import_limits`): judged by the sizes verification saw before a byte is
+ * read, and past a limit never read. The plan page's "the source's own
+ * figure" (model.ts), the transcript pages (transcripts.ts) and the board
+ * pages' splits (import-splits.ts) all read through here; none catches an
+ * error itself.
  */
-import { originalsOverLimit } from '../import/original-limits.ts';
-import type { Importer } from '../import/importer.ts';
+import { importedSource, type ImportedSource } from '../import/sources.ts';
+import type { OriginalsOverLimit } from '../import/original-limits.ts';
 import type { ImportLimits } from '../import/limits.ts';
 import { importLimitsOf } from '../config/schema.ts';
 import type { Report } from '../report/schema.ts';
-import type { Published, SiteFile } from './publish.ts';
+import type { Published, PublishedBundle } from './publish.ts';
 import { sizeText } from './rederive-limit.ts';
 
 /** The import limits of a report: its config's `import_limits` (as the run verified under), else the defaults. */
@@ -27,11 +29,9 @@ const PATH_CHARS = 120;
 /**
  * Why the originals are not read for the pages, as the page says it ("the
  * original source/log.json is 2.1 GiB, past import_limits.file_bytes (128
- * MiB): not read for this page"), or null when they are within the limits.
+ * MiB): not read for this page").
  */
-export function originalsUnread(originals: readonly SiteFile[], importer: Pick<Importer, 'input'>, limits: ImportLimits): string | null {
-  const over = originalsOverLimit(originals, importer.input, limits);
-  if (over === null) return null;
+export function overLimitText(over: OriginalsOverLimit, originals: readonly { bytes: number }[]): string {
   const path = over.file.length > PATH_CHARS ? `${over.file.slice(0, PATH_CHARS)}…` : over.file;
   const what =
     over.member === 'file_bytes'
@@ -42,16 +42,19 @@ export function originalsUnread(originals: readonly SiteFile[], importer: Pick<I
   return `${what}: not read for this page`;
 }
 
-/** The originals' bytes by bundle path, read within the limits; `unread` (the sentence) when a limit keeps them unread. */
-export async function readOriginals(
-  originals: readonly SiteFile[],
-  importer: Pick<Importer, 'input'>,
-  limits: ImportLimits,
+/** The source of an imported bundle as published (its plan's origin; withheld and unpublished originals make it unreadable). */
+export function siteSource(
+  origin: { format: string },
+  bundle: Pick<PublishedBundle, 'files' | 'withheld' | 'unpublished'>,
   published: Pick<Published, 'blob'>,
-): Promise<{ bytes: Map<string, Uint8Array>; unread: null } | { bytes: null; unread: string }> {
-  const unread = originalsUnread(originals, importer, limits);
-  if (unread !== null) return { bytes: null, unread };
-  const bytes = new Map<string, Uint8Array>();
-  for (const f of originals) bytes.set(f.path, await published.blob(f.sha256));
-  return { bytes, unread: null };
+  limits: ImportLimits,
+): ImportedSource {
+  return importedSource(origin, {
+    files: bundle.files,
+    withheld: bundle.withheld.map((w) => w.path),
+    unpublished: bundle.unpublished,
+    blob: (sha256) => published.blob(sha256),
+    limits,
+    overLimitText,
+  });
 }

@@ -1,21 +1,23 @@
 /**
  * Transcript pages (/transcripts/<bundle-hex>/<attempt-key>/, docs/site.md):
  * one per attempt of a counted imported bundle whose format records a
- * transcript (Inspect samples' messages). The text comes from the original
- * log as published (the bundle's `source/` files, re-hashed by
- * published.blob), read by the format's importer (src/import/registry.ts
- * `transcripts`): plain data, rendered escaped. The site model holds only
- * the index; a page's transcript is read when the page is written, one
- * bundle's log at a time (pages are in bundle order).
+ * transcript. The text comes from the original log as published (the
+ * bundle's `source/` files, re-hashed by published.blob), read by the
+ * importers' read side (src/import/sources.ts, through originals.ts): plain
+ * data, rendered escaped. A source that cannot be read (withheld, past the
+ * import limits, bytes that do not read as the format) has no pages, and its
+ * attempts' rows on the task pages say why; any other error fails the build.
+ * The site model holds only the index; a page's transcript is read when the
+ * page is written, one bundle's log at a time (pages are in bundle order).
  */
-import { importerOfOrigin } from '../import/registry.ts';
-import type { Importer } from '../import/importer.ts';
+import type { ImportedSource } from '../import/sources.ts';
 import { transcriptKey, type Transcript } from '../import/transcript.ts';
 import type { Plan } from '../schema/index.ts';
-import type { Published, SiteFile } from './publish.ts';
+import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { taskKey } from './task-key.ts';
 import type { ImportLimits } from '../import/limits.ts';
-import { originalsUnread, readOriginals } from './originals.ts';
+import { siteSource } from './originals.ts';
+import type { NoTranscriptWhy } from './imported-facts.ts';
 
 /** A transcript page as the site model indexes it. */
 export interface SiteTranscript {
@@ -39,38 +41,49 @@ export function transcriptPath(bundleHex: string, key: string): string {
   return `/transcripts/${bundleHex}/${key}/`;
 }
 
-/** A counted imported bundle whose format has transcripts: where they are read from. */
+/** A counted imported bundle with transcripts: its source (the importers' read side) and its originals as published. */
 export interface TranscriptSource {
-  importer: Importer;
-  /** The bundle's `source/` files as published (withheld ones are absent). */
-  files: SiteFile[];
-  /** The report's import limits, which the originals are read within (originals.ts). */
-  limits: ImportLimits;
+  source: ImportedSource;
+  /** The bundle's `source/` files as published (the transcript page links the first). */
+  files: readonly SiteFile[];
+}
+
+/** What a counted bundle's transcripts are: the keys it has (and its source), or why its attempts have none. */
+export interface BundleTranscripts {
+  /** The source the pages read, when it has transcripts (null otherwise). */
+  source: TranscriptSource | null;
+  /** transcriptKey(task id, index) of each attempt with a transcript. */
+  keys: ReadonlySet<string>;
+  /** The format's label, for the note of an attempt without one; null for a format this version does not read. */
+  label: string | null;
+  /** Why an attempt has no transcript page: the format records none, the originals are past a limit, the source cannot be read, or this attempt has none. */
+  why: NoTranscriptWhy;
 }
 
 /**
- * The transcript source of a counted bundle, or null (not imported, no
- * transcripts in its format, originals withheld, or originals past the
- * import limits: never read, as the plan page says).
+ * The transcripts of a counted bundle (null when it is not imported): read
+ * once here for their keys (the pages read them again, one bundle at a
+ * time, when they are written). A source that cannot be read gives no keys
+ * and the reason; a bug throws.
  */
-export function transcriptSourceOf(plan: Plan, files: readonly SiteFile[], limits: ImportLimits): TranscriptSource | null {
+export async function bundleTranscripts(plan: Pick<Plan, 'origin'>, bundle: Pick<PublishedBundle, 'files' | 'withheld' | 'unpublished'>, published: Pick<Published, 'blob'>, limits: ImportLimits): Promise<BundleTranscripts | null> {
   if (plan.origin?.kind !== 'imported') return null;
-  const importer = importerOfOrigin(plan.origin.format);
-  if (importer?.transcripts === undefined) return null;
-  const sources = files.filter((f) => f.path.startsWith('source/'));
-  if (sources.length === 0 || originalsUnread(sources, importer, limits) !== null) return null;
-  return { importer, files: sources, limits };
+  const source = siteSource(plan.origin, bundle, published, limits);
+  const none = new Set<string>();
+  if (source.label === null) return { source: null, keys: none, label: null, why: 'attempt' };
+  if (!source.recordsTranscripts) return { source: null, keys: none, label: source.label, why: 'format' };
+  const read = await source.transcripts();
+  if (!read.ok) return { source: null, keys: none, label: source.label, why: read.cause === 'limit' ? 'unread' : { unreadable: read.unreadable } };
+  const keys = new Set(read.value.keys());
+  const files = bundle.files.filter((f) => f.path.startsWith('source/'));
+  return { source: keys.size > 0 ? { source, files } : null, keys, label: source.label, why: 'attempt' };
 }
 
-/** Reads a bundle's transcripts from its published originals (within the limits); a log that cannot be read has none (its pages say nothing). */
-export async function readTranscripts(source: TranscriptSource, published: Published): Promise<ReadonlyMap<string, Transcript>> {
-  const read = await readOriginals(source.files, source.importer, source.limits, published);
-  if (read.bytes === null) return new Map();
-  try {
-    return await source.importer.transcripts!(read.bytes, source.limits);
-  } catch {
-    return new Map();
-  }
+/** Reads a bundle's transcripts again for its pages: it read once already (bundleTranscripts), so a failure now is an error (the evidence changed, or a reader is not deterministic). */
+export async function readTranscripts(source: TranscriptSource): Promise<ReadonlyMap<string, Transcript>> {
+  const read = await source.source.transcripts();
+  if (!read.ok) throw new Error(`the originals read once for their transcripts no longer read: ${read.unreadable}`);
+  return read.value;
 }
 
 /** The transcript pages of a build: the index (site model) and each page's transcript on demand. */
@@ -83,7 +96,7 @@ export interface TranscriptDetails {
  * Builds the page index as the caller meets each attempt (`add`), then reads
  * a page's transcript on demand, keeping one bundle's transcripts at a time.
  */
-export function transcriptIndex(published: Published): {
+export function transcriptIndex(): {
   add(page: Omit<SiteTranscript, 'key'>, bundleId: string): string;
   details(sources: ReadonlyMap<string, TranscriptSource>): TranscriptDetails;
 } {
@@ -109,7 +122,7 @@ export function transcriptIndex(published: Published): {
         async detail(n) {
           const page = pages[n]!;
           const bundle = bundleOf[n]!;
-          if (cached?.bundle !== bundle) cached = { bundle, transcripts: await readTranscripts(sources.get(bundle)!, published) };
+          if (cached?.bundle !== bundle) cached = { bundle, transcripts: await readTranscripts(sources.get(bundle)!) };
           const transcript = cached.transcripts.get(transcriptKey(page.task_id, page.index));
           if (transcript === undefined) throw new Error(`transcript page ${n} has no transcript`);
           return transcript;

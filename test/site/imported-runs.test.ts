@@ -27,7 +27,8 @@ import { importerNamed, importerOfOrigin } from '../../src/import/registry.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
+import { type SiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { leaderboardCsv } from '../../src/site/data-texts.ts';
 import { hexOf } from '../../src/site/format.ts';
@@ -93,7 +94,7 @@ beforeAll(async () => {
   results = await verifyPaths(dirs);
   const config = Config.parse({ site_url: 'https://board.example/' });
   report = buildReport(results, config);
-  model = await buildSiteModel(report, publishedOf(report, results), config);
+  model = await modelOf(report, results, publishedOf(report, results), config);
   out = join(work, 'site');
   await buildSite({ bundles: bundlesDir, out });
 }, 600_000);

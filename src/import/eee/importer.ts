@@ -2,11 +2,10 @@
 import { parseStrictJson } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
-import type { Importer, ImportRequest, SourceMetric } from '../importer.ts';
-import { EEE_ORIGIN_FORMAT, eeePassRule, linkResult, mapEee, type EeeOptions } from './map.ts';
-import { aggregatePaths, EEE_MAX_DEPTH, looksLikeAggregate, plainSidecarCandidates, readAggregate, readSidecar, sidecarCandidates, unsafeReference } from './read.ts';
-import { EeeAggregate } from './schema.ts';
-import { eeeTranscripts } from './transcript.ts';
+import type { Importer, ImportRequest } from '../importer.ts';
+import { EEE_ORIGIN_FORMAT, mapEee, type EeeOptions } from './map.ts';
+import { aggregatePaths, EEE_MAX_DEPTH, plainSidecarCandidates, readAggregate, readSidecar, sidecarCandidates, unsafeReference } from './read.ts';
+import { eeeSourceReader } from './source-reader.ts';
 
 /** Parses --pass-threshold (threshold.ts: a plain decimal number). */
 export const parseEeeThreshold = (text: string): number => parsePassThreshold(text);
@@ -68,28 +67,5 @@ export const eeeImporter: Importer = {
     if (unread > 0) (mapped.summary.unkept ??= []).push(`${unread === 1 ? '1 other file' : `${unread} other files`} of the input not read (only the aggregate and its sidecar are kept)`);
     return mapped;
   },
-  async sourceMetrics(sources, graderId): Promise<SourceMetric[] | null> {
-    const aggregates = [...sources.values()].filter(looksLikeAggregate);
-    if (aggregates.length !== 1) return null;
-    const parsed = parseStrictJson(aggregates[0]!, { maxDepth: EEE_MAX_DEPTH });
-    const aggregate = parsed.ok ? EeeAggregate.safeParse(parsed.value) : null;
-    if (!aggregate?.success) return null;
-    const link = linkResult(aggregate.data, graderId);
-    if (link === null) return null;
-    const config = link.result.metric_config;
-    return [{ name: config.metric_name ?? config.metric_id ?? config.evaluation_description ?? link.result.evaluation_name, value: link.result.score_details.score }];
-  },
-  async transcripts(sources, limits) {
-    return eeeTranscripts(sources, limits);
-  },
-  rerunFlags(plan) {
-    const flags = [['--metric', plan.grader.id]];
-    const profile = (plan.grader as { profile?: unknown }).profile;
-    const threshold = typeof profile === 'string' ? /^every-eval-ever score (?:>=|<=) (-?[0-9.]+)$/.exec(profile)?.[1] : undefined;
-    if (threshold !== undefined) flags.push(['--pass-threshold', threshold]);
-    return flags;
-  },
-  passRule(plan) {
-    return eeePassRule(plan);
-  },
+  ...eeeSourceReader,
 };

@@ -2,9 +2,11 @@
 import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
-import { DEFAULT_HELM_OPTIONS, HELM_ORIGIN_FORMAT, HELM_SPLITS, mapHelmRun, parseHelmGraderId, type HelmOptions, type HelmSplit } from './map.ts';
-import { helmAggregate, PER_INSTANCE_STATS, readHelmRun, RUN_SPEC, STATS } from './read-run.ts';
-import { helmConfigurationDifferences, helmTranscripts } from './transcript.ts';
+import { DEFAULT_HELM_OPTIONS, HELM_ORIGIN_FORMAT, HELM_SPLITS, mapHelmRun, type HelmOptions, type HelmSplit } from './map.ts';
+import { PER_INSTANCE_STATS, readHelmRun, RUN_SPEC } from './read-run.ts';
+import { helmSourceReader } from './source-reader.ts';
+
+export { helmPassRule } from './source-reader.ts';
 
 /** Parses --pass-threshold (threshold.ts), an exponent allowed: the grader id writes the threshold back with String(n). */
 export const parseHelmThreshold = (text: string): number => parsePassThreshold(text, { exponent: true });
@@ -22,19 +24,6 @@ export function helmOptions(request: Pick<ImportRequest, 'license' | 'flags'>): 
     split: typeof split === 'string' ? (split as HelmSplit) : DEFAULT_HELM_OPTIONS.split,
     passThreshold: typeof threshold === 'string' ? parseHelmThreshold(threshold) : DEFAULT_HELM_OPTIONS.passThreshold,
   };
-}
-
-/**
- * The pass rule of a HELM bundle, read back from its grader id (map.ts
- * helmGraderId): the stat, the split and the threshold, and what a request
- * that failed at the provider counts as. One plain sentence.
- */
-export function helmPassRule(graderId: string): string {
-  const parsed = parseHelmGraderId(graderId);
-  if (parsed === null) return 'the grader id is not one the HELM importer writes, so its pass rule is not known';
-  const stat = `HELM's per-instance stat ${JSON.stringify(parsed.metric.slice(0, 200))} on the ${parsed.split} split (unperturbed)`;
-  const rule = parsed.passThreshold === null ? `${stat} passes at 1 and fails at 0 (a 0/1 stat)` : `${stat} passes at or above ${parsed.passThreshold} (higher is better)`;
-  return `${rule}; a request that failed at the provider but that HELM scored is graded by that score, one it did not score is a harness failure.`;
 }
 
 /** The first 64 KiB of a file as text (detect reads no more). */
@@ -74,30 +63,5 @@ export const helmImporter: Importer = {
     const options = helmOptions(request);
     return mapHelmRun(readHelmRun(input, request.limits), options, request.limits);
   },
-  async sourceMetrics(sources, graderId) {
-    const parsed = parseHelmGraderId(graderId);
-    const stats = sources.get(`source/${STATS}`);
-    if (parsed === null || stats === undefined) return null;
-    const aggregate = helmAggregate(stats, parsed.metric, parsed.split);
-    if (aggregate === null) return null;
-    return [
-      { name: `mean (HELM stats.json, ${parsed.split})`, value: aggregate.mean },
-      { name: 'count (train trials)', value: aggregate.count },
-      { name: 'num_instances', value: aggregate.instances },
-    ];
-  },
-  async transcripts(sources, limits) {
-    return helmTranscripts(sources, limits);
-  },
-  async configurationDifferences(a, b, limits) {
-    return helmConfigurationDifferences(a, b, limits);
-  },
-  passRule(plan) {
-    return helmPassRule(plan.grader.id);
-  },
-  rerunFlags(plan) {
-    const parsed = parseHelmGraderId(plan.grader.id);
-    if (parsed === null) return [];
-    return [['--metric', parsed.metric], ...(parsed.split === 'test' ? [] : [['--split', parsed.split]]), ...(parsed.passThreshold === null ? [] : [['--pass-threshold', parsed.passThreshold]])];
-  },
+  ...helmSourceReader,
 };

@@ -91,12 +91,13 @@ export function readHelmRun(input: ImportInput, limits: ImportLimits): HelmRun {
 /**
  * HELM's own aggregate of a stat on a split, unperturbed and over the whole
  * split (no sub_split), from stats.json's bytes: its mean and count, and the
- * split's num_instances. Null when stats.json holds no such stat.
+ * split's num_instances. Null when stats.json holds no such stat; an
+ * ImportError when it is not JSON or not a HELM stats.json.
  */
 export function helmAggregate(bytes: Uint8Array, metric: string, split: string): { mean: number | null; count: number; instances: number | null } | null {
   const { value } = parseSourceJson(bytes, STATS);
   const parsed = HelmStats.safeParse(value);
-  if (!parsed.success) return null;
+  if (!parsed.success) throw new ImportError(`${STATS} is not a HELM ${STATS} as the importer reads it`);
   const stat = aggregateStat(parsed.data, metric, split);
   if (stat === undefined) return null;
   return { mean: stat.mean ?? null, count: stat.count, instances: aggregateStat(parsed.data, 'num_instances', split)?.mean ?? null };

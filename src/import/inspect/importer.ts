@@ -3,15 +3,10 @@ import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import type { ImportInput } from '../input-shape.ts';
-import type { ImportLimits } from '../limits.ts';
-import { DEFAULT_IMPORT_OPTIONS, INSPECT_ORIGIN_FORMAT, mapInspectLog, passThresholdOfProfile, type ImportOptions } from './map.ts';
-import { detectFormat, readInspectLog, readInspectMetrics, readZipNames } from './read-log.ts';
-import { inspectTranscripts } from './transcript.ts';
-import type { ZipLimits } from './zip.ts';
+import { DEFAULT_IMPORT_OPTIONS, INSPECT_ORIGIN_FORMAT, mapInspectLog, type ImportOptions } from './map.ts';
+import { detectFormat, readInspectLog, readZipNames } from './read-log.ts';
+import { inspectSourceReader, zipLimits } from './source-reader.ts';
 
-function zipLimits(limits: ImportLimits): ZipLimits {
-  return { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxEntryBytes, maxTotalBytes: limits.maxTotalBytes };
-}
 
 export { parsePassThreshold };
 
@@ -72,25 +67,5 @@ export const inspectImporter: Importer = {
     const log = await readInspectLog(bytes, zipLimits(request.limits));
     return mapInspectLog(log, bytes, inspectOptions(request), request.limits);
   },
-  async sourceMetrics(sources, graderId, limits) {
-    const [only] = sources.values();
-    return only === undefined || graderId === 'none' ? null : readInspectMetrics(only, graderId, limits === undefined ? undefined : zipLimits(limits));
-  },
-  async transcripts(sources, limits) {
-    const [only] = sources.values();
-    return only === undefined ? new Map() : inspectTranscripts(only, limits === undefined ? undefined : zipLimits(limits));
-  },
-  rerunFlags(plan) {
-    const profile = (plan.grader as { profile?: unknown }).profile;
-    const threshold = typeof profile === 'string' ? passThresholdOfProfile(profile) : null;
-    return [...(plan.grader.id === 'none' ? [] : [['--scorer', plan.grader.id]]), ...(threshold === null ? [] : [['--pass-threshold', threshold]])];
-  },
-  passRule(plan) {
-    // The threshold read back from the grader's profile, as rerunFlags does (the default profile: 1.0).
-    const profile = (plan.grader as { profile?: unknown }).profile;
-    const read = typeof profile === 'string' ? passThresholdOfProfile(profile) : null;
-    // Only a plain number is quoted (the profile is the bundle's text); anything else is named, not repeated.
-    const threshold = read === null ? '--pass-threshold 1.0' : /^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$/i.test(read) ? `--pass-threshold ${read}` : 'the threshold its grader profile records';
-    return `a sample is resolved when it completed and its score passes: C, or P at --pass-threshold 0.5 or below, true, a number at or above the threshold (this import: ${threshold}); one attempt per epoch, not the epochs' reduction`;
-  },
+  ...inspectSourceReader,
 };

@@ -56,7 +56,8 @@ export async function readInspectLog(bytes: Uint8Array, limits: ZipLimits = DEFA
 /**
  * The log's own metrics of one score (results.scores[] of that name: accuracy,
  * stderr, ... as Inspect computed them), for the plan page to show beside the
- * imported rate; null when the log records none. For a .eval archive only
+ * imported rate; null when the log records none, an ImportError when it does
+ * not read as a log. For a .eval archive only
  * header.json is read. Metric values that are not finite numbers are null.
  */
 export async function readInspectMetrics(
@@ -72,7 +73,7 @@ export async function readInspectMetrics(
     const data = contents.get(HEADER);
     if (!data) return null;
     header = parseSourceJson(data, HEADER).value;
-  } else return null;
+  } else throw new ImportError('not an Inspect log: neither a .eval ZIP archive nor a JSON log');
   const results = isObject(header) ? header.results : null;
   const scores = results && isObject(results) && Array.isArray(results.scores) ? results.scores : [];
   const score = scores.find((s) => isObject(s) && s.name === scorer);

@@ -3,11 +3,10 @@ import { ImportError } from '../errors.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import { isPlainPath } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
-import { parseSourceJson } from '../source-json.ts';
 import { DEFAULT_FILTER, LMEVAL_ORIGIN_FORMAT, mapLmEvalRun, type LmEvalOptions } from './map.ts';
 import { looksLikeRun, readLmEvalRun } from './read-run.ts';
-import { nameValue, parseGraderId, parsePerTask, passRuleSentence, rerunFlagsOf, ruleOfTask, thresholdValue, type PerTask } from './rules.ts';
-import { lmEvalTranscripts } from './transcript.ts';
+import { nameValue, parsePerTask, thresholdValue, type PerTask } from './rules.ts';
+import { lmEvalSourceReader } from './source-reader.ts';
 
 /** The lm-eval options of a request: --metric, --filter, --pass-threshold (each for every task or per task), --results. */
 export function lmEvalOptions(request: Pick<ImportRequest, 'license' | 'flags'> & { limits?: ImportRequest['limits'] }): LmEvalOptions & { results: string | null } {
@@ -31,9 +30,6 @@ export function lmEvalOptions(request: Pick<ImportRequest, 'license' | 'flags'> 
     results,
   };
 }
-
-const RESULTS_FILE = /^source\/results_.+\.json$/;
-const SAMPLES_FILE = /^source\/samples_(.+)_([^/]+)\.jsonl$/;
 
 export const lmEvalImporter: Importer = {
   name: 'lm-eval',
@@ -67,35 +63,5 @@ export const lmEvalImporter: Importer = {
     const run = readLmEvalRun(input, request.limits, options.results);
     return mapLmEvalRun(run, options, input.skipped.length);
   },
-  async sourceMetrics(sources, graderId) {
-    const grader = parseGraderId(graderId);
-    const resultsPath = [...sources.keys()].find((p) => RESULTS_FILE.test(p));
-    if (grader === null || resultsPath === undefined) return null;
-    const { value } = parseSourceJson(sources.get(resultsPath)!, resultsPath);
-    const results = typeof value === 'object' && value !== null && !Array.isArray(value) ? value.results : null;
-    if (typeof results !== 'object' || results === null || Array.isArray(results)) return null;
-    const tasks = [...sources.keys()].map((p) => SAMPLES_FILE.exec(p)?.[1]).filter((t): t is string => t !== undefined);
-    const metrics: { name: string; value: number | null }[] = [];
-    for (const task of tasks) {
-      const entry = results[task];
-      const rule = ruleOfTask(grader, task);
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || rule === null) continue;
-      for (const key of [`${rule.metric},${rule.filter}`, `${rule.metric}_stderr,${rule.filter}`]) {
-        if (!Object.hasOwn(entry, key)) continue;
-        const v = entry[key];
-        // A stderr lm-eval could not compute is the string "N/A": shown as no value.
-        metrics.push({ name: `${task} ${key}`, value: typeof v === 'number' && Number.isFinite(v) ? v : null });
-      }
-    }
-    return metrics.length === 0 ? null : metrics;
-  },
-  async transcripts(sources, limits) {
-    return lmEvalTranscripts(sources, limits);
-  },
-  rerunFlags(plan) {
-    return rerunFlagsOf(plan.grader.id);
-  },
-  passRule(plan) {
-    return passRuleSentence(plan.grader.id);
-  },
+  ...lmEvalSourceReader,
 };

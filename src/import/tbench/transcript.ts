@@ -14,9 +14,10 @@
  *   (`verifier/test-stdout.txt`, tool "verifier").
  *
  * Scores: TB1's is_resolved and each parser result; Harbor's rewards. A trial
- * without any of its log files has no transcript. Nothing here throws on a
- * hostile file: a run that does not read as a run has no transcripts, a
- * trajectory that is not readable JSON (or nests deeper than
+ * without any of its log files has no transcript. Originals that do not read
+ * as a run throw the import's own ImportError (the site says the source
+ * cannot be read); within a run that reads, nothing throws on a hostile log
+ * file: a trajectory that is not readable JSON (or nests deeper than
  * TRAJECTORY_MAX_DEPTH) is skipped and its other files shown. No path written
  * inside a file (a subagent trajectory reference) is ever followed.
  */
@@ -172,19 +173,20 @@ function harborScores(trial: HarborTrial): TranscriptScore[] {
 
 // ---------------------------------------------------------------- both
 
-/** The run of the originals (bundle path `source/<relative path>`), read as the import reads it; null when it does not read as a run. */
+/**
+ * The run of the originals (bundle path `source/<relative path>`), read as
+ * the import reads it; null when there are none. Originals that do not read
+ * as a run throw the import's ImportError (the site: "cannot be read").
+ */
 function runOf(sources: ReadonlyMap<string, Uint8Array>, limits: ImportLimits): { read: TbenchRun; run: Run } | null {
   const files = new Map<string, Uint8Array>();
   for (const [path, bytes] of sources) if (path.startsWith('source/')) files.set(path.slice('source/'.length), bytes);
+  if (files.size === 0) return null;
   const input: ImportInput = { name: 'source', kind: 'directory', files, skipped: [] };
-  try {
-    const read = readRun(input, limits);
-    // The verdicts are not shown here, only the attempt order: any threshold reads a job with non-binary rewards.
-    const run = read.layout === 'tb1' ? normalizeTb1(read, limits.maxStringBytes) : normalizeHarbor(read, { license: '', passThreshold: 0, passThresholdText: '0' }, limits.maxStringBytes);
-    return { read, run };
-  } catch {
-    return null;
-  }
+  const read = readRun(input, limits);
+  // The verdicts are not shown here, only the attempt order: any threshold reads a job with non-binary rewards.
+  const run = read.layout === 'tb1' ? normalizeTb1(read, limits.maxStringBytes) : normalizeHarbor(read, { license: '', passThreshold: 0, passThresholdText: '0' }, limits.maxStringBytes);
+  return { read, run };
 }
 
 /** One transcript per trial whose directory holds a kept log file, keyed by transcriptKey(task id, attempt index). */

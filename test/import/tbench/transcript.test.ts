@@ -14,6 +14,7 @@ import { importPath, mapImportInput } from '../../../src/import/import-input.ts'
 import type { ImportInput } from '../../../src/import/input.ts';
 import { readImportInput } from '../../../src/import/input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../../src/import/limits.ts';
+import { ImportError } from '../../../src/import/errors.ts';
 import { tbenchImporter, tbenchPassRule } from '../../../src/import/tbench/importer.ts';
 import { LOG_FILE_BYTES } from '../../../src/import/tbench/read.ts';
 import { TRAJECTORY_MAX_DEPTH } from '../../../src/import/tbench/transcript.ts';
@@ -285,10 +286,10 @@ describe('hostile log files', () => {
     expect(huge.messages.length).toBeLessThan(20_000);
   });
 
-  it('originals that do not read as a run give no transcripts, never a throw', async () => {
+  it('no originals give no transcripts; originals that do not read as a run throw the import\'s ImportError (the site: "cannot be read"), never another error', async () => {
     expect((await tbenchImporter.transcripts!(new Map(), L)).size).toBe(0);
-    expect((await tbenchImporter.transcripts!(new Map([['source/result.json', Buffer.from('{')]]), L)).size).toBe(0);
-    expect((await tbenchImporter.transcripts!(new Map([['source/results.json', Buffer.from('{"results": [1]}')]]), L)).size).toBe(0);
+    await expect(tbenchImporter.transcripts!(new Map([['source/result.json', Buffer.from('{')]]), L)).rejects.toThrow(ImportError);
+    await expect(tbenchImporter.transcripts!(new Map([['source/results.json', Buffer.from('{"results": [1]}')]]), L)).rejects.toThrow(ImportError);
   });
 
   it('fuzz: random bytes and mutated trajectories never throw', async () => {
