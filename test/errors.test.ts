@@ -52,6 +52,7 @@ const ARGS: Record<string, unknown[]> = {
   BlobMismatch: ['/blobs/ab is 3 bytes'],
   SiteProblem: ['bundle ab', 'files.json is not published'],
   NotInBrowserError: ['re-importing an Inspect .eval archive'],
+  OriginalUnreadableError: ['source/log.json is not held by this copy of the site'],
   ChangedWhileRead: [{ code: 'FILE_CHANGED', severity: 'error', message: 'plan.json changed while read' }],
 };
 
