@@ -21,6 +21,7 @@
  * Untrusted bytes enter here too: the originals are the bundle's, and the
  * readers parse them strictly, within the import limits.
  */
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 import { ImportError } from './errors.ts';
 import type { SourceMetric, SourceReader } from './importer.ts';
 import type { ImportLimits } from './limits.ts';
@@ -39,7 +40,9 @@ export type SourceRead<T> = { ok: true; value: T } | { ok: false; unreadable: st
  * copy of the site does not hold): the source is then "cannot be read" with
  * this message. Any other error from the blob reader is a failure.
  */
-export class OriginalUnreadableError extends Error {
+export class OriginalUnreadableError extends LedgerboardError {
+  static override readonly code: string = 'SOURCE_ORIGINAL_UNREADABLE';
+  static override readonly exitStatus = EXIT_STATUS.internal;
   override readonly name = 'OriginalUnreadableError';
 }
 
