@@ -30,9 +30,16 @@
  * the issue sets as targets: warm within 3x of openssl; one new within 1.5x
  * of warm (each variant); a cold run under 15 s and 1 GiB at 10^6.
  *
- *   npx tsx scripts/bench/cache.ts [--attempts 1e6] [--bundles 100] [--new 1e4] [--runs 3] [--keep DIR]
+ * With `--before DIR` (another ledgerboard checkout, compiled: e.g. a
+ * `git worktree` of an earlier commit with node_modules linked), the same
+ * report runs of that tree (`--no-cache`, warm, the two new bundles, each
+ * with a warm cache of its own: the entry formats may differ) run in the
+ * same rounds, side by side. `--only report` leaves out the builds, the
+ * copies and the pipeline-on-threads runs.
+ *
+ *   npx tsx scripts/bench/cache.ts [--attempts 1e6] [--bundles 100] [--new 1e4] [--runs 3] [--keep DIR] [--before DIR] [--only report]
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,12 +56,14 @@ const { values } = parseArgs({
     new: { type: 'string', default: '1e4' },
     runs: { type: 'string', default: '3' },
     keep: { type: 'string' },
+    before: { type: 'string' },
+    only: { type: 'string' },
     help: { type: 'boolean' },
   },
   strict: true,
 });
 if (values.help) {
-  console.log('Usage: npx tsx scripts/bench/cache.ts [--attempts 1e6] [--bundles 100] [--new 1e4] [--runs 3] [--keep DIR]');
+  console.log('Usage: npx tsx scripts/bench/cache.ts [--attempts 1e6] [--bundles 100] [--new 1e4] [--runs 3] [--keep DIR] [--before DIR] [--only report]');
   process.exit(0);
 }
 const attempts = Number(values.attempts);
@@ -67,6 +76,11 @@ for (const [name, n] of Object.entries({ attempts, bundles, new: added, runs }))
     process.exit(2);
   }
 }
+if (values.only !== undefined && values.only !== 'report') {
+  console.error('--only takes one value: report');
+  process.exit(2);
+}
+const reportOnly = values.only === 'report';
 const log = (line: string) => process.stderr.write(`[cache bench] ${line}\n`);
 
 const base = values.keep ?? tmpdir();
@@ -86,8 +100,8 @@ try {
   const config = join(work, 'ledgerboard.config.json');
   await writeFile(config, '{}\n');
   /** `ledgerboard report --json ARGS`: the report id it printed, the bundles it reused, and its peak RSS. */
-  const cli = async (args: string[]): Promise<{ reportId: string; reused: number; reportReused: string; rssMiB: number }> => {
-    const result = await run('sh', ['-c', '"$@"; exit $?', 'sh', '/usr/bin/time', '-f', 'peak %M', process.execPath, bin, 'report', '--json', '--config', config, ...args], root);
+  const cli = async (args: string[], which = bin): Promise<{ reportId: string; reused: number; reportReused: string; rssMiB: number }> => {
+    const result = await run('sh', ['-c', '"$@"; exit $?', 'sh', '/usr/bin/time', '-f', 'peak %M', process.execPath, which, 'report', '--json', '--config', config, ...args], root);
     if (result.code !== 0) throw new Error(`ledgerboard report exited ${result.code}: ${result.stderr.trim()}`);
     const reused = /(\d+) of \d+ bundles reused/.exec(result.stderr);
     return {
@@ -108,8 +122,26 @@ try {
   const filled = await cli(['--cache', warmCache, evidence.dir]);
   const warmNames = new Set(await readdir(warmCache));
   /** Removes the entries a run with a new bundle added (its verification, poolings, section, report); the render and output listing the builds keep stay. */
-  const forgetNew = async () => {
-    for (const name of await readdir(warmCache)) if (!warmNames.has(name) && !name.startsWith('render-') && !name.startsWith('site-')) await rm(join(warmCache, name));
+  const forgetNew = async (dir = warmCache, names = warmNames) => {
+    for (const name of await readdir(dir)) if (!names.has(name) && !name.startsWith('render-') && !name.startsWith('site-')) await rm(join(dir, name));
+  };
+  // The earlier tree (--before): its own warm cache (its entry formats may not be this tree's).
+  const beforeBin = values.before === undefined ? null : join(values.before, 'bin', 'ledgerboard.mjs');
+  const beforeCache = join(work, 'cache-warm-before');
+  let beforeNames = new Set<string>();
+  if (beforeBin !== null) {
+    log(`filling the warm cache of ${values.before}`);
+    await cli(['--cache', beforeCache, evidence.dir], beforeBin);
+    beforeNames = new Set(await readdir(beforeCache));
+  }
+  const warmBytes = async (dir: string) => {
+    const sizes = { heads: 0, tables: 0 };
+    for (const name of await readdir(dir)) {
+      const bytes = (await stat(join(dir, name))).size;
+      if (/^[0-9a-f]{64}\.v8$/.test(name)) sizes.heads += bytes;
+      else if (/^tables-[0-9a-f]{64}\.v8$/.test(name)) sizes.tables += bytes;
+    }
+    return sizes;
   };
   const reportIds = new Set<string | null>([filled.reportId]);
   const peaks: Record<string, number> = {};
@@ -135,6 +167,20 @@ try {
       await measured('new, same ledger', ['--cache', warmCache, evidence.dir, same.dir], false);
       await forgetNew();
     },
+    ...(beforeBin === null
+      ? {}
+      : {
+          'before: full': () => measured('before: full', ['--no-cache', evidence.dir], true, beforeBin),
+          'before: warm': () => measured('before: warm', ['--cache', beforeCache, evidence.dir], true, beforeBin),
+          'before: new, own': async () => {
+            await measured('before: new, own', ['--cache', beforeCache, evidence.dir, extra.dir], false, beforeBin);
+            await forgetNew(beforeCache, beforeNames);
+          },
+          'before: new, same': async () => {
+            await measured('before: new, same', ['--cache', beforeCache, evidence.dir, same.dir], false, beforeBin);
+            await forgetNew(beforeCache, beforeNames);
+          },
+        }),
     'full, 1 thread': () => threads('full, 1 thread', '0'),
     'full, 2 threads': () => threads('full, 2 threads', '1'),
     'build, warm': async () => {
@@ -160,8 +206,8 @@ try {
     if (result.code !== 0) throw new Error(`ledgerboard build exited ${result.code}: ${result.stderr.trim()}`);
     return result;
   }
-  async function measured(name: string, args: string[], sameReport = true): Promise<void> {
-    const report = await cli(args);
+  async function measured(name: string, args: string[], sameReport = true, which = bin): Promise<void> {
+    const report = await cli(args, which);
     if (sameReport) reportIds.add(report.reportId);
     peaks[name] = Math.max(peaks[name] ?? 0, report.rssMiB);
     (cachedCounts[name] ??= []).push(report.reused);
@@ -173,6 +219,7 @@ try {
     peaks[name] = Math.max(peaks[name] ?? 0, report.maxRssKiB / 1024);
   }
 
+  if (reportOnly) for (const name of ['full, 1 thread', 'full, 2 threads', 'build, warm', 'build, new output', 'cp -r']) delete competitors[name];
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(competitors).map((n) => [n, []]));
   for (let round = 0; round <= runs; round++) {
     for (const [name, competitor] of Object.entries(competitors)) {
@@ -196,15 +243,29 @@ try {
   console.log(`cache benchmark: ${evidence.attempts} attempts in ${bundles} bundles (${(evidence.bytes / 1e6).toFixed(1)} MB, ${files.length} files); new bundles ${extra.attempts} attempts (own ledger), ${same.attempts} (same ledger); ${runs} alternating rounds after a warm-up; ${availableParallelism()} cores`);
   for (const name of Object.keys(competitors)) console.log(line(name));
   const m = (name: string) => medians[name]!.median;
-  console.log(`warm / openssl = ${(m('warm') / m('openssl')).toFixed(2)}x (target <= 3x)`);
+  const sizes = await warmBytes(warmCache);
+  console.log(`warm cache: verification heads ${(sizes.heads / 1e6).toFixed(1)} MB, tables ${(sizes.tables / 1e6).toFixed(1)} MB`);
+  console.log(`warm / openssl = ${(m('warm') / m('openssl')).toFixed(2)}x (target <= 1.5x, issue 28)`);
   console.log(`new, own ledger / warm = ${(m('new, own ledger') / m('warm')).toFixed(2)}x (target <= 1.5x)`);
   console.log(`new, same ledger / warm = ${(m('new, same ledger') / m('warm')).toFixed(2)}x (target <= 1.5x)`);
+  console.log(`new, same ledger / openssl = ${(m('new, same ledger') / m('openssl')).toFixed(2)}x`);
   console.log(`cold / full = ${(m('cold') / m('full')).toFixed(2)}x (the cost of writing the entries)`);
+  if (beforeBin !== null) {
+    for (const [now, then] of [['full', 'before: full'], ['warm', 'before: warm'], ['new, own ledger', 'before: new, own'], ['new, same ledger', 'before: new, same']] as const) {
+      console.log(`${now}: ${(m(now) / 1000).toFixed(2)} s, before ${(m(then) / 1000).toFixed(2)} s (${(m(now) / m(then)).toFixed(2)}x); / openssl now ${(m(now) / m('openssl')).toFixed(2)}x, before ${(m(then) / m('openssl')).toFixed(2)}x`);
+    }
+  }
+  if (reportOnly) {
+    console.log(`report ids: ${[...reportIds].join(', ')} (${reportIds.size === 1 ? 'every run the same' : 'DIFFERENT: a bug'})`);
+    if (reportIds.size !== 1) process.exitCode = 1;
+  }
+  if (!reportOnly) {
   console.log(`build, warm / cp -r = ${(m('build, warm') / m('cp -r')).toFixed(2)}x (target <= 2x; pages: ${[...rendered].join('/')}; openssl / cp -r = ${(m('openssl') / m('cp -r')).toFixed(2)}x, the hash every build must do)`);
   console.log(`build, new output / cp -r = ${(m('build, new output') / m('cp -r')).toFixed(2)}x (pages: ${[...freshRendered].join('/')}: every page and blob written)`);
   console.log(`full, 1 thread / full, 2 threads = ${(m('full, 1 thread') / m('full, 2 threads')).toFixed(2)}x (what the second core gives; ${availableParallelism()} cores here)`);
   console.log(`report ids: ${[...reportIds].join(', ')} (${reportIds.size === 1 ? 'every run the same' : 'DIFFERENT: a bug'})`);
   if (reportIds.size !== 1) process.exitCode = 1;
+  }
 } finally {
   if (values.keep === undefined) await rm(work, { recursive: true, force: true });
   else log(`kept ${work}`);

@@ -6,6 +6,7 @@
 import type { Grader } from '../schema/index.ts';
 import type { AttemptTable } from '../bundle/tables.ts';
 import type { BundleEvidence } from '../bundle/evidence.ts';
+import { evidenceSummary } from '../bundle/evidence-summary.ts';
 
 /** One grading generation: for each result the row of the attempt it names (-1: none) and its verdict code. */
 export interface GenerationColumns {
@@ -54,5 +55,7 @@ function chainRepeatedIds(attempts: AttemptTable): Int32Array {
 
 /** The newest attempt end (the first of equal instants, in attempt order) and each generation's created_at (in evidence order). */
 export function newestTimes(evidence: BundleEvidence): { attemptsEnded: string | null; generations: string[] } {
-  return { attemptsEnded: evidence.attempts.newestEnd, generations: evidence.grades.map((g) => g.created_at) };
+  // From the summary: a kept verification's head holds it, so no table is read (bundle/evidence-summary.ts).
+  const { newestEnd, generations } = evidenceSummary(evidence);
+  return { attemptsEnded: newestEnd, generations };
 }

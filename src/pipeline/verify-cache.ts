@@ -28,7 +28,8 @@
  * "The verification cache").
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -36,12 +37,23 @@ import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import type { Limits } from '../evidence/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 import { digestCanonical } from '../json/canonical.ts';
-import { readSealed, writeSealed, type CacheStore } from '../cache/sealed.ts';
+import { readSealed, readSealedSync, writeSealed, type CacheStore } from '../cache/sealed.ts';
+import { isEvidenceSummary } from '../bundle/evidence-summary.ts';
+import type { BundleVerification } from '../verify/verify-bundle.ts';
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 import { VERSION } from '../version.ts';
-import { fromWire, toWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
+import { fromHead, tablesFromWire, toKept, type HeadWire, type TablesSource, type TablesWire } from './wire.ts';
 
-/** The name of the entry format, on the first line of every entry. */
-export const CACHE_FORMAT = 'ledgerboard.verify-cache.v1';
+export { readPendingTables, tablesPending } from './wire.ts';
+
+/** The name of a head entry's format, on its first line. */
+export const CACHE_FORMAT = 'ledgerboard.verify-cache.v2';
+/** The name of a tables entry's format, on its first line. */
+export const TABLES_FORMAT = 'ledgerboard.verify-tables.v1';
+/** A head entry's file name: the hex of its key, `.v8` (the name every other reader of the cache, cache merge included, looks for). */
+export const HEAD_NAME = /^([0-9a-f]{64})\.v8$/;
+/** A tables entry's file name: `tables-`, the hex of its key, `.v8`. */
+export const TABLES_NAME = /^tables-([0-9a-f]{64})\.v8$/;
 
 /** Where a run keeps its cache: a directory (created when first written) and the secret its entries are sealed with. */
 export type VerifyCache = CacheStore;
@@ -64,38 +76,104 @@ export function cacheKey(snapshot: BundleSnapshot, limits: Limits, importLimits:
   return digestCanonical(cacheKeyOf(snapshot, limits, importLimits) as Parameters<typeof digestCanonical>[0]);
 }
 
-/** The kept result for a key, or null (no entry, or one that does not check: see the module comment). */
-export async function readCached(cache: VerifyCache, key: string): Promise<DirectoryResult | null> {
+/** Counts of what the cache read, by entry kind: tests and the benchmark look at them (a report cache hit reads no tables). */
+export const cacheReads = { heads: 0, tables: 0 };
+
+/**
+ * The kept verification for a key, or null (no head entry, or one that does
+ * not check: see the module comment). Only the head is read: the evidence's
+ * `attempts` and `grades` are read from the tables entry on first use
+ * (wire.ts fromHead), or ahead of it by {@link readPendingTables}.
+ */
+export async function readCached(cache: VerifyCache, key: string): Promise<{ verification: BundleVerification } | null> {
   const payload = await readSealed(cache, entryPath(cache, key), CACHE_FORMAT, key);
   if (payload === null) return null;
+  cacheReads.heads++;
   try {
-    const stored = deserialize(payload) as { key: string; wire: DirectoryWire };
-    if (stored.key !== key) return null;
-    return fromWire(stored.wire);
+    const stored = deserialize(payload) as { key: string; head: HeadWire };
+    if (stored.key !== key || !isHead(stored.head)) return null;
+    return { verification: fromHead(stored.head, tablesSource(cache, key)) };
   } catch {
     return null;
   }
 }
 
-/** True when an entry file exists for the key (whether it checks is for {@link readCached} to say). */
+/** True when a head entry exists for the key (whether it checks is for {@link readCached} to say). */
 export function hasCached(cache: VerifyCache, key: string): boolean {
   return existsSync(entryPath(cache, key));
 }
 
-/** Keeps a result under its key (atomically; a failure is ignored: the cache only saves time). */
-export async function writeCached(cache: VerifyCache, key: string, result: DirectoryResult): Promise<void> {
-  let payload: Buffer;
+/**
+ * Keeps a result under its key: the tables entry, then the head (so a head
+ * is never written before its tables). Atomically; a failure is ignored (the
+ * cache only saves time), and so is evidence whose tables cannot be had.
+ */
+export async function writeCached(cache: VerifyCache, key: string, result: { verification: BundleVerification }): Promise<void> {
+  let head: Buffer;
+  let tables: Buffer;
   try {
-    payload = serialize({ key, wire: toWire(result, true).wire });
+    const kept = toKept(result.verification);
+    tables = serialize({ key, tables: kept.tables });
+    head = serialize({ key, head: kept.head });
   } catch {
-    // A value V8 cannot serialise is not kept (and never fails the run).
+    // A value V8 cannot serialise, or kept tables that no longer check, is not kept (and never fails the run).
     return;
   }
-  await writeSealed(cache, entryPath(cache, key), CACHE_FORMAT, key, payload);
+  await writeSealed(cache, tablesPath(cache, key), TABLES_FORMAT, key, tables);
+  await writeSealed(cache, entryPath(cache, key), CACHE_FORMAT, key, head);
+}
+
+/** A kept verification's tables that do not check when first used from synchronous code (its head is removed: the next run verifies the bundle again). */
+export class KeptTablesError extends LedgerboardError {
+  static override readonly code = 'CACHE_TABLES_UNREADABLE';
+  // Not a property of the evidence, and the next run recovers: exit 2 (the run cannot go on as asked), not a bug's 3.
+  static override readonly exitStatus = EXIT_STATUS.usage;
+  constructor(key: string) {
+    super(`the verification cache's tables entry for ${key} is missing or does not check; its head entry is removed, so the next run verifies that bundle again (run it again)`);
+    this.name = 'KeptTablesError';
+  }
+}
+
+function tablesSource(cache: VerifyCache, key: string): TablesSource {
+  const take = (payload: Buffer | null) => {
+    if (payload === null) return null;
+    cacheReads.tables++;
+    try {
+      const stored = deserialize(payload) as { key: string; tables: TablesWire };
+      return stored.key === key ? tablesFromWire(stored.tables) : null;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    readSync: () => {
+      const tables = take(readSealedSync(cache, tablesPath(cache, key), TABLES_FORMAT, key));
+      if (tables !== null) return tables;
+      rmSync(entryPath(cache, key), { force: true });
+      throw new KeptTablesError(key);
+    },
+    read: async () => take(await readSealed(cache, tablesPath(cache, key), TABLES_FORMAT, key)),
+    forget: () => rm(entryPath(cache, key), { force: true }).catch(() => undefined),
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether a deserialised value has a head's shape (the cache's own bytes, but checked as input). */
+function isHead(value: unknown): value is HeadWire {
+  if (!isObject(value) || !isObject(value.verification) || !isObject(value.evidence) || !isEvidenceSummary(value.summary)) return false;
+  const v = value.verification;
+  const e = value.evidence;
+  const id = (x: unknown) => x === null || typeof x === 'string';
+  return id(v.bundle_id) && id(v.plan_id) && typeof v.status === 'string' && Array.isArray(v.findings) && Array.isArray(e.ledger) && Array.isArray(e.assessments);
 }
 
 function entryPath(cache: VerifyCache, key: string): string {
   return join(cache.dir, `${key.slice('sha256:'.length)}.v8`);
+}
+
+function tablesPath(cache: VerifyCache, key: string): string {
+  return join(cache.dir, `tables-${key.slice('sha256:'.length)}.v8`);
 }
 
 let identity: string | undefined;
@@ -124,7 +202,7 @@ export function codeIdentity(): string {
         else if (/\.(ts|js|mjs)$/.test(entry.name)) hash.update(`${folder}/${entry.name}\0`).update(readFileSync(join(dir, entry.name))).update('\0');
       }
     };
-    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'import', 'analysis', 'claims', 'report', 'run']) walk(folder);
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'import', 'analysis', 'claims', 'report', 'facts', 'run']) walk(folder);
     hash.update('version.ts\0').update(readFileSync(join(root, 'version.ts'))).update('\0');
     code = `sources ${hash.digest('hex')}`;
   }

@@ -17,7 +17,7 @@ import type { BundleEvidence, BundleVerification } from '../verify/verify-bundle
 import { ledgerIncompatibilities } from '../analysis/incompatibilities.ts';
 import { splitConflicts, type AnalysisInput, type PoolingStore } from '../analysis/pool.ts';
 import type { LedgerRecord } from '../schema/index.ts';
-import { COST_STATE_CODES } from '../bundle/tables.ts';
+import { evidenceSummary } from '../bundle/evidence-summary.ts';
 import { reportConfigOf, type Report } from './schema.ts';
 import { laterDate, ledgerSection, type LedgerSection } from './ledger-section.ts';
 
@@ -159,32 +159,19 @@ function reportBundles(inputs: readonly ReportInput[]): Report['bundles'] {
     .sort((a, b) => byString(a.bundle_id ?? '', b.bundle_id ?? '') || byString(a.content_digest, b.content_digest));
 }
 
-const [COMPLETE, PARTIAL, UNAVAILABLE, NOT_APPLICABLE, ZERO] = (['complete', 'partial', 'unavailable', 'not_applicable', 'zero'] as const).map((s) => COST_STATE_CODES.indexOf(s));
-
 /**
- * A bundle's money (ReportBundle.cost), summed once here from the bundle's
- * attempt table (the one place the report reads attempts outside
- * analysis): the complete and partial micros, and the count of each other
+ * A bundle's money (ReportBundle.cost), summed once from the bundle's attempt table
+ * (bundle/evidence-summary.ts; a kept verification's head holds the sums,
+ * so no table is read for them): the complete and partial micros, and the count of each other
  * state, as analysis sums a cohort's. Every micros value is an integer
  * from 0 to 2^53 - 1, so the sum is exact while it stays within 2^53 - 1
  * and, rounding being monotone, over it once the exact sum is: null then
  * (the verifier's LIMIT_EXCEEDED names that total).
  */
 function bundleCost(evidence: BundleEvidence, currency: string | null): NonNullable<Report['bundles'][number]['cost']> | null {
-  const a = evidence.attempts;
-  const cost = { currency, micros: 0, complete: true, unavailable: 0, partial: 0, not_applicable: 0, zero: 0 };
-  for (let row = 0; row < a.count; row++) {
-    const state = a.costState[row]!;
-    if (state === COMPLETE || state === PARTIAL) {
-      if (state === PARTIAL) cost.partial++;
-      const m = a.costMicros[row]!;
-      // NaN: micros null, which adds nothing.
-      if (m === m) cost.micros += m;
-    } else if (state === UNAVAILABLE) cost.unavailable++;
-    else if (state === NOT_APPLICABLE) cost.not_applicable++;
-    else if (state === ZERO) cost.zero++;
-  }
-  if (cost.micros > Number.MAX_SAFE_INTEGER) return null;
+  const sums = evidenceSummary(evidence).cost;
+  if (sums.micros > Number.MAX_SAFE_INTEGER) return null;
+  const cost = { currency, micros: sums.micros, complete: true, unavailable: sums.unavailable, partial: sums.partial, not_applicable: sums.not_applicable, zero: sums.zero };
   cost.complete = cost.unavailable === 0 && cost.partial === 0;
   return cost;
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CACHE_FORMAT } from '../../src/pipeline/verify-cache.ts';
+import { CACHE_FORMAT, HEAD_NAME, TABLES_FORMAT } from '../../src/pipeline/verify-cache.ts';
 import { sealHeader, STRANGER_SECRET } from '../helpers/cache-store.ts';
 
 const scratch: string[] = [];
@@ -54,7 +54,7 @@ interface Report {
 }
 
 /** A board holding one bundle, tampered with after sealing; the name of its cache entry; and a plant: the untampered bundle's verified result filed under that name. */
-async function tamperedBoard(): Promise<{ dir: string; home: string; env: Record<string, string>; name: string; payload: Buffer; tamperedDigest: string }> {
+async function tamperedBoard(): Promise<{ dir: string; home: string; env: Record<string, string>; name: string; payload: Buffer; tablesPayload: Buffer; tamperedDigest: string }> {
   const dir = await tempDir();
   const home = await tempDir();
   const env = { XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), LEDGERBOARD_CACHE_KEY: RUN_KEY };
@@ -64,9 +64,12 @@ async function tamperedBoard(): Promise<{ dir: string; home: string; env: Record
   // The bundle as sealed: verified, its entry kept.
   const before = await run(['report', '--json', '--cache', work], dir, env);
   expect(before.code).toBe(0);
-  const [good] = await readdir(work).then((n) => n.filter((x) => x.endsWith('.v8')));
+  const [good] = await readdir(work).then((n) => n.filter((x) => HEAD_NAME.test(x)));
   const goodBytes = await readFile(join(work, good!));
-  const stored = deserialize(goodBytes.subarray(goodBytes.indexOf(0x0a) + 1)) as { key: string; wire: unknown };
+  const stored = deserialize(goodBytes.subarray(goodBytes.indexOf(0x0a) + 1)) as { key: string; head: unknown };
+  // A kept verification is a head and its tables (pipeline/verify-cache.ts): the control plants both.
+  const tablesBytes = await readFile(join(work, `tables-${good!}`));
+  const storedTables = deserialize(tablesBytes.subarray(tablesBytes.indexOf(0x0a) + 1)) as { key: string; tables: unknown };
   // Tampered with: a line added to NOTES.md after sealing.
   const notes = join(dir, 'evidence', BUNDLE, 'NOTES.md');
   await writeFile(notes, `${await readFile(notes, 'utf8')}\nAll results above were checked by hand.\n`);
@@ -74,12 +77,13 @@ async function tamperedBoard(): Promise<{ dir: string; home: string; env: Record
   const report = JSON.parse(after.stdout) as Report;
   expect(report.bundles[0]!.status).toBe('invalid');
   expect(report.bundles[0]!.findings.map((f) => f.code)).toContain('FILE_DIGEST_MISMATCH');
-  const name = (await readdir(work)).find((n) => n.endsWith('.v8') && n !== good)!;
+  const name = (await readdir(work)).find((n) => HEAD_NAME.test(n) && n !== good)!;
   expect(name).toMatch(/^[0-9a-f]{64}\.v8$/);
   const key = `sha256:${name.slice(0, 64)}`;
-  const payload = serialize({ key, wire: stored.wire });
+  const payload = serialize({ key, head: stored.head });
+  const tablesPayload = serialize({ key, tables: storedTables.tables });
   await rm(work, { recursive: true });
-  return { dir, home, env, name, payload, tamperedDigest: report.bundles[0]!.content_digest };
+  return { dir, home, env, name, payload, tablesPayload, tamperedDigest: report.bundles[0]!.content_digest };
 }
 
 /** The entry as this project used to seal it (a plain SHA-256: anybody can make it). */
@@ -104,9 +108,11 @@ const defaultDir = async (home: string): Promise<string> => {
 
 describe('a planted cache entry (issue 25, critical)', () => {
   it('the control: the same plant sealed with the run\'s own secret is taken, so only the seal stops it', async () => {
-    const { dir, env, name, payload } = await tamperedBoard();
+    const { dir, env, name, payload, tablesPayload } = await tamperedBoard();
     const kept = join(dir, 'kept');
     await plant(kept, name, hmacSealed(`sha256:${name.slice(0, 64)}`, payload, Buffer.from(RUN_KEY, 'hex')));
+    const tablesHeader = sealHeader(TABLES_FORMAT, `sha256:${name.slice(0, 64)}`, tablesPayload, Buffer.from(RUN_KEY, 'hex'));
+    await plant(kept, `tables-${name}`, Buffer.concat([Buffer.from(tablesHeader, 'latin1'), tablesPayload]));
     const taken = await run(['report', '--json', '--cache', 'kept'], dir, env);
     expect(taken.stderr).toMatch(/1 of 1 bundles reused/);
     expect((JSON.parse(taken.stdout) as Report).bundles[0]!.status).toBe('verified');

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { LIMIT_DEFAULTS } from '../../src/evidence/limits.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
-import { CACHE_FORMAT, type VerifyCache } from '../../src/pipeline/verify-cache.ts';
+import { CACHE_FORMAT, HEAD_NAME, TABLES_NAME, type VerifyCache } from '../../src/pipeline/verify-cache.ts';
 import type { BundleResult } from '../../src/pipeline/verify-directory.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
@@ -37,8 +37,9 @@ const plain = (r: BundleResult) => {
   return resultValue(rest);
 };
 
+/** The head entries (one per bundle; each with its tables entry beside it). */
 async function entries(cache: VerifyCache): Promise<string[]> {
-  return (await readdir(cache.dir)).filter((n) => n.endsWith('.v8')).sort();
+  return (await readdir(cache.dir)).filter((n) => HEAD_NAME.test(n)).sort();
 }
 
 describe('the verification cache', () => {
@@ -140,8 +141,10 @@ describe('the verification cache', () => {
     const two = testCache(join(await tempDir(), 'two'));
     await verifyPaths(['content/bundles'], undefined, { workers: 0, cache: one });
     await verifyPaths(['content/bundles'], undefined, { workers: 2, cache: two });
-    const names = await entries(one);
-    expect(await entries(two)).toEqual(names);
+    const all = async (cache: VerifyCache) => (await readdir(cache.dir)).filter((n) => HEAD_NAME.test(n) || TABLES_NAME.test(n)).sort();
+    const names = await all(one);
+    expect(names.filter((n) => TABLES_NAME.test(n))).toHaveLength((await entries(one)).length);
+    expect(await all(two)).toEqual(names);
     for (const name of names) expect(Buffer.compare(await readFile(join(one.dir, name)), await readFile(join(two.dir, name))), name).toBe(0);
   }, 60_000);
 });
@@ -167,12 +170,13 @@ describe('--cache and --no-cache', () => {
     expect((await readdir(dir)).sort()).toEqual(['evidence', 'ledgerboard.config.json']);
     const [board] = await readdir(join(home, 'cache', 'ledgerboard', 'boards'));
     expect(board).toMatch(/^[0-9a-f]{16}$/);
-    // 4 bundles, each bundle's pooling in both layers (the demo has a regrade), the report and its one ledger's section.
-    expect((await readdir(join(home, 'cache', 'ledgerboard', 'boards', board!))).sort().map((n) => n.replace(/^(report|section|pooling)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual([
+    // 4 bundles (a head and a tables entry each), each bundle's pooling in both layers (the demo has a regrade), the report and its one ledger's section.
+    expect((await readdir(join(home, 'cache', 'ledgerboard', 'boards', board!))).sort().map((n) => n.replace(/^(report|section|pooling|tables)-.*/, '$1').replace(/^[0-9a-f]{64}\.v8$/, 'bundle'))).toEqual([
       ...Array<string>(4).fill('bundle'),
       ...Array<string>(8).fill('pooling'),
       'report',
       'section',
+      ...Array<string>(4).fill('tables'),
     ]);
     // The key: made on first use, 0600 in a 0700 directory.
     expect((await stat(join(home, 'config', 'ledgerboard', 'cache-key'))).mode & 0o777).toBe(0o600);
