@@ -213,7 +213,7 @@ describe('three shards side by side, one merge, one build: the site of one plain
     expect(await fileTree(join(home, 'sharded-2'))).toEqual(reference);
   });
 
-  it('a merge without the key the shards used takes nothing: every entry refused, the build verifies every bundle', async () => {
+  it('a merge without the key the shards used takes nothing: every entry refused (a link and a stray file too); no key at all is exit 2', async () => {
     const board = await tempDir();
     const home = await tempDir();
     await writeManyLedgers(join(board, 'evidence'), 2);
