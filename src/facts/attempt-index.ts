@@ -131,7 +131,8 @@ export function evidenceOf(bundles: readonly HeldBundle[]): EvidenceOf {
     const v = b.verification;
     if (v === undefined || (v.status !== undefined && v.status !== 'verified')) continue;
     const e = v.evidence as Partial<BundleEvidence> | undefined;
-    if (e !== undefined && e !== null && e.plan !== null && e.attempts !== undefined && Array.isArray(e.grades)) map.set(b.content_digest, e as BundleEvidence);
+    // `in`, never a read: evidence rebuilt from a kept head reads its tables on first use of `attempts` or `grades` (pipeline/wire.ts fromHead).
+    if (e !== undefined && e !== null && typeof e === 'object' && e.plan != null && 'attempts' in e && 'grades' in e) map.set(b.content_digest, e as BundleEvidence);
   }
   return (digest) => map.get(digest);
 }
@@ -141,6 +142,82 @@ export function attemptIndexIfHeld(report: Report, bundles: readonly HeldBundle[
   const held = evidenceOf(bundles);
   for (const b of report.bundles) if (b.counted && held(b.content_digest) === undefined) return undefined;
   return attemptIndexOf(report, held);
+}
+
+/**
+ * The ledgers of the report's counted bundles (report.bundles[].plan.ledger),
+ * sorted: the index is made one ledger at a time (a ledger's part: its
+ * counted bundles, its boards, their outcomes), the part a cache keeps.
+ */
+export function indexLedgers(report: Pick<Report, 'bundles'>): string[] {
+  const digests = new Set<string>();
+  for (const b of countedOf(report)) digests.add(b.plan!.ledger.digest);
+  return [...digests].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The report's bundles a ledger's part pools (counted, verified, with ids), in report order. */
+export function ledgerBundles(report: Pick<Report, 'bundles'>, ledger: string): Report['bundles'] {
+  return countedOf(report).filter((b) => b.plan!.ledger.digest === ledger);
+}
+
+function countedOf(report: Pick<Report, 'bundles'>): Report['bundles'] {
+  return report.bundles.filter((b) => b.counted && b.status === 'verified' && b.bundle_id !== null && b.plan_id !== null && b.plan !== null);
+}
+
+/** The report narrowed to one ledger: its counted bundles and its boards (what {@link ledgerIndexOf} reads). */
+function ledgerReport(report: Report, ledger: string): Report {
+  return { ...report, bundles: ledgerBundles(report, ledger), boards: report.boards.filter((b) => b.ledger.digest === ledger) };
+}
+
+/**
+ * One ledger's part of the attempt index: the index of its counted bundles
+ * and its boards alone (bundle positions local to the part). A counted
+ * bundle of the ledger without evidence throws (see {@link attemptIndexOf}).
+ */
+export function ledgerIndexOf(report: Report, ledger: string, evidence: EvidenceOf): AttemptIndex {
+  return wholeIndexOf(ledgerReport(report, ledger), evidence);
+}
+
+/**
+ * The attempt index of a report from its ledgers' parts (every ledger of
+ * {@link indexLedgers} must have one): the bundles pooled in bundle id order
+ * (ties, one id on two ledgers, in ledger order), each part's positions
+ * moved to theirs, the boards in report order, the outcomes by bundle id.
+ * The parts are not changed.
+ */
+export function mergeIndexParts(report: Report, parts: ReadonlyMap<string, AttemptIndex>): AttemptIndex {
+  const ledgers = indexLedgers(report);
+  const all: { entry: AttemptIndex['bundles'][number]; ledger: string; local: number }[] = [];
+  for (const ledger of ledgers) {
+    const part = parts.get(ledger);
+    if (part === undefined) throw new Error(`internal: no attempt index part for ledger ${ledger}`);
+    part.bundles.forEach((entry, local) => all.push({ entry, ledger, local }));
+  }
+  const rank = new Map(ledgers.map((l, i) => [l, i]));
+  all.sort((x, y) => (x.entry.bundle_id < y.entry.bundle_id ? -1 : x.entry.bundle_id > y.entry.bundle_id ? 1 : rank.get(x.ledger)! - rank.get(y.ledger)!));
+  const moved = new Map<string, Int32Array>(ledgers.map((l) => [l, new Int32Array(parts.get(l)!.bundles.length)]));
+  all.forEach((b, global) => (moved.get(b.ledger)![b.local] = global));
+  const boards: AttemptIndex['boards'] = {};
+  for (const board of report.boards) {
+    const part = parts.get(board.ledger.digest)?.boards[board.board_id];
+    if (part === undefined) continue;
+    const to = moved.get(board.ledger.digest)!;
+    boards[board.board_id] = {
+      tasks: part.tasks.map((task) => ({
+        ...task,
+        cells: task.cells.map((cell) => ({
+          ...cell,
+          first: cell.first.map((a) => ({ ...a, bundle: to[a.bundle]! })),
+          rest: { ...cell.rest, bundle: cell.rest.bundle.map((k) => to[k]!) },
+        })),
+      })),
+    };
+  }
+  const outcomes: AttemptIndex['outcomes'] = {};
+  const ids = ledgers.flatMap((l) => Object.keys(parts.get(l)!.outcomes).map((id) => [id, l] as const));
+  ids.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : rank.get(x[1])! - rank.get(y[1])!));
+  for (const [id, l] of ids) outcomes[id] ??= parts.get(l)!.outcomes[id]!;
+  return { bundles: all.map((b) => b.entry), boards, outcomes };
 }
 
 const COMPLETE = COST_STATE_CODES.indexOf('complete');
@@ -178,6 +255,11 @@ function newCell(): IndexCell & { walls: number[] } {
  * is a bug of the caller (the pipeline holds every verified bundle's) and throws.
  */
 export function attemptIndexOf(report: Report, evidence: EvidenceOf): AttemptIndex {
+  return mergeIndexParts(report, new Map(indexLedgers(report).map((l) => [l, ledgerIndexOf(report, l, evidence)])));
+}
+
+/** The index of every counted bundle and board of `report` at once (a ledger's part: {@link ledgerIndexOf}). */
+function wholeIndexOf(report: Report, evidence: EvidenceOf): AttemptIndex {
   const inputs: AnalysisInput[] = [];
   const graded = new Map<string, Graded>();
   const bundles: AttemptIndex['bundles'] = [];

@@ -15,7 +15,7 @@ import { buildReport, countedGroups } from '../report/build-report.ts';
 import type { Report } from '../report/schema.ts';
 import { poolingStore, readCachedReport, reportKey, sectionStore, writeCachedReport } from './report-cache.ts';
 import { computeSiteFacts, type SiteFacts } from '../facts/index.ts';
-import { factsStore } from './facts-cache.ts';
+import { attemptIndexStore, factsStore } from './facts-cache.ts';
 
 /** What to run the pipeline over. */
 export interface PipelineInput {
@@ -50,6 +50,8 @@ export interface PipelineResult {
   facts?: SiteFacts;
   /** With `siteFacts`: of the report's boards, how many compare facts were kept (facts-cache.ts) and how many computed. */
   factsCompare?: { reused: number; computed: number };
+  /** With `siteFacts`: of the report's ledgers, how many parts of the attempt index were kept (facts-cache.ts) and how many made from the tables. */
+  factsIndex?: { reused: number; computed: number };
 }
 
 /** Runs the pipeline (see the module comment). */
@@ -62,14 +64,16 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   });
   const history = input.retainedDir === null ? null : await checkHistoryIn(verified, input.retainedDir);
   const results = history?.results ?? verified;
-  const withFacts = async <T extends { report: Report }>(run: T): Promise<T & Pick<PipelineResult, 'facts' | 'factsCompare'>> => {
+  const withFacts = async <T extends { report: Report }>(run: T): Promise<T & Pick<PipelineResult, 'facts' | 'factsCompare' | 'factsIndex'>> => {
     if (input.siteFacts !== true) return run;
     // The facts of this report: the compare pages' figures kept per board under the digest of their inputs (facts-cache.ts).
     const made = await computeSiteFacts(run.report, results, {
       cap: input.config.compare_max_cohorts,
-      ...(input.cache === undefined ? {} : { store: factsStore(input.cache, run.report) }),
+      ...(input.cache === undefined
+        ? {}
+        : { store: factsStore(input.cache, run.report), indexStore: attemptIndexStore(input.cache, run.report, results, { limits: limitsOf(input.config), importLimits: importLimitsOf(input.config) }) }),
     });
-    return { ...run, facts: made.facts, factsCompare: made.compare };
+    return { ...run, facts: made.facts, factsCompare: made.compare, factsIndex: made.attemptIndex };
   };
   if (input.cache === undefined) return withFacts({ results, history, report: buildReport(results, input.config) });
   // The same inputs as a kept report: that report (see report-cache.ts).
