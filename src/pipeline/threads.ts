@@ -92,7 +92,7 @@ export async function verifyOnThreads(
       });
     });
     const arena = new ContentArena();
-    // A bundle a worker found kept: this thread reads the entry; one that does not check is verified here after all.
+    // A bundle a worker found kept: this thread reads its head (its tables on first use); one that does not check is verified here after all.
     const pending: Promise<void>[] = [];
     const takeKept = async (kept: { index: number; key: string; content_digest: string; entries: BundleEntry[] }) => {
       const entry = await readCached(cache!, kept.key);

@@ -13,13 +13,22 @@
  *   identity (ledgerboard's version, the digest of the compiled sources or of
  *   the verifier's source files, and V8's version, which fixes the entry's
  *   serialisation).
- * - An entry is one file, `<key-hex>.v8`: a first line naming the format, the
+ * - An entry is two files, each with a first line naming its format, the
  *   key and an HMAC-SHA256 under the cache's secret (cache/sealed.ts,
- *   cache/secret.ts), then the result in its posted form (wire.ts, compact)
- *   serialised by V8. An entry whose line, seal or key does not check (one
- *   somebody without the secret wrote or changed), that is not a regular
- *   file, or that does not deserialise, is ignored (and replaced by the next
- *   write): never trusted.
+ *   cache/secret.ts), then a value serialised by V8: the head,
+ *   `<key-hex>.v8` (the verification without its evidence, the evidence
+ *   without its tables, and the tables' summary, bundle/evidence-summary.ts:
+ *   what the report and the report cache's key read), and the tables,
+ *   `tables-<key-hex>.v8` (the attempts and every grading generation, in
+ *   their posted form, wire.ts, compact). A run reads the heads; a table is
+ *   read only where a bundle must be pooled (kept-tables.ts, ahead of the
+ *   analysis) or on first use of `attempts` / `grades` (wire.ts fromHead).
+ *   A head whose line, seal, key or shape does not check, that is not a
+ *   regular file, or that does not deserialise, is ignored (and replaced by
+ *   the next write): never trusted. Tables that do not check are never
+ *   used: read ahead, the bundle is verified again; on first use from
+ *   synchronous code, {@link KeptTablesError} is thrown and the head
+ *   removed, so the next run verifies the bundle in full.
  * - Writes are atomic (a temporary file renamed into place); a write that
  *   fails is skipped silently: the cache only saves time.
  *
