@@ -12,8 +12,19 @@
  * within 3x of bare Astro and under 2 GiB.
  *
  *   npx tsx scripts/bench/site-scale.ts [--tasks 2000] [--cohorts 20] [--bundles 5] [--per-slot 5] [--runs 1] [--keep DIR]
+ *
+ * With --added (issue 28, item 6): one more bundle of the same shape
+ * (subjects x tasks x per-slot attempts) is generated and held back; a
+ * build with a cache (--cache DIR) makes the output, then (1) the rebuild
+ * with nothing changed, (2) the rebuild with the held bundle added (the
+ * pages it changes rendered, the others taken from the previous output and
+ * stamped), (3) a bare Astro build of as many pages as (2) rendered (a lower
+ * bound of rendering them alone), each timed; and the target: (2) within
+ * 1.5x of (1) + (3).
+ *
+ *   npx tsx scripts/bench/site-scale.ts --added --tasks 500 --cohorts 4 --bundles 5 --per-slot 5
  */
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +41,7 @@ const { values } = parseArgs({
     'per-slot': { type: 'string', default: '5' },
     runs: { type: 'string', default: '1' },
     keep: { type: 'string' },
+    added: { type: 'boolean', default: false },
   },
 });
 const n = Object.fromEntries(['tasks', 'cohorts', 'bundles', 'per-slot', 'runs'].map((k) => [k, Number(values[k as keyof typeof values])])) as Record<string, number>;
@@ -48,12 +60,53 @@ async function countPages(dir: string): Promise<number> {
 }
 
 /** Runs a command under GNU time: wall milliseconds and peak RSS (MiB). */
-async function measured(args: string[], cwd: string): Promise<{ ms: number; rssMiB: number; stdout: string }> {
+async function measured(args: string[], cwd: string): Promise<{ ms: number; rssMiB: number; stdout: string; stderr: string }> {
   const start = performance.now();
   const result = await run('sh', ['-c', '"$@"; exit $?', 'sh', '/usr/bin/time', '-f', 'peak %M', ...args], cwd);
   const ms = performance.now() - start;
   if (result.code !== 0) throw new Error(`${args.join(' ')} exited ${result.code}: ${result.stderr.trim().slice(-2000)}`);
-  return { ms, rssMiB: Number(/peak (\d+)/.exec(result.stderr)?.[1] ?? 0) / 1024, stdout: result.stdout };
+  return { ms, rssMiB: Number(/peak (\d+)/.exec(result.stderr)?.[1] ?? 0) / 1024, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The --added mode: the last generated bundle held back, a cached build, then
+ * the rebuild with nothing changed, the rebuild with the bundle added, and a
+ * bare Astro build of as many pages as that rebuild rendered.
+ */
+async function addedBundleRebuild(evidenceDir: string, perBundle: number): Promise<void> {
+  const bundles = (await readdir(evidenceDir)).sort();
+  const held = join(work, 'held');
+  await mkdir(held);
+  const last = bundles[bundles.length - 1]!;
+  await rename(join(evidenceDir, last), join(held, last));
+  const config = join(work, 'ledgerboard.config.json');
+  await writeFile(config, `${JSON.stringify({ title: 'site scale', site_url: 'https://scale.example/', retained_reports_dir: join(work, 'no-reports'), attestations_dir: join(work, 'no-attestations') })}\n`);
+  const site = join(work, 'site');
+  const args = ['env', 'ASTRO_TELEMETRY_DISABLED=1', `LEDGERBOARD_CACHE_KEY=${'ab'.repeat(32)}`, process.execPath, join(root, 'bin', 'ledgerboard.mjs'), 'build', '--cache', join(work, 'cache'), '--config', config, '--bundles', evidenceDir, '--out', site];
+  log(`cached build of ${bundles.length - 1} bundles`);
+  await measured(args, root);
+  log('(1) rebuild, nothing changed');
+  const same = await measured(args, root);
+  await rename(join(held, last), join(evidenceDir, last));
+  log(`(2) rebuild, one bundle of ${perBundle} attempts added`);
+  const more = await measured(args, root);
+  const pages = await countPages(site);
+  const m = /pages: (\d+) of (\d+) to render/.exec(more.stderr);
+  const rendered = m === null ? pages : Number(m[1]);
+  const bare = join(work, 'bare-added');
+  await mkdir(join(bare, 'src', 'pages'), { recursive: true });
+  await symlink(join(root, 'node_modules'), join(bare, 'node_modules'));
+  await writeFile(join(bare, 'astro.config.mjs'), "export default { output: 'static', build: { format: 'directory' } };\n");
+  await writeFile(join(bare, 'package.json'), '{ "name": "bare", "private": true, "type": "module" }\n');
+  await writeFile(join(bare, 'src', 'pages', '[n].astro'), `---\nexport function getStaticPaths() { return Array.from({ length: ${rendered} }, (_, i) => ({ params: { n: 'p-' + i } })); }\nconst { n } = Astro.params;\n---\n<html lang="en"><head><title>{n}</title></head><body><p>{n}</p></body></html>\n`);
+  log(`(3) bare Astro build of ${rendered} pages`);
+  const alone = await measured(['env', 'ASTRO_TELEMETRY_DISABLED=1', process.execPath, join(root, 'node_modules', 'astro', 'astro.js'), 'build', '--root', bare], bare);
+  console.log(`added bundle: ${perBundle} attempts onto ${bundles.length - 1} bundles; ${pages} pages, ${rendered} rendered by the rebuild (${m === null ? 'no page listing line: every page' : m[0]})`);
+  console.log(`(1) rebuild, nothing changed     ${(same.ms / 1000).toFixed(1)} s  peak ${same.rssMiB.toFixed(0)} MiB`);
+  console.log(`(2) rebuild, one bundle added    ${(more.ms / 1000).toFixed(1)} s  peak ${more.rssMiB.toFixed(0)} MiB`);
+  console.log(`(3) bare Astro, ${rendered} pages     ${(alone.ms / 1000).toFixed(1)} s`);
+  const ratio = more.ms / (same.ms + alone.ms);
+  console.log(`(2) / ((1) + (3)) = ${ratio.toFixed(2)}x (target <= 1.5x: ${ratio <= 1.5 ? 'met' : 'NOT met'})`);
 }
 
 const base = values.keep ?? tmpdir();
@@ -64,7 +117,13 @@ try {
   const shape = { subjects: n.cohorts!, attemptsPerSlot: n['per-slot']!, tasks: n.tasks!, regrade: false };
   const requested = shape.subjects * shape.attemptsPerSlot * shape.tasks * n.bundles!;
   log(`generating ${requested} attempts: ${n.bundles} bundles x ${shape.subjects} subjects x ${shape.tasks} tasks x ${shape.attemptsPerSlot} per slot`);
-  const evidence = await generateScaleEvidence(join(work, 'evidence'), requested, 20261201, n.bundles, (done, total) => log(`bundle ${done}/${total}`), shape);
+  const added = values.added === true;
+  const made = added ? n.bundles! + 1 : n.bundles!;
+  const evidence = await generateScaleEvidence(join(work, 'evidence'), added ? requested + requested / n.bundles! : requested, 20261201, made, (done, total) => log(`bundle ${done}/${total}`), shape);
+  if (added) {
+    await addedBundleRebuild(evidence.dir, requested / n.bundles!);
+    process.exit(0);
+  }
   log(`${evidence.attempts} attempts, ${(evidence.bytes / 1e6).toFixed(1)} MB`);
   const config = join(work, 'ledgerboard.config.json');
   await writeFile(config, `${JSON.stringify({ title: 'site scale', site_url: 'https://scale.example/', retained_reports_dir: join(work, 'no-reports'), attestations_dir: join(work, 'no-attestations') })}\n`);

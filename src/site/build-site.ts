@@ -25,7 +25,6 @@ import { keysJson, readAttestations } from '../attest/published.ts';
 import { checkSignatures, currentReport } from './signatures.ts';
 import { readRetainedWithheld } from '../history/retained-withheld.ts';
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { CacheStore } from '../cache/sealed.ts';
 import { digestBytes, digestCanonical } from '../json/canonical.ts';
 import { diskEffects, type BuildEffects, type OutputWriter } from './effects.ts';
@@ -33,6 +32,9 @@ import type { SiteModel } from './model-types.ts';
 import type { SiteFacts } from '../facts/index.ts';
 import { layoutSlice, PAGE_KEY_FORMAT, pageFile, pageKeys } from './page-slices.ts';
 import { FIXED_PAGES } from './page-paths.ts';
+import { restamp, stampPage, type StampContext, type StampedPage } from './stamp.ts';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 
 export { PROJECT_ROOT, removeStaleRenders } from './render.ts';
 
@@ -65,8 +67,8 @@ export interface SiteBuildOptions {
    */
   renderCache?: CacheStore;
   log: (line: string) => void;
-  /** The site's facts of the report, as the pipeline returned them (src/facts: compare pages, money, verified plans). */
-  facts?: SiteFacts;
+  /** The site's facts of the report, as the pipeline returned them (src/facts: compare pages, money, verified plans); required: the site never computes them. */
+  facts: SiteFacts;
   /**
    * Where the build writes its output and reads the previous one (effects.ts);
    * default: the disk at outDir, replaced atomically. With memory effects the
@@ -124,7 +126,8 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
   const retainedWithheld = Object.fromEntries(await Promise.all(retained.reports.map(async (r) => [r.hex, await readRetainedWithheld(options.retainedDir, r.hex)] as const)));
   // The task pages' index goes in the model; their attempt rows are written one page at a time for the render.
   const verified = new Map(bundles.flatMap((b) => (b.verification?.status === 'verified' ? [[b.content_digest, b.verification.evidence] as const] : [])));
-  const tasks = await siteTasks(report, published, attemptIndexOf(report, evidenceOf(bundles)));
+  // One route: the index the pipeline's facts carry (kept per ledger, or made once there); made here only for a caller without them.
+  const tasks = await siteTasks(report, published, options.facts?.attemptIndex ?? attemptIndexOf(report, evidenceOf(bundles)));
   // The assessments verification parsed (assessments.json, FORMAT.md 11.2), by bundle id: who assessed each assessed claim.
   const assessments = new Map(
     report.bundles.flatMap((b) => {
@@ -143,7 +146,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     outcomes: tasks.outcomes,
     sourceDate: options.sourceDate ?? null,
     ...(options.history ? { history: options.history } : {}),
-    ...(options.facts ? { facts: options.facts } : {}),
+    facts: options.facts,
   });
   const built = await effects.output(async (out) => {
     const rendered = await renderSite(model, config, tasks, out, effects, options.renderCache);
@@ -184,11 +187,13 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
  */
 async function renderSite(model: SiteModel, config: Config, tasks: Awaited<ReturnType<typeof siteTasks>>, out: OutputWriter, effects: BuildEffects, cache: CacheStore | undefined): Promise<string[] | null> {
   const base = basePathOf(config);
+  // The report-wide parts of every page (the citation meta tags, the footer), stamped after the render (stamp.ts).
+  const stamp = stampContext(model, base);
   const key = cache === undefined ? null : await renderKey(model);
   const kept = key === null ? null : await readKeptRender(cache!, key);
   if (kept !== null) {
     effects.log('pages: the render of the same model and site code, from the cache');
-    for (const file of kept) await out.writeFile(file.path, file.path.endsWith('.html') ? rebaseHtml(Buffer.from(file.bytes).toString('utf8'), base) : file.bytes);
+    for (const file of kept) await out.writeFile(file.path, file.path.endsWith('.html') ? stampPage(stamp, file.path, Buffer.from(rebaseHtml(Buffer.from(file.bytes).toString('utf8'), base))).bytes : file.bytes);
     return null;
   }
   const listing = cache === undefined ? null : await readPageListing(cache, effects.outDir);
@@ -196,8 +201,10 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
   const configDigest = digestCanonical(config as unknown as Parameters<typeof digestCanonical>[0]);
   const whole = modelDigest(model);
   let keys = new Map<string, string>();
-  // Pages taken from the previous output: path to bytes (each re-hashed against the kept listing).
+  // Pages taken from the previous output: path to bytes (each re-hashed against the kept listing), stamped again for this report.
   const reused = new Map<string, Uint8Array>();
+  // Where the stamp wrote each page's two parts (for the listing: a later build stamps the page again there).
+  const stamped = new Map<string, StampedPage>();
   let assets: [string, Uint8Array][] | null = null;
   const rendered: string[] = [];
   effects.log('rendering pages');
@@ -210,7 +217,11 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
         const entry = Object.hasOwn(listing.pages, path) ? listing.pages[path]! : null;
         if (entry === null || entry.key !== pageKey || entry.file[0] !== pageFile(path)) continue;
         const bytes = await effects.readPrevious(entry.file[0]);
-        if (bytes !== null && bytes.length === entry.file[1] && sha256Hex(bytes) === entry.file[2]) reused.set(path, bytes);
+        if (bytes !== null && bytes.length === entry.file[1] && sha256Hex(bytes) === entry.file[2]) {
+          const again = restamp(stamp, bytes, entry.stamp.at, entry.stamp.cite);
+          reused.set(path, again.bytes);
+          stamped.set(path, again.stamped);
+        }
       }
       if (listing.assets.key === site) {
         const files: [string, Uint8Array][] = [];
@@ -241,6 +252,15 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
         }
         if (asked === null && cache !== undefined && key !== null && base === '/') await keepRender(cache, key, files);
         assets = files.filter((f) => !pageFiles.has(f.path)).map((f) => [f.path, f.bytes]);
+        // Every rendered page stamped in place (a page is every .html file: one that is not a page of the site is a bug).
+        for (const file of files) {
+          if (!file.path.endsWith('.html')) continue;
+          const path = pageFiles.get(file.path);
+          if (path === undefined) throw new Error(`the render wrote an HTML file that is no page of the site: ${file.path}`);
+          const done = stampPage(stamp, file.path, file.bytes);
+          stamped.set(path, done.stamped);
+          await writeFile(join(dir, ...file.path.split('/')), done.bytes);
+        }
         await out.takeDirectory(dir);
       } else {
         for (const [file, bytes] of assets ?? []) await out.writeFile(file, bytes);
@@ -252,12 +272,19 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
     const pages: PageListing['pages'] = {};
     for (const [path, pageKey] of keys) {
       const bytes = await out.written(pageFile(path));
-      if (bytes !== null) pages[path] = { key: pageKey, file: [pageFile(path), bytes.length, sha256Hex(bytes)] };
+      const at = stamped.get(path);
+      if (bytes !== null && at !== undefined) pages[path] = { key: pageKey, file: [pageFile(path), bytes.length, sha256Hex(bytes)], stamp: at };
     }
     const assetFiles = (assets ?? []) as [string, Uint8Array][];
     await keepPageListing(cache, effects.outDir, { pages, assets: { key: site, files: assetFiles.map(([file, bytes]) => [file, bytes.length, sha256Hex(bytes)]) } });
   }
   return rendered.sort();
+}
+
+/** The stamp's report-wide inputs (stamp.ts): the site's URL and title, the model's date, the current report. */
+export function stampContext(model: SiteModel, base: string): StampContext {
+  const r = model.report;
+  return { siteUrl: model.siteUrl, siteTitle: model.title, date: model.date, reportId: r.report_id, evidenceDate: r.evidence_date, generator: { name: r.generator.name, version: r.generator.version }, base };
 }
 
 function sha256Hex(bytes: Uint8Array): string {

@@ -88,3 +88,39 @@ export function plainCitation(c: Citation): string {
   const title = citedTitle(c).replace(/[\p{Cc}\p{Zl}\p{Zp}\u0085]/gu, ' ');
   return `“${title}”. ${c.url} (${c.note}).`;
 }
+
+/**
+ * The report-wide parts of every page are stamped after the render, not
+ * rendered (src/site/stamp.ts): the layout renders these two markers in
+ * place of the citation meta tags and of the footer. Each marker holds both
+ * `<` and `"`, which no escaped route of untrusted text writes together: in
+ * Astro's text `<` and `"` are escaped (&lt; &quot;), in its attribute values
+ * `"` is (&#34;, though `<` is not), sanitized Markdown and Shiki escape them
+ * likewise, the charts and attempt rows escape `<` in text and `"` in
+ * attributes. So evidence that spells a marker is never one; and the stamp
+ * fails the build unless a page holds exactly one of each and no other
+ * {@link CITE_MARKER_PREFIX}.
+ */
+export const CITE_MARKER_PREFIX = '<!--ledgerboard:"';
+/** The marker of the footer (the "Cite this" block and the report line). */
+export const CITE_FOOT_MARKER = '<!--ledgerboard:"cite-foot"-->';
+/** The start of the marker of the citation meta tags; the page's cite inputs follow as JSON, then `-->`. */
+export const CITE_HEAD_MARKER_START = '<!--ledgerboard:"cite-head" ';
+
+/** What a page tells the stamp: its title and path, and the report it shows when not the current one. */
+export interface PageCite {
+  title: string;
+  path: string;
+  cites: { reportId: string; date: string | null } | null;
+}
+
+/** The head marker of a page: its cite inputs as JSON with `<`, `>` and `&` escaped (\u003c ...), so the comment cannot end early. */
+export function citeHeadMarker(page: PageCite): string {
+  const json = JSON.stringify([page.title, page.path, page.cites === null ? null : [page.cites.reportId, page.cites.date]]).replace(/[<>&]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${CITE_HEAD_MARKER_START}${json}-->`;
+}
+
+/** A page title as the layout shows it (`<title>`, Open Graph, citation_title): see src/layouts/Base.astro. */
+export function shownPageTitle(title: string): string {
+  return shortIdentity(title, CITE_TITLE_CHARS).replace(/[0-9a-f]{12,}/gi, (run) => `${run.slice(0, 8)}\u2026`);
+}

@@ -27,7 +27,12 @@ import type { SiteModel } from './model-types.ts';
 import { sitePagePaths } from './page-paths.ts';
 import { taskPath } from './task-key.ts';
 import { transcriptPath } from './transcripts.ts';
-import { boardsOf, cohortOf } from './view.ts';
+import { boardsOf, cohortOf, entryOf, hasCohort } from './view.ts';
+import { groupedIncompatibilities } from '../report/schema.ts';
+import { feedsOf, incompatibleOf } from './page-names.ts';
+import { compareLinks } from './compare-paths.ts';
+import { claimsOf, cohortPlanCeilings } from './claims.ts';
+import { reportChanges } from './report-changes.ts';
 
 /** The name of the key format (in every key). */
 export const PAGE_KEY_FORMAT = 'ledgerboard.page-key.v1';
@@ -46,32 +51,104 @@ export interface PageKeyInputs {
   transcripts: readonly string[];
 }
 
-/** The layout's part of the model (src/layouts/Base.astro): in every page's slice. */
+/**
+ * The layout's part of the model (src/layouts/Base.astro) as rendered: the
+ * site's URL and title. The parts of every page that name the report (the
+ * citation meta tags, the footer: the current report's id, evidence date and
+ * generator, the model's date) are stamped after the render (stamp.ts) and
+ * are in no page's key.
+ */
 export function layoutSlice(model: SiteModel): unknown {
-  const r = model.report;
-  return { siteUrl: model.siteUrl, title: model.title, date: model.date, report_id: r.report_id, evidence_date: r.evidence_date, generator: r.generator };
+  return { siteUrl: model.siteUrl, title: model.title };
 }
 
 /** The slice of every page of the site, by page path (every path of sitePagePaths). */
 export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole' | 'details' | 'transcripts'>): Map<string, unknown> {
   const layout = layoutSlice(model);
+  const report = model.report;
   const slices = new Map<string, unknown>();
+  const set = (path: string, slice: unknown): void => {
+    if (!slices.has(path)) throw new Error(`a page that is not a page of the site: ${path}`);
+    slices.set(path, { layout, ...(slice as object) });
+  };
   for (const path of sitePagePaths(model)) slices.set(path, { layout, whole: inputs.whole });
+  const boards = new Map(report.boards.map((b) => [b.board_id, b]));
+  const titleOf = (id: string): string | null => (boards.has(id) ? boardTitle(report, boards.get(id)!) : null);
+  const taskKeysOf = (id: string): string[] | null => model.tasks[id]?.tasks.map((t) => t.key) ?? null;
+  const card = model.scorecard?.card ?? null;
   for (const board of boardsOf(model)) {
     const hex = hexOf(board.board_id);
-    const title = boardTitle(model.report, board);
+    const title = boardTitle(report, board);
     const cohorts = board.cohorts.map((id) => cohortOf(model, id));
+    // The board page (src/pages/boards/[hex].astro and its components BoardTable, BoardCharts, BoardPairs, BoardTasks).
+    const splits = model.splits[board.board_id] ?? [];
+    set(`/boards/${hex}/`, {
+      board,
+      title,
+      cohorts,
+      card,
+      sourceLines: board.cohorts.map((id) => model.sourceLines[id] ?? []),
+      splits,
+      splitBoards: splits.map((x) => (x.other_board === null ? null : [x.other_board, titleOf(x.other_board)])),
+      splitCohorts: splits.map((x) => (x.cohorts ?? []).map((id) => (hasCohort(model, id) ? cohortOf(model, id).subject : null))),
+      charts: model.charts[board.board_id] ?? null,
+      compare: model.compare[board.board_id] ?? null,
+      tasks: model.tasks[board.board_id] ?? null,
+    });
+    // Its compare pages (src/pages/boards/[hex]/compare/[a]/[b].astro): the pair, its two cohorts and sides.
+    const data = model.compare[board.board_id];
+    for (const [key, page] of Object.entries(data?.pages ?? {})) {
+      set(`/boards/${hex}/compare/${key}/`, { board, title, page, a: cohortOf(model, page.a), b: cohortOf(model, page.b), sides: [data!.sides[page.a] ?? null, data!.sides[page.b] ?? null], cap: data!.cap, full: data!.full, resolution: data!.resolution });
+    }
+    // Its task pages (src/pages/boards/[hex]/tasks/[key].astro).
     for (const task of model.tasks[board.board_id]?.tasks ?? []) {
-      const path = taskPath(hex, task.key);
-      if (!slices.has(path)) throw new Error(`a task page that is not a page of the site: ${path}`);
-      slices.set(path, { layout, board, title, cohorts, task, detail: inputs.details[task.page] ?? null });
+      set(taskPath(hex, task.key), { board, title, cohorts, task, detail: inputs.details[task.page] ?? null });
     }
   }
+  // Cohort pages (src/pages/cohorts/[hex].astro).
+  const grouped = groupedIncompatibilities(report);
+  for (const c of report.cohorts) {
+    const board = boards.get(c.board_id) ?? null;
+    const incompatible = incompatibleOf(grouped, c);
+    const compare = board ? compareLinks(board.cohorts, board.board_id, model.compare[board.board_id]?.pages ?? {}, c.cohort_id) : null;
+    const earlier = c.regrade?.earlier ?? [];
+    const taskBoards = [...new Set([c.board_id, ...earlier.map((e) => e.board_id)])].sort();
+    set(`/cohorts/${hexOf(c.cohort_id)}/`, {
+      c,
+      board,
+      title: board === null ? null : boardTitle(report, board),
+      incompatible,
+      incompatibleBoards: incompatible.boards.map((g) => [titleOf(g.board_id), g.cohorts.map((id) => (hasCohort(model, id) ? cohortOf(model, id).subject : null))]),
+      compare,
+      compareCohorts: compare?.links.map((l) => cohortOf(model, l.id).subject) ?? [],
+      earlier: earlier.map((e) => [hasCohort(model, e.cohort_id), boards.has(e.board_id)]),
+      taskKeys: taskBoards.map((id) => [id, taskKeysOf(id)]),
+      sourceLines: model.sourceLines[c.cohort_id] ?? [],
+      card,
+      assessments: model.assessments[c.cohort_id] ?? [],
+      ceilings: card === null || claimsOf(c) === null ? [] : cohortPlanCeilings(card, model, c),
+    });
+  }
+  // Plan pages (src/pages/plans/[hex].astro): the bundle (its page holds the plan as shown), its report entry, history and feeds.
+  for (const [hex, i] of Object.entries(model.plans)) {
+    const b = model.bundles[i]!;
+    const feeds = b.counted && b.plan_id !== null ? feedsOf(report, b.plan_id) : [];
+    set(`/plans/${hex}/`, {
+      b,
+      entry: entryOf(model, b),
+      history: model.history.byPlan[hex] ?? [],
+      others: (model.otherClaims[hex] ?? []).map((n) => model.bundles[n]!),
+      feeds: feeds.map((f) => [f.board, boardTitle(report, f.board), f.cohorts]),
+    });
+  }
+  // Retained report pages (src/pages/reports/[hex].astro, its Signed and ReportChanges).
+  const changes = model.retained.length === 0 ? null : reportChanges(model).retained;
+  for (const r of model.retained) {
+    set(`/reports/${r.hex}/`, { r, changes: changes?.get(r.hex) ?? null, signatures: model.signatures[r.hex] ?? [], current: report.report_id === `sha256:${r.hex}` });
+  }
   for (const [n, t] of model.transcripts.entries()) {
-    const path = transcriptPath(t.bundle_hex, t.key);
-    if (!slices.has(path)) throw new Error(`a transcript page that is not a page of the site: ${path}`);
-    const board = model.report.boards.find((b) => b.board_id === t.board_id) ?? null;
-    slices.set(path, { layout, t, board, title: board === null ? null : boardTitle(model.report, board), cohort: cohortOf(model, t.cohort_id), transcript: inputs.transcripts[n] ?? null });
+    const board = boards.get(t.board_id) ?? null;
+    set(transcriptPath(t.bundle_hex, t.key), { t, board, title: board === null ? null : boardTitle(report, board), cohort: cohortOf(model, t.cohort_id), transcript: inputs.transcripts[n] ?? null });
   }
   return slices;
 }

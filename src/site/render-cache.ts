@@ -27,6 +27,7 @@ import { deserialize, serialize } from 'node:v8';
 import { readSealed, writeSealed, type CacheStore } from '../cache/sealed.ts';
 import type { SiteModel } from './model-types.ts';
 import { PROJECT_ROOT, siteModelLines } from './render.ts';
+import type { StampedPage } from './stamp.ts';
 
 /** The name of the entry format, on the first line of every render entry. */
 export const RENDER_CACHE_FORMAT = 'ledgerboard.render-cache.v1';
@@ -130,7 +131,7 @@ function entryPath(cacheDir: string, key: string): string {
 }
 
 /** The name of the page listing format (render-cache.ts page listings). */
-export const PAGE_LISTING_FORMAT = 'ledgerboard.page-listing.v1';
+export const PAGE_LISTING_FORMAT = 'ledgerboard.page-listing.v2';
 
 /**
  * The kept page listing of an output: for each page, the key it was rendered
@@ -139,10 +140,13 @@ export const PAGE_LISTING_FORMAT = 'ledgerboard.page-listing.v1';
  * copies), under the site code identity. A claim "key K renders to these
  * bytes", so it is sound for any output: a page is taken from the previous
  * output only when its key is the kept one and its file there re-hashes to
- * the kept digest and size (anything else is rendered again).
+ * the kept digest and size (anything else is rendered again). Each page's
+ * file is as stamped (stamp.ts): `stamp` says where its two stamped parts sit
+ * (byte offset and length of each) and the page's cite inputs, so a page
+ * taken is stamped again there for the current report.
  */
 export interface PageListing {
-  pages: Record<string, { key: string; file: [string, number, string] }>;
+  pages: Record<string, { key: string; file: [string, number, string]; stamp: StampedPage }>;
   assets: { key: string; files: [string, number, string][] };
 }
 
@@ -156,7 +160,7 @@ export async function readPageListing(cache: CacheStore, outDir: string): Promis
     const fileOk = (f: unknown) => Array.isArray(f) && f.length === 3 && plainPath(f[0]) && Number.isSafeInteger(f[1]) && typeof f[2] === 'string' && /^[0-9a-f]{64}$/.test(f[2]);
     if (typeof value !== 'object' || value === null || typeof value.pages !== 'object' || value.pages === null || typeof value.assets !== 'object' || value.assets === null) return null;
     if (typeof value.assets.key !== 'string' || !Array.isArray(value.assets.files) || !value.assets.files.every(fileOk)) return null;
-    for (const page of Object.values(value.pages)) if (typeof page !== 'object' || page === null || typeof page.key !== 'string' || !fileOk(page.file)) return null;
+    for (const page of Object.values(value.pages)) if (typeof page !== 'object' || page === null || typeof page.key !== 'string' || !fileOk(page.file) || !stampOk(page.stamp, page.file[1])) return null;
     return value;
   } catch {
     return null;
@@ -167,6 +171,16 @@ export async function readPageListing(cache: CacheStore, outDir: string): Promis
 export async function keepPageListing(cache: CacheStore, outDir: string, listing: PageListing): Promise<void> {
   const key = pageListingKey(outDir);
   await writeSealed(cache, join(cache.dir, `pages-${key.slice('sha256:'.length)}.json`), PAGE_LISTING_FORMAT, key, JSON.stringify(listing));
+}
+
+/** A listing's stamp entry: four offsets that fit the file, in order, and cite inputs of the right shape. */
+function stampOk(stamp: unknown, size: number): stamp is StampedPage {
+  if (typeof stamp !== 'object' || stamp === null) return false;
+  const { at, cite } = stamp as StampedPage;
+  if (!Array.isArray(at) || at.length !== 4 || !at.every((n) => Number.isSafeInteger(n) && n >= 0)) return false;
+  if (!(at[0] + at[1] <= at[2] && at[2] + at[3] <= size)) return false;
+  if (typeof cite !== 'object' || cite === null || typeof cite.title !== 'string' || typeof cite.path !== 'string') return false;
+  return cite.cites === null || (typeof cite.cites === 'object' && typeof cite.cites.reportId === 'string' && (cite.cites.date === null || typeof cite.cites.date === 'string'));
 }
 
 function pageListingKey(outDir: string): string {
