@@ -14,6 +14,16 @@
  *   Inspect log whose messages, tool calls, scores and sample ids come from
  *   the corpora is imported, and every transcript page reads them as text.
  *
+ * - the task page of issue 28 (item 5), JavaScript off: per cohort one
+ *   summary row (resolved / graded adding up to the report's headline, the
+ *   terminal classes, cost, tokens, median time as text), an outcome strip
+ *   whose accessible name is its text equivalent (one mark per attempt, the
+ *   classes run by run) with a legend of the letters used, at most 10
+ *   detailed rows, and on a site of 13 attempts per cohort and task the
+ *   others' lines linked in the published attempts.jsonl (the count not
+ *   shown said, each named line that attempt); no task page is wider than
+ *   the viewport at 390 and 1280 px.
+ *
  * Chromium must be at /usr/bin/chromium: the suite fails (never skips) without it.
  */
 import { createHash } from 'node:crypto';
@@ -31,13 +41,60 @@ import { importPath } from '../../src/import/import-input.ts';
 import { importerNamed } from '../../src/import/registry.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
 import { header, jsonLog, sample } from '../import/helpers.ts';
+import { addArtifact, rebudget, validBundle } from '../helpers/bundle-builder.ts';
+import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
+import type { Attempt, Grades } from '../../src/schema/index.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 const sha = (text: string): string => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 
 let demo: { out: string; server: StaticServer; report: Report };
 let hostile: { out: string; server: StaticServer; report: Report; specs: HostileSpec[]; transcriptTexts: string[] };
+let many: { out: string; server: StaticServer; report: Report };
 let jsOff: BrowserSession;
+
+/** Attempts per cohort and task on the `many` site: past the 10 shown in full. */
+const PER_TASK = 13;
+
+/** A bundle of PER_TASK attempts of each subject on each task, a task's attempts on lines far apart (index outermost), mixed outcomes. */
+async function manyAttemptsBundle(): Promise<string> {
+  const model = validBundle();
+  model.plan.attempts = PER_TASK;
+  const attempts: Attempt[] = [];
+  const results: Grades['results'] = [];
+  const outcomes: Attempt['outcome'][] = ['completed', 'completed', 'timeout', 'completed', 'cancelled'];
+  let n = 0;
+  for (let index = 1; index <= PER_TASK; index++) {
+    for (const task of model.ledger) {
+      for (const subject of model.plan.subjects) {
+        const k = n++;
+        const id = `m-${String(k + 1).padStart(6, '0')}`;
+        const outcome = outcomes[k % outcomes.length]!;
+        attempts.push({
+          attempt_id: id,
+          task_id: task.task_id,
+          model: subject.model,
+          agent: { ...subject.agent },
+          index,
+          observed_model: subject.model,
+          outcome,
+          started_at: '2026-09-15T08:00:00Z',
+          ended_at: '2026-09-15T08:01:00Z',
+          wall_seconds: 10 + (k % 7),
+          tokens: { input: 100 + k, output: 10 },
+          retries: 0,
+          cost: { state: 'complete', micros: 1000 + k },
+          patch: null,
+        });
+        if (outcome === 'completed') results.push({ attempt_id: id, verdict: k % 3 === 0 ? 'pass' : 'fail', input: addArtifact(model, `artifacts/g/${id}/input.json`, `{"i":${k}}\n`), output: addArtifact(model, `artifacts/g/${id}/output.txt`, `o${k}\n`), receipt: addArtifact(model, `artifacts/g/${id}/receipt.json`, `{"r":${k}}\n`) });
+      }
+    }
+  }
+  model.attempts = attempts;
+  model.grades[0]!.value.results = results;
+  rebudget(model);
+  return writeModel(model);
+}
 
 beforeAll(async () => {
   requireChromium();
@@ -71,15 +128,19 @@ beforeAll(async () => {
   const config = join(work, 'hostile.config.json');
   await writeFile(config, JSON.stringify({ title: 'tasks', site_url: 'https://hostile.example/' }));
   await buildSite({ bundles, out: join(work, 'hostile'), config });
+  const manyBundles = join(work, 'many-bundles');
+  await cp(await manyAttemptsBundle(), join(manyBundles, 'many'), { recursive: true });
+  await buildSite({ bundles: manyBundles, out: join(work, 'many'), config });
   const read = async (out: string) => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  const [demoServer, hostileServer, session] = await Promise.all([serveStatic(join(work, 'demo')), serveStatic(join(work, 'hostile')), launchBrowser({ javaScriptEnabled: false })]);
+  const [demoServer, hostileServer, manyServer, session] = await Promise.all([serveStatic(join(work, 'demo')), serveStatic(join(work, 'hostile')), serveStatic(join(work, 'many')), launchBrowser({ javaScriptEnabled: false })]);
+  many = { out: join(work, 'many'), server: manyServer, report: await read(join(work, 'many')) };
   demo = { out: join(work, 'demo'), server: demoServer, report: await read(join(work, 'demo')) };
   hostile = { out: join(work, 'hostile'), server: hostileServer, report: await read(join(work, 'hostile')), specs, transcriptTexts: texts.slice(6, 66).filter((_, k) => k % 10 !== 6 && k % 10 !== 7) };
   jsOff = session;
 }, 360_000);
 
 afterAll(async () => {
-  await Promise.allSettled([jsOff?.close(), demo?.server.close(), hostile?.server.close()]);
+  await Promise.allSettled([jsOff?.close(), demo?.server.close(), hostile?.server.close(), many?.server.close()]);
   await removeTempDirs();
 }, 60_000);
 
@@ -260,3 +321,176 @@ describe('transcript pages, JavaScript off', () => {
 function headline(board: Report['boards'][number]): string[] {
   return board.ledger.headline_tasks;
 }
+
+/** What a task page shows of one cohort, read with JavaScript off: its summary row and its attempts section. */
+interface CohortView {
+  cohort: string;
+  resolved: number;
+  graded: number;
+  classes: string;
+  cost: string;
+  tokens: string;
+  wall: string;
+  heading: string;
+  marks: string[];
+  dataMarks: number;
+  role: string | null;
+  label: string | null;
+  legend: string;
+  rows: string[];
+  notShown: number | null;
+  rest: { href: string; lines: number[] }[];
+}
+
+async function cohortsOf(page: Page): Promise<CohortView[]> {
+  return page.$$eval('table.task-cohorts tbody tr', (trs) =>
+    trs.map((tr) => {
+      const cohort = tr.getAttribute('data-cohort')!;
+      const td = tr.querySelector('td[data-resolved]')!;
+      const cell = (name: string) => tr.querySelector(`td[data-summary="${name}"]`)!.textContent!.trim();
+      const section = document.querySelector(`section.task-attempts[data-cohort="${cohort}"]`)!;
+      const strip = section.querySelector('p.outcome-strip');
+      const rest = section.querySelector('p.rest');
+      return {
+        cohort,
+        resolved: Number(td.getAttribute('data-resolved')),
+        graded: Number(td.getAttribute('data-graded')),
+        classes: cell('classes'),
+        cost: cell('cost'),
+        tokens: cell('tokens'),
+        wall: cell('wall'),
+        heading: section.querySelector('h3')!.textContent!.trim(),
+        marks: strip === null ? [] : [...strip.querySelectorAll('b')].map((b) => b.textContent!),
+        dataMarks: Number(strip?.getAttribute('data-marks') ?? 0),
+        role: strip?.getAttribute('role') ?? null,
+        label: strip?.getAttribute('aria-label') ?? null,
+        legend: section.querySelector('p.strip-legend')?.textContent?.trim() ?? '',
+        rows: [...section.querySelectorAll('table.task-attempt-rows tbody tr')].map((r) => r.getAttribute('data-terminal')!),
+        notShown: rest === null ? null : Number(rest.getAttribute('data-not-shown')),
+        rest: [...section.querySelectorAll('ul.rest-lines a[data-rest-lines]')].map((a) => ({ href: a.getAttribute('href')!, lines: a.getAttribute('data-rest-lines')!.split(' ').map(Number) })),
+      };
+    }),
+  );
+}
+
+const LETTERS: Record<string, string> = { resolved: 'R', grader_failure: 'G', model_failure: 'M', safety_failure: 'S', harness_failure: 'H', environment_failure: 'E', invalid_case: 'I', timeout: 'T', cancelled: 'C' };
+
+/** The strip's text equivalent rebuilt from its marks: the classes in attempt order, run by run. */
+function stripText(marks: readonly string[]): string {
+  const names = marks.map((m) => Object.keys(LETTERS).find((c) => LETTERS[c] === m)!);
+  const runs: string[] = [];
+  for (let i = 0, run = 0; i < names.length; i++) {
+    run++;
+    if (i + 1 === names.length || names[i + 1] !== names[i]) {
+      runs.push(`${run} ${names[i]}`);
+      run = 0;
+    }
+  }
+  return `Outcome of each of the ${marks.length} attempts, in attempt order: ${runs.join(', then ')}`;
+}
+
+/** Checks one cohort's view against itself: the strip, its text, its legend, the rows shown, the count not shown. */
+function checkCohort(v: CohortView): void {
+  const total = v.marks.length;
+  expect(v.dataMarks).toBe(total);
+  expect(v.heading).toMatch(new RegExp(`: ${total.toLocaleString('en-US')} attempts?$`));
+  // Every attempt is graded (a missing grade fails closed), so the strip's marks are the graded count, its R marks the resolved.
+  expect(total).toBe(v.graded);
+  expect(v.marks.filter((m) => m === 'R').length).toBe(v.resolved);
+  if (total > 0) {
+    expect(v.role).toBe('img');
+    expect(v.label).toBe(stripText(v.marks));
+    // The legend names exactly the letters used, in TERMINAL_CLASSES order.
+    const used = TERMINAL_CLASSES.filter((c) => v.marks.includes(LETTERS[c]!));
+    expect(v.legend).toBe(used.map((c) => `${LETTERS[c]} ${c}`).join(', '));
+  }
+  // The first min(10, n) attempts in full, in strip order.
+  expect(v.rows.length).toBe(Math.min(10, total));
+  expect(v.rows.map((t) => LETTERS[t])).toEqual(v.marks.slice(0, v.rows.length));
+  expect(v.notShown).toBe(total > 10 ? total - 10 : null);
+  expect(v.rest.reduce((n, r) => n + r.lines.length, 0)).toBe(Math.max(0, total - 10));
+  // The summary as text: terminal classes named with their counts, tokens and a median time.
+  if (total > 0) {
+    for (const c of TERMINAL_CLASSES) {
+      const count = v.marks.filter((m) => m === LETTERS[c]).length;
+      if (count > 0) expect(v.classes, `${c} in ${v.classes}`).toMatch(new RegExp(`(^|, )${count.toLocaleString('en-US')} ${c}( \\(|,|$)`));
+      else expect(v.classes).not.toMatch(new RegExp(`\\b${c}\\b`));
+    }
+    expect(v.tokens).toMatch(/[0-9]/);
+    expect(v.wall).not.toBe('');
+  }
+}
+
+describe('the task page of issue 28, JavaScript off', () => {
+  it('on the demo: one summary row per cohort, the strip with its text equivalent and legend, at most 10 rows', async () => {
+    const { report, server } = demo;
+    let cohortsSeen = 0;
+    await withPage(async (page) => {
+      for (const board of boardsInOrder(report)) {
+        for (const task of board.ledger.headline_tasks.slice(0, 3)) {
+          await page.goto(`${server.origin}/boards/${hex(board.board_id)}/tasks/${sha(task)}/`);
+          const views = await cohortsOf(page);
+          expect(views.map((v) => v.cohort)).toEqual(board.cohorts.map(hex));
+          for (const v of views) {
+            checkCohort(v);
+            cohortsSeen++;
+          }
+        }
+      }
+    });
+    expect(cohortsSeen).toBeGreaterThanOrEqual(10);
+  }, 180_000);
+
+  it(`past 10 attempts (${PER_TASK} per cohort and task): the count not shown, and their lines in the published attempts.jsonl`, async () => {
+    const { report, server } = many;
+    const board = report.boards[0]!;
+    const tasks = [...board.ledger.headline_tasks, ...board.ledger.watch_list_tasks, ...board.ledger.public_tasks];
+    let checked = 0;
+    await withPage(async (page) => {
+      for (const task of [...new Set(tasks)]) {
+        await page.goto(`${server.origin}/boards/${hex(board.board_id)}/tasks/${sha(task)}/`);
+        const views = await cohortsOf(page);
+        expect(views).toHaveLength(board.cohorts.length);
+        for (const v of views) {
+          checkCohort(v);
+          expect(v.marks).toHaveLength(PER_TASK);
+          expect(v.notShown).toBe(PER_TASK - 10);
+          expect(v.heading.endsWith(`: ${PER_TASK} attempts`)).toBe(true);
+          // The resolved / graded row agrees with the strip, and the summary names the cost and a median time.
+          expect(v.cost).toMatch(/[0-9]/);
+          expect(v.wall).toMatch(/[0-9]/);
+          // Each named line of the published attempts.jsonl is an attempt of this task and cohort, past the tenth.
+          for (const rest of v.rest) {
+            expect(rest.href).toMatch(/^\/blobs\/[0-9a-f]{64}$/);
+            const jsonl = (await (await fetch(`${server.origin}${rest.href}`)).text()).split('\n');
+            const indexes = rest.lines.map((line) => JSON.parse(jsonl[line - 1]!) as { task_id: string; index: number; model: string });
+            expect(indexes.every((a) => a.task_id === task)).toBe(true);
+            expect(new Set(indexes.map((a) => a.model)).size).toBe(1);
+            expect(indexes.map((a) => a.index).sort((a, b) => a - b)).toEqual([11, 12, 13]);
+          }
+          expect(v.rest.length).toBeGreaterThan(0);
+          checked++;
+        }
+      }
+    });
+    expect(checked).toBeGreaterThanOrEqual(2);
+  }, 180_000);
+
+  it('no task page is wider than the viewport at 390 and 1280 px', async () => {
+    const pages: [StaticServer, string][] = [];
+    for (const site of [demo, many]) for (const path of await sitemapPaths(site.out)) if (/^\/boards\/[0-9a-f]{64}\/tasks\/[0-9a-f]{64}\/$/.test(path)) pages.push([site.server, path]);
+    expect(pages.length).toBeGreaterThan(10);
+    const wide: string[] = [];
+    await withPage(async (page) => {
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [server, path] of pages) {
+          await page.goto(`${server.origin}${path}`);
+          const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (scroll > width) wide.push(`${width}px ${path}: ${scroll}px`);
+        }
+      }
+    });
+    expect(wide).toEqual([]);
+  }, 420_000);
+});
