@@ -16,7 +16,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compareUtf8 } from '../src/evidence/paths.ts';
+import { compareUtf8 } from '../src/json/compare.ts';
 import { ImportError } from '../src/import/errors.ts';
 import { importPath } from '../src/import/import-input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../src/import/limits.ts';

@@ -19,6 +19,7 @@
 import { canonicalJson, digestCanonical } from '../json/canonical.ts';
 import type { LedgerRecord } from '../schema/index.ts';
 import type { BoardKey, KeyDifference } from './keys.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** A key component's values on one ledger's boards: each value once, with the boards holding it (sorted). */
 export interface ComponentValues {
@@ -40,7 +41,6 @@ export interface NamedLedgers {
   tasks: { task_id: string; versions: { record: string; ledgers: string[] }[] }[];
 }
 
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**

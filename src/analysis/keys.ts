@@ -5,7 +5,7 @@
  */
 import { digestCanonical } from '../json/canonical.ts';
 import type { Grader, Plan } from '../schema/index.ts';
-import { compareUtf8 } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 
 /** Everything that must match for two attempts to be comparable. */
 export interface BoardKey {

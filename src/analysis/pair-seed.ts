@@ -11,8 +11,7 @@
  * another board never moves the interval.
  */
 import { digestCanonical } from '../json/canonical.ts';
-
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** The seed text (see the module comment): `first` in the candidate's place, `second` in the baseline's. */
 export function pairSeed(bundleIds: Iterable<string>, configDigest: string, first: string, second: string): string {

@@ -14,6 +14,7 @@
 import type { ContributingPlan } from './pool.ts';
 import type { TaskTally } from './score.ts';
 import { sideOf } from './verdicts.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** The significance level of a pair's winner (FORMAT.md 7.6). */
 export const PAIR_ALPHA = 0.05;
@@ -38,8 +39,6 @@ export interface Pair {
   p_holm: number;
   winner: string | null;
 }
-
-const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /**
  * The board's pairs, sorted by (a, b), and each cohort's rank range

@@ -15,6 +15,7 @@
 import { compareTimestamps } from '../schema/timestamp.ts';
 import type { Figure, Scorecard } from '../schema/scorecard.ts';
 import type { Claim } from './scorecard.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** A cohort's four figures (FORMAT.md 11.2), each null when not available. */
 export type ClaimFigures = Record<Figure, number | null>;
@@ -48,8 +49,6 @@ export interface ClaimInput {
    */
   assessments: readonly ClaimAssessment[];
 }
-
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The level index of a computed figure: how many thresholds it is greater than or equal to. */
 export function thresholdsMet(figure: number, at_least: readonly number[]): number {

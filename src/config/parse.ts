@@ -5,9 +5,9 @@
  * parse bytes they already hold without it.
  */
 import { digestCanonical } from '../json/canonical.ts';
+import { formatJsonPath } from '../json/json-path.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { parseScorecard } from '../schema/scorecard.ts';
-import { formatJsonPath } from '../verify/parse-evidence.ts';
 import { ConfigError } from './errors.ts';
 import { Config, type LoadedScorecard } from './schema.ts';
 

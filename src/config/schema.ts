@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { WithholdRule } from './withhold.ts';
-import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
+import { LIMIT_DEFAULTS, type Limits } from '../schema/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 import type { Scorecard } from '../schema/scorecard.ts';
 
@@ -29,7 +29,7 @@ export const GradingPin = z
 export type GradingPin = z.infer<typeof GradingPin>;
 
 /**
- * Limits on what one bundle may make ledgerboard read (src/evidence/limits.ts).
+ * Limits on what one bundle may make ledgerboard read (src/schema/limits.ts; what a bundle over one gets: src/evidence/limits.ts).
  * Absent: the defaults, and the report's config has no `limits` member (so a
  * report made before limits existed keeps its id). Present: every limit, each
  * given value or its default, in the report.

@@ -18,7 +18,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
-import { compareUtf8 } from './paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** Why a path given by the user cannot be used (a usage error, exit 2). */

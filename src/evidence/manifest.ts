@@ -9,7 +9,8 @@
  */
 import { Buffer } from 'node:buffer';
 import { canonicalJson, digestBytes, selfId } from '../json/canonical.ts';
-import { compareUtf8, unsafePathReason } from './paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
+import { unsafePathReason } from './paths.ts';
 
 /** Returns a copy of the object with its id member (first) set to its re-derived id. */
 export function withSelfId<T extends Record<string, unknown>>(object: T, idMember: string): T {

@@ -20,12 +20,6 @@ export function unsafePathReason(path: string): string | null {
   return null;
 }
 
-/** Compares two strings by the byte order of their UTF-8 encodings (the manifest's sort order). */
-export function compareUtf8(a: string, b: string): number {
-  // Plain UTF-16 comparison agrees with UTF-8 byte order except across surrogates and U+E000..U+FFFF.
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
 /** Renders a path from the evidence for a one-line message: JSON-quoted, so control characters show escaped. */
 export function quotePath(path: string): string {
   return JSON.stringify(path);

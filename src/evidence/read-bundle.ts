@@ -20,7 +20,8 @@ import { join } from 'node:path';
 import type { ContentArena } from './arena.ts';
 import { LIMIT_DEFAULTS, type LimitHit, type Limits } from './limits.ts';
 import { hashFd, hashFdSync, SYNC_READ_MAX_BYTES } from './hash-file.ts';
-import { compareUtf8, isStructuredPath } from './paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
+import { isStructuredPath } from './paths.ts';
 import { openNoFollowSync } from '../files/read.ts';
 
 export { isStructuredPath };

@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { compareUtf8 } from './paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import { sealManifest, type BundleFiles } from './manifest.ts';
 
 export * from './manifest.ts';

@@ -38,6 +38,7 @@ import { BOOTSTRAP_RESAMPLES, pairedBootstrapDelta } from '../analysis/stats.ts'
 import { PAIR_ALPHA, signTestResolution, type SignTestResolution } from '../analysis/pairs.ts';
 import { pairSeed } from '../analysis/pair-seed.ts';
 import { COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from './compare-limits.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** One side of one headline task, as the report gives it (cohorts[].tasks[].candidate or .baseline). */
 export interface SiteTaskSide {
@@ -75,8 +76,6 @@ export interface CompareBoardFacts {
   /** The compare pages, in pair order (the site keys them by "<a-hex>/<b-hex>"). */
   pages: SiteComparePage[];
 }
-
-const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** Every board's compare facts, by board id. */
 export function compareFacts(report: Pick<Report, 'boards' | 'cohorts' | 'config_digest'>, cap: number = COMPARE_MAX_COHORTS): Record<string, CompareBoardFacts> {

@@ -13,7 +13,7 @@
  * Removed and rewritten files are rewritten evidence (REWRITTEN_EVIDENCE).
  */
 import type { ManifestEntry } from '../schema/manifest.ts';
-import { compareUtf8 } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 
 /** The class of one file between two bundles of one plan. */
 export type FileClass = 'unchanged' | 'appended' | 'added' | 'removed' | 'rewritten';

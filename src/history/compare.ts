@@ -32,7 +32,7 @@
  * make a later bundle of its plan not counted, never count one.
  */
 import { shortDigest } from '../json/canonical.ts';
-import { compareUtf8 } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import type { BundleResult } from '../pipeline/verify-paths.ts';
 import { finding, statusOf, type Finding } from '../verify/findings.ts';
 import { classCounts, classifyFiles, REWRITING_CLASSES, type FileChange, type FileClass } from './classify.ts';

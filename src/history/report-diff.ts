@@ -5,6 +5,7 @@
  * function of the two report objects: no clock, no disk, sorted output.
  */
 import type { Report, ReportCohort } from '../report/schema.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** Why a cohort changed, as far as the two reports show it (in this order wherever listed). */
 export const CAUSES = ['new_plan', 'appended_attempts', 'regrade', 'withdrawn_evidence', 'config_change'] as const;
@@ -96,7 +97,6 @@ function movedFields(a: CohortFigures, b: CohortFigures): MovedField[] {
 const counted = (r: Report) => r.bundles.flatMap((b) => (b.counted && b.bundle_id !== null && b.plan_id !== null ? [{ bundle_id: b.bundle_id, plan_id: b.plan_id }] : []));
 /** The regrade generations grading a cohort; undefined for a report retained before regrades were reported (not known, not compared). */
 const generationsOf = (c: ReportCohort) => (c.regrade === undefined ? undefined : JSON.stringify((c.regrade?.generations ?? []).map((g) => `${g.plan_id}:${g.generation}`).sort()));
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The change from `older` to `newer` (the report listed before it, by evidence date then id). */
 export function diffReports(older: Report, newer: Report): ReportDiff {

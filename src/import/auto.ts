@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareUtf8 } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import { ImportError } from './errors.ts';
 import type { Importer } from './importer.ts';
 import { readImportInput, type ImportInput } from './input.ts';

@@ -10,7 +10,9 @@ import { NAME, VERSION } from '../version.ts';
 import type { Attempt, CostState, GradeResult, Grader, LedgerRecord, Plan } from '../schema/index.ts';
 import { jsonlBytes, prettyJson } from '../evidence/manifest.ts';
 import type { ImportSummary, MappedBundle } from './importer.ts';
-import { ImportLimitError } from './errors.ts';
+import { boundedString, plural } from './text.ts';
+
+export { boundedString, plural };
 
 /**
  * The NOTES.md line of an import without one usable grade (no scorer, every
@@ -20,11 +22,6 @@ import { ImportLimitError } from './errors.ts';
  */
 export const NO_USABLE_GRADES =
   'no usable grades: no completed sample has a pass or fail verdict from the scorer, so this run measures no pass rate (its 0 resolved is not 0%)';
-
-/** "1 sample", "2 samples". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** The attempt id of the i-th attempt (0-based) of an imported bundle: a-000001, a-000002, ... */
 export function attemptIdOf(i: number): string {
@@ -82,16 +79,6 @@ export function artifactWriter(files: Map<string, Uint8Array>): (value: unknown)
     files.set(`artifacts/${digestHex(digest)}.json`, bytes);
     return digest;
   };
-}
-
-/**
- * Refuses a string from the source longer than the limit (never cut: a cut
- * id could equal another). `what` names the field in fixed words.
- */
-export function boundedString(value: string, maxBytes: number, what: string): string {
-  const bytes = Buffer.byteLength(value, 'utf8');
-  if (bytes > maxBytes) throw new ImportLimitError(`${what} is ${bytes} bytes long, more than the ${maxBytes} an import keeps (import_limits.maxStringBytes)`, 'maxStringBytes');
-  return value;
 }
 
 /**

@@ -149,5 +149,13 @@ export interface SourceReader {
   configurationDifferences?(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Array>, limits?: ImportLimits): Promise<string[]>;
 }
 
+/**
+ * A format's read side with the names that find it (its `origin.format`, its
+ * command name, what it reads): what each src/import/<format>/source-reader.ts
+ * exports and src/import/source-registry.ts lists, so the site finds a
+ * reader without loading the format's writer.
+ */
+export type SourceFormat = Pick<ImportWriter, 'name' | 'origin' | 'label' | 'input'> & SourceReader;
+
 /** A format: its write side and its read side. */
 export type Importer = ImportWriter & SourceReader;

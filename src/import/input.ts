@@ -15,7 +15,7 @@
  */
 import { lstat, open, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { compareUtf8 } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import { ImportError, ImportLimitError } from './errors.ts';
 import type { ImportLimits } from './limits.ts';
 import { plainPathOf, type ImportInput } from './input-shape.ts';

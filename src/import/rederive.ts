@@ -14,7 +14,7 @@
  */
 import type { GradesTable } from '../bundle/tables.ts';
 import { buildManifest } from '../evidence/manifest.ts';
-import { compareUtf8 } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import type { Manifest } from '../schema/index.ts';
 import { finding, statusOf, type Finding } from '../verify/findings.ts';
 import type { BundleVerification } from '../verify/verify-bundle.ts';

@@ -4,7 +4,7 @@
  * published originals (its `source/` files), the source's own figure, its
  * transcripts, the flags that re-run its import, its pass rule and how its
  * run configuration differs from another's. The format's reader
- * (src/import/<format>/source-reader.ts, found in registry.ts) does the
+ * (src/import/<format>/source-reader.ts, found in source-registry.ts) does the
  * reading; this module decides what a failure is:
  *
  * - **cannot be read** (`{ ok: false, unreadable }`, a sentence the page
@@ -23,10 +23,10 @@
  */
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 import { ImportError } from './errors.ts';
-import type { SourceMetric, SourceReader } from './importer.ts';
+import type { SourceFormat, SourceMetric } from './importer.ts';
 import type { ImportLimits } from './limits.ts';
 import { originalsOverLimit, type OriginalsOverLimit } from './original-limits.ts';
-import { importerOfOrigin } from './registry.ts';
+import { sourceReaderOfOrigin } from './source-registry.ts';
 import type { Transcript } from './transcript.ts';
 
 /** Why a source cannot be read, by kind (the sentence is in `unreadable`). */
@@ -140,7 +140,7 @@ type ImportedSourceInternal = ImportedSource & { [BYTES]: () => Promise<SourceRe
 
 /** The source of an imported bundle: its format's reader over the bundle's published originals. */
 export function importedSource(origin: { format: string }, access: SourceAccess): ImportedSource {
-  const reader: (SourceReader & { name: string; label: string; input: 'file' | 'directory' }) | undefined = importerOfOrigin(origin.format);
+  const reader: SourceFormat | undefined = sourceReaderOfOrigin(origin.format);
   const originals = access.files.filter((f) => f.path.startsWith('source/'));
   const withheld = access.withheld.filter((p) => p.startsWith('source/'));
   const unpublished = (access.unpublished ?? []).filter((p) => p.startsWith('source/'));

@@ -28,11 +28,10 @@ import type { BundleEvidence } from '../bundle/evidence.ts';
 import { claimFigures, claimsOfCohort, type ClaimAssessment, type ClaimPlan } from '../claims/claims.ts';
 import type { Claim, Scorecard } from '../claims/scorecard.ts';
 import { LedgerBoards, ReportBoard, ReportCohort, type ReportRegrade } from './schema.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** Bootstrap resamples per delta interval (defined once, in analysis/stats.ts). */
 export { BOOTSTRAP_RESAMPLES } from '../analysis/stats.ts';
-
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One ledger's section of the report (see the module comment); the report sorts the union of the sections. */
 export const LedgerSection = z.strictObject({

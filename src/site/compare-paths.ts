@@ -3,11 +3,10 @@
  * pages and components import, free of the analysis code compare.ts runs.
  */
 import { hexOf } from './format.ts';
+import { compareCodeUnits as byString } from '../json/compare.ts';
 
 /** The cap's numbers, defined where the compare facts are computed (src/facts/compare-limits.ts: no imports). */
 export { COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from '../facts/compare-limits.ts';
-
-const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** The two cohort ids in page order: the one that sorts first (byte order) is a. */
 export function pageOrder(x: string, y: string): [string, string] {

@@ -37,6 +37,7 @@ import type { Config } from '../config/config.ts';
 import type { Report } from '../report/schema.ts';
 import { plainPath, siteCodeIdentity } from './render-cache.ts';
 import { hashFiles, hashOne } from './hash-files.ts';
+import { compareCodeUnits as byCodeUnit } from '../json/compare.ts';
 
 /** The name of the entry format, on the first line of every output stamp. */
 export const OUTPUT_STAMP_FORMAT = 'ledgerboard.site-output.v1';
@@ -182,8 +183,6 @@ async function directoryListing(dir: string): Promise<[string, string, number | 
   await walk(dir, '');
   return out;
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

@@ -3,7 +3,8 @@
  * schema, id, list rules and paths), and listed files against disk.
  */
 import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
-import { collisionKey, compareUtf8, quotePath, unsafePathReason } from '../evidence/paths.ts';
+import { collisionKey, quotePath, unsafePathReason } from '../evidence/paths.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import { Manifest } from '../schema/index.ts';
 import { contentOf, addFinding, type VerifyContext } from './context.ts';
 import { parseJsonFile } from './parse-evidence.ts';

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { forEachStrictJsonlLine } from '../json/jsonl.ts';
 import { limitMessage } from '../evidence/limits.ts';
+import { formatJsonPath } from '../json/json-path.ts';
 import { parseStrictJson, type JsonSyntaxError, type JsonValue } from '../json/strict-json.ts';
 import { addFinding, type VerifyContext } from './context.ts';
 import { finding } from './findings.ts';
@@ -187,18 +188,6 @@ export function compiled<T>(schema: z.ZodType<T>): z.ZodType<T> {
     compiledSchemas.set(schema, fast);
   }
   return fast;
-}
-
-/** `budget.per_attempt_micros`, `files[3].sha256`, `(root)`; odd member names are JSON-quoted. */
-export function formatJsonPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(root)';
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
 }
 
 function stripMembers(value: JsonValue, issues: readonly z.core.$ZodIssue[]): JsonValue {

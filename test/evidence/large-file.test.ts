@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { sealBundle, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { canonicalJson, digestBytes } from '../../src/json/canonical.ts';
-import { compareUtf8 } from '../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../src/json/compare.ts';
 import { withSelfId } from '../../src/evidence/seal.ts';
 
 afterAll(removeTempDirs);

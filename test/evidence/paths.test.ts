@@ -1,7 +1,8 @@
 /** Path rules of FORMAT.md section 2.1 and the manifest's byte order. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collisionKey, compareUtf8, quotePath, unsafePathReason } from '../../src/evidence/paths.ts';
+import { collisionKey, quotePath, unsafePathReason } from '../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../src/json/compare.ts';
 
 fc.configureGlobal({ seed: 20261129 });
 

@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { canonicalJson, digestBytes, selfId } from '../../src/json/canonical.ts';
-import { compareUtf8 } from '../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../src/json/compare.ts';
 import { readBundle, isStructuredPath, type BundleSnapshot, type EntryKind, type SnapshotEntry } from '../../src/evidence/read-bundle.ts';
 import { buildManifest, jsonlBytes, prettyJson, withSelfId, writeBundle } from '../../src/evidence/seal.ts';
 import type { Attempt, Grades, LedgerRecord, Plan } from '../../src/schema/index.ts';

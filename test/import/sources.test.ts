@@ -13,6 +13,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readImportInput } from '../../src/import/input.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
 import { importerNamed } from '../../src/import/registry.ts';
+import { sourceReaderOfOrigin } from '../../src/import/source-registry.ts';
 import { importedSource, OriginalUnreadableError, type SourceAccess } from '../../src/import/sources.ts';
 import type { Importer, SourceReader } from '../../src/import/importer.ts';
 import { ImportError } from '../../src/import/errors.ts';
@@ -177,7 +178,7 @@ describe('a bug is not "cannot be read": it propagates', () => {
 
   it('a reader that throws a TypeError fails the read; one that throws ImportError is unreadable', async () => {
     const m = mapped.get('terminal-bench')!;
-    const reader = m.importer as SourceReader;
+    const reader: SourceReader = sourceReaderOfOrigin(m.origin.format)!;
     saved.set(reader, { sourceMetrics: reader.sourceMetrics, transcripts: reader.transcripts });
     reader.sourceMetrics = async () => (null as unknown as { x: number[] }).x as never;
     reader.transcripts = async () => {
@@ -190,7 +191,7 @@ describe('a bug is not "cannot be read": it propagates', () => {
 
   it('passRule and rerunFlags read the plan alone: a throw propagates', () => {
     const m = mapped.get('helm')!;
-    const reader = m.importer as SourceReader;
+    const reader: SourceReader = sourceReaderOfOrigin(m.origin.format)!;
     saved.set(reader, { passRule: reader.passRule });
     reader.passRule = () => {
       throw new RangeError('bug');

@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { digestBytes } from '../../src/json/canonical.ts';
-import { compareUtf8 } from '../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../src/json/compare.ts';
 import { readBundle } from '../../src/evidence/read-bundle.ts';
 import { jsonlBytes, prettyJson } from '../../src/evidence/seal.ts';
 import { FINDING_CODES, type BundleStatus, type FindingCode } from '../../src/verify/findings.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, selfId } from '../../src/json/canonical.ts';
 import { parseStrictJsonl } from '../../src/json/jsonl.ts';
 import { parseStrictJson, type JsonValue } from '../../src/json/strict-json.ts';
-import { compareUtf8 } from '../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../src/json/compare.ts';
 import { isStructuredPath } from '../../src/evidence/read-bundle.ts';
 import { sealManifest } from '../../src/evidence/seal.ts';
 import { FINDING_CODES, statusOf } from '../../src/verify/findings.ts';

@@ -3,7 +3,7 @@ import { parseStrictJson } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
-import { EEE_ORIGIN_FORMAT, mapEee, type EeeOptions } from './map.ts';
+import { mapEee, type EeeOptions } from './map.ts';
 import { aggregatePaths, EEE_MAX_DEPTH, plainSidecarCandidates, readAggregate, readSidecar, sidecarCandidates, unsafeReference } from './read.ts';
 import { eeeSourceReader } from './source-reader.ts';
 
@@ -24,11 +24,7 @@ export function eeeOptions(request: Pick<ImportRequest, 'license' | 'flags' | 'l
 }
 
 export const eeeImporter: Importer = {
-  name: 'eee',
-  origin: EEE_ORIGIN_FORMAT,
-  label: 'Every Eval Ever record',
   summary: 'Every Eval Ever (evaleval) records: a directory holding one aggregate .json and the samples .jsonl sidecar it references, one bundle per directory',
-  input: 'directory',
   flags: {
     metric: { type: 'string', help: '--metric NAME        the metric that grades (a row evaluation_result_id, else evaluation_name; default: the only one)' },
     'pass-threshold': {

@@ -11,7 +11,7 @@
  * one of them (the metric chosen with --metric) grades it.
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
@@ -20,9 +20,13 @@ import type { MappedBundle } from '../importer.ts';
 import type { EeeAggregateFile, EeeSidecar } from './read.ts';
 import type { EeeAggregate, EeeResult, EeeRow } from './schema.ts';
 import { eeeTimestamp } from './time.ts';
+import { eeePassRule, linkResult, metricKey } from './metric.ts';
 
-/** The plan's `origin.format` of EEE imports. */
-export const EEE_ORIGIN_FORMAT = 'every-eval-ever';
+export { eeePassRule, linkResult, metricKey };
+
+import { EEE_ORIGIN_FORMAT } from './source-reader.ts';
+
+export { EEE_ORIGIN_FORMAT };
 
 /** Options of an import; each one is part of what the bundle id depends on. */
 export interface EeeOptions {
@@ -39,34 +43,12 @@ type Verdict = 'pass' | 'fail' | 'error';
 /** How the graded metric decides: `is_correct` for a binary metric, else the threshold on `score`. */
 export type PassRule = { kind: 'is_correct' } | { kind: 'threshold'; threshold: number; lowerIsBetter: boolean; unknownLevel: boolean };
 
-/** The metric key of a row: its evaluation_result_id (the schema's join key), else its evaluation_name. */
-export function metricKey(row: Pick<EeeRow, 'evaluation_result_id' | 'evaluation_name'>): string {
-  return row.evaluation_result_id ?? row.evaluation_name;
-}
-
 /** The verdict of one row under a rule (docs/importing.md, "What passes"). */
 export function rowVerdict(row: Pick<EeeRow, 'evaluation'>, rule: PassRule): Verdict {
   if (rule.kind === 'is_correct') return row.evaluation.is_correct ? 'pass' : 'fail';
   const { score } = row.evaluation;
   if (rule.unknownLevel && score === -1) return 'error';
   return (rule.lowerIsBetter ? score <= rule.threshold : score >= rule.threshold) ? 'pass' : 'fail';
-}
-
-/**
- * The aggregate result a metric key names: by evaluation_result_id, else by
- * evaluation_name; when neither matches and the aggregate holds exactly one
- * result, that one (`only`). Null when none can be told; an ImportError when
- * a name matches several.
- */
-export function linkResult(aggregate: Pick<EeeAggregate, 'evaluation_results'>, key: string): { result: EeeResult; only: boolean } | null {
-  const results = aggregate.evaluation_results;
-  const byId = results.filter((r) => r.evaluation_result_id === key);
-  if (byId.length === 1) return { result: byId[0]!, only: false };
-  const byName = results.filter((r) => r.evaluation_name === key);
-  if (byId.length > 1 || byName.length > 1) throw new ImportError(`the aggregate holds ${Math.max(byId.length, byName.length)} results named ${JSON.stringify(key.slice(0, 200))}: the graded metric is ambiguous`);
-  if (byName.length === 1) return { result: byName[0]!, only: false };
-  if (results.length === 1) return { result: results[0]!, only: true };
-  return null;
 }
 
 /** Compares task ids made from sample ids: integers first in numeric order, then strings in UTF-8 byte order. */
@@ -120,25 +102,6 @@ export function graderProfile(rule: PassRule): string {
   return rule.kind === 'is_correct' ? 'every-eval-ever is_correct' : `every-eval-ever score ${rule.lowerIsBetter ? '<=' : '>='} ${String(rule.threshold)}`;
 }
 
-/**
- * The rule an import used to call an attempt resolved, in one sentence for
- * the plan page, read back from the plan's grader: its id is the metric, its
- * profile the rule (graderProfile). Fixed words, the threshold as a plain
- * number and the metric's own name (quoted, at most 120 characters) only.
- */
-export function eeePassRule(plan: { grader: { id: string } }): string {
-  const metric = JSON.stringify(plan.grader.id.length > 120 ? `${plan.grader.id.slice(0, 120)}…` : plan.grader.id);
-  const profile = (plan.grader as { profile?: unknown }).profile;
-  const tail = 'and it records no error; one attempt per sample, as the sidecar has one row per sample and metric';
-  if (profile === 'every-eval-ever is_correct') return `a sample is resolved when its row for the binary metric ${metric} records is_correct true ${tail}`;
-  const threshold = typeof profile === 'string' ? /^every-eval-ever score (>=|<=) (-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)$/i.exec(profile) : null;
-  if (threshold !== null) {
-    const [, op, n] = threshold;
-    const side = op === '>=' ? `at or above ${n!} (--pass-threshold ${n!}; higher is better)` : `at or below ${n!} (--pass-threshold ${n!}; the metric is lower_is_better)`;
-    return `a sample is resolved when its row for the metric ${metric} scores ${side}, whatever its is_correct says (a -1 on a levels metric with an unknown level is an error, not a fail), ${tail}`;
-  }
-  return `a sample is resolved when its row for the metric ${metric} passes the rule its grader profile records ${tail}`;
-}
 
 /** The run's start: evaluation_timestamp, else the graded result's, else retrieved_timestamp (said). */
 function runStart(aggregate: EeeAggregate, result: EeeResult, missing: string[]): string {

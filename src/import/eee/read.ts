@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { parseStrictJson, type JsonValue } from '../../json/strict-json.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import type { ImportInput } from '../input-shape.ts';
-import { boundedString } from '../common.ts';
+import { boundedString } from '../text.ts';
 import { plainPathOf } from './plain-name.ts';
 import { describeIssue, EeeAggregate, EeeRow, type EeeDetailed } from './schema.ts';
 

@@ -6,13 +6,20 @@
  */
 import { parseStrictJson } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
-import type { SourceMetric, SourceReader } from '../importer.ts';
-import { eeePassRule, linkResult } from './map.ts';
+import type { SourceFormat, SourceMetric } from '../importer.ts';
+import { eeePassRule, linkResult } from './metric.ts';
 import { EEE_MAX_DEPTH, looksLikeAggregate } from './read.ts';
 import { EeeAggregate } from './schema.ts';
 import { eeeTranscripts } from './transcript.ts';
 
-export const eeeSourceReader: SourceReader = {
+/** The plan's `origin.format` of EEE imports. */
+export const EEE_ORIGIN_FORMAT = 'every-eval-ever';
+
+export const eeeSourceReader: SourceFormat = {
+  name: 'eee',
+  origin: EEE_ORIGIN_FORMAT,
+  label: 'Every Eval Ever record',
+  input: 'directory',
   async sourceMetrics(sources, graderId): Promise<SourceMetric[] | null> {
     const aggregates = [...sources.values()].filter(looksLikeAggregate);
     if (aggregates.length !== 1) throw new ImportError(aggregates.length === 0 ? 'no original reads as an Every Eval Ever aggregate' : `the originals hold ${aggregates.length} Every Eval Ever aggregates, not one`);

@@ -20,7 +20,7 @@ import type { ImportLimits } from '../limits.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
 import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
 import type { ImportInput } from '../input-shape.ts';
-import { metricKey } from './map.ts';
+import { metricKey } from './metric.ts';
 import { readAggregate, readSidecar } from './read.ts';
 import type { EeeRow } from './schema.ts';
 

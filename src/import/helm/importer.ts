@@ -2,7 +2,7 @@
 import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
-import { DEFAULT_HELM_OPTIONS, HELM_ORIGIN_FORMAT, HELM_SPLITS, mapHelmRun, type HelmOptions, type HelmSplit } from './map.ts';
+import { DEFAULT_HELM_OPTIONS, HELM_SPLITS, mapHelmRun, type HelmOptions, type HelmSplit } from './map.ts';
 import { PER_INSTANCE_STATS, readHelmRun, RUN_SPEC } from './read-run.ts';
 import { helmSourceReader } from './source-reader.ts';
 
@@ -32,11 +32,7 @@ function head(bytes: Uint8Array): string {
 }
 
 export const helmImporter: Importer = {
-  name: 'helm',
-  origin: HELM_ORIGIN_FORMAT,
-  label: 'HELM run directory',
   summary: 'Stanford CRFM HELM run directories (run_spec.json, per_instance_stats.json, scenario_state.json), one bundle per run',
-  input: 'directory',
   flags: {
     metric: {
       type: 'string',

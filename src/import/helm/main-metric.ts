@@ -6,7 +6,7 @@
  * that table (generated from stanford-crfm/helm, Apache-2.0: its header names
  * the commits); this module looks a run up in it.
  */
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { HELM_MAIN_METRIC_ROWS, HELM_MAIN_METRICS_COMMITS, HELM_MAIN_METRICS_REPO } from './main-metrics.generated.ts';
 
 /** One row of the table: run group, its main metric and split, the schema file and commit it is read from. */

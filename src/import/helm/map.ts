@@ -5,7 +5,7 @@
  * docs/importing.md ("HELM") is the field-by-field description.
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
@@ -16,8 +16,13 @@ import { aggregateStat, PER_INSTANCE_STATS, SCENARIO_STATE, STATS, type HelmRun 
 import type { HelmRequestState, HelmStat } from './schema.ts';
 import { describeRow, lookupMainMetric, mainMetricRows } from './main-metric.ts';
 
-/** The `origin.format` of HELM imports. */
-export const HELM_ORIGIN_FORMAT = 'helm-run';
+import { HELM_SPLITS, helmGraderId, parseHelmGraderId, type HelmSplit } from './grader-id.ts';
+
+export { HELM_SPLITS, helmGraderId, parseHelmGraderId, type HelmSplit };
+
+import { HELM_ORIGIN_FORMAT } from './source-reader.ts';
+
+export { HELM_ORIGIN_FORMAT };
 
 /** The grader profile recorded for a HELM metric. */
 export const HELM_GRADER_PROFILE = 'helm-metric';
@@ -30,10 +35,6 @@ export const HELM_GRADER_PROFILE = 'helm-metric';
  */
 export const NOT_RECORDED_TIME = '1970-01-01T00:00:00Z';
 
-/** The splits an import can grade (HELM's EVAL_SPLITS). */
-export const HELM_SPLITS = ['test', 'valid'] as const;
-export type HelmSplit = (typeof HELM_SPLITS)[number];
-
 /** Options of an import; each one is part of what the bundle id depends on. */
 export interface HelmOptions {
   license: string;
@@ -45,18 +46,6 @@ export interface HelmOptions {
 }
 
 export const DEFAULT_HELM_OPTIONS: HelmOptions = { license: '', metric: null, split: 'test', passThreshold: null };
-
-/** The grader id: the stat, the split and the threshold, so the site's re-run command can give them back (rerunFlags). */
-export function helmGraderId(metric: string, split: HelmSplit, passThreshold: number | null): string {
-  return `${metric} split=${split}${passThreshold === null ? '' : ` pass>=${String(passThreshold)}`}`;
-}
-
-/** The stat, split and threshold of a grader id written by {@link helmGraderId}; null for any other id. */
-export function parseHelmGraderId(id: string): { metric: string; split: HelmSplit; passThreshold: string | null } | null {
-  const m = /^([\s\S]+) split=(test|valid)(?: pass>=(\S+))?$/.exec(id);
-  if (m === null) return null;
-  return { metric: m[1]!, split: m[2] as HelmSplit, passThreshold: m[3] ?? null };
-}
 
 type Verdict = 'pass' | 'fail' | 'error';
 

@@ -5,8 +5,8 @@
  * `source/`) and its plan. Reached by the site only through
  * src/import/sources.ts.
  */
-import type { SourceReader } from '../importer.ts';
-import { parseHelmGraderId } from './map.ts';
+import type { SourceFormat } from '../importer.ts';
+import { parseHelmGraderId } from './grader-id.ts';
 import { helmAggregate, STATS } from './read-run.ts';
 import { helmConfigurationDifferences, helmTranscripts } from './transcript.ts';
 
@@ -23,7 +23,14 @@ export function helmPassRule(graderId: string): string {
   return `${rule}; a request that failed at the provider but that HELM scored is graded by that score, one it did not score is a harness failure.`;
 }
 
-export const helmSourceReader: SourceReader = {
+/** The `origin.format` of HELM imports. */
+export const HELM_ORIGIN_FORMAT = 'helm-run';
+
+export const helmSourceReader: SourceFormat = {
+  name: 'helm',
+  origin: HELM_ORIGIN_FORMAT,
+  label: 'HELM run directory',
+  input: 'directory',
   async sourceMetrics(sources, graderId) {
     const parsed = parseHelmGraderId(graderId);
     const stats = sources.get(`source/${STATS}`);

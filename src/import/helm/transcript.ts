@@ -4,7 +4,7 @@
  * (src/import/transcript.ts) from scenario_state.json, and the components of
  * two runs' configurations (run_spec.json) that differ.
  */
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { canonicalJson } from '../../json/canonical.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';

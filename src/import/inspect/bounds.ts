@@ -7,7 +7,7 @@
  * outputs, score receipts inside artifacts) or does not read are the
  * original log's, bounded by the file and entry limits.
  */
-import { boundedString } from '../common.ts';
+import { boundedString } from '../text.ts';
 import type { InspectLog } from './read-log.ts';
 
 /** The members of the log the mapping (map.ts) keeps or parses as text, each checked against `maxStringBytes` before anything is mapped. */

@@ -3,7 +3,7 @@ import { ImportError } from '../errors.ts';
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import type { ImportInput } from '../input-shape.ts';
-import { DEFAULT_IMPORT_OPTIONS, INSPECT_ORIGIN_FORMAT, mapInspectLog, type ImportOptions } from './map.ts';
+import { DEFAULT_IMPORT_OPTIONS, mapInspectLog, type ImportOptions } from './map.ts';
 import { detectFormat, readInspectLog, readZipNames } from './read-log.ts';
 import { inspectSourceReader, zipLimits } from './source-reader.ts';
 
@@ -30,11 +30,7 @@ function logBytes(input: ImportInput): Uint8Array {
 }
 
 export const inspectImporter: Importer = {
-  name: 'inspect',
-  origin: INSPECT_ORIGIN_FORMAT,
-  label: 'Inspect AI eval log',
   summary: 'Inspect AI eval logs: .eval archives (deflate or zstd entries) and .json logs, one bundle per log',
-  input: 'file',
   flags: {
     'pass-threshold': {
       type: 'string',

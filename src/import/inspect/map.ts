@@ -5,7 +5,7 @@
  * docs/importing.md is the field-by-field description of what this does.
  */
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
@@ -29,13 +29,15 @@ export interface ImportOptions {
 
 export const DEFAULT_IMPORT_OPTIONS: ImportOptions = { license: '', passThreshold: 1, scorer: null };
 
-/** The `origin.format` of Inspect imports. */
-export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
+import { INSPECT_ORIGIN_FORMAT } from './source-reader.ts';
+
+export { INSPECT_ORIGIN_FORMAT };
 
 export { NO_USABLE_GRADES } from '../common.ts';
 
-/** The grader profile recorded for an Inspect scorer (at the default pass threshold). */
-export const INSPECT_GRADER_PROFILE = 'inspect-scorer';
+import { INSPECT_GRADER_PROFILE, passThresholdOfProfile } from './profile.ts';
+
+export { INSPECT_GRADER_PROFILE, passThresholdOfProfile };
 
 /**
  * The plan's grader profile for a pass threshold: `inspect-scorer` at the
@@ -47,11 +49,6 @@ export function inspectGraderProfile(passThreshold: number): string {
   return passThreshold === DEFAULT_IMPORT_OPTIONS.passThreshold ? INSPECT_GRADER_PROFILE : `${INSPECT_GRADER_PROFILE} pass>=${String(passThreshold)}`;
 }
 
-/** The pass threshold a grader profile records: the default for `inspect-scorer`, N for `inspect-scorer pass>=N`, else null (not an Inspect profile). */
-export function passThresholdOfProfile(profile: string): string | null {
-  if (profile === INSPECT_GRADER_PROFILE) return null;
-  return /^inspect-scorer pass>=(\S{1,40})$/.exec(profile)?.[1] ?? null;
-}
 
 export type { ImportSummary, MappedBundle };
 

@@ -4,9 +4,9 @@
  * `source/` file) and its plan. Reached by the site only through
  * src/import/sources.ts.
  */
-import type { SourceReader } from '../importer.ts';
+import type { SourceFormat } from '../importer.ts';
 import type { ImportLimits } from '../limits.ts';
-import { passThresholdOfProfile } from './map.ts';
+import { passThresholdOfProfile } from './profile.ts';
 import { readInspectMetrics } from './read-log.ts';
 import { inspectTranscripts } from './transcript.ts';
 import type { ZipLimits } from './zip.ts';
@@ -16,7 +16,14 @@ export function zipLimits(limits: ImportLimits): ZipLimits {
   return { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxEntryBytes, maxTotalBytes: limits.maxTotalBytes };
 }
 
-export const inspectSourceReader: SourceReader = {
+/** The `origin.format` of Inspect imports. */
+export const INSPECT_ORIGIN_FORMAT = 'inspect-eval-log';
+
+export const inspectSourceReader: SourceFormat = {
+  name: 'inspect',
+  origin: INSPECT_ORIGIN_FORMAT,
+  label: 'Inspect AI eval log',
+  input: 'file',
   async sourceMetrics(sources, graderId, limits) {
     const [only] = sources.values();
     return only === undefined || graderId === 'none' ? null : readInspectMetrics(only, graderId, limits === undefined ? undefined : zipLimits(limits));

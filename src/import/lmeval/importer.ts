@@ -3,7 +3,7 @@ import { ImportError } from '../errors.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
 import { isPlainPath } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../limits.ts';
-import { DEFAULT_FILTER, LMEVAL_ORIGIN_FORMAT, mapLmEvalRun, type LmEvalOptions } from './map.ts';
+import { DEFAULT_FILTER, mapLmEvalRun, type LmEvalOptions } from './map.ts';
 import { looksLikeRun, readLmEvalRun } from './read-run.ts';
 import { nameValue, parsePerTask, thresholdValue, type PerTask } from './rules.ts';
 import { lmEvalSourceReader } from './source-reader.ts';
@@ -32,11 +32,7 @@ export function lmEvalOptions(request: Pick<ImportRequest, 'license' | 'flags'> 
 }
 
 export const lmEvalImporter: Importer = {
-  name: 'lm-eval',
-  origin: LMEVAL_ORIGIN_FORMAT,
-  label: 'lm-evaluation-harness run',
   summary: 'EleutherAI lm-evaluation-harness output directories (results_<ts>.json with --log_samples samples_<task>_<ts>.jsonl), one bundle per run',
-  input: 'directory',
   flags: {
     metric: {
       type: 'string',

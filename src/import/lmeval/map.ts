@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { JsonValue } from '../../json/strict-json.ts';
 import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Plan, Subject } from '../../schema/index.ts';
 import { ImportError } from '../errors.ts';
 import { artifactWriter, attemptIdOf, boundedString, finishImport, importedLedgerRecord, importOrigin, plural } from '../common.ts';
@@ -21,8 +21,9 @@ import type { LmEvalRun, SampleLine } from './read-run.ts';
 import { graderIdOfRules, NAME, parseGraderId, type Direction, type PerTask, type TaskRule } from './rules.ts';
 import { unixToUtc } from './time.ts';
 
-/** The `origin.format` of lm-eval imports. */
-export const LMEVAL_ORIGIN_FORMAT = 'lm-eval-harness';
+import { LMEVAL_ORIGIN_FORMAT } from './source-reader.ts';
+
+export { LMEVAL_ORIGIN_FORMAT };
 
 /** The grader profile recorded for an lm-eval metric. */
 export const LMEVAL_GRADER_PROFILE = 'lm-eval-metric';

@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { JsonValue } from '../../json/strict-json.ts';
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';

@@ -8,7 +8,7 @@
  * (passRuleSentence) read back from it alone.
  */
 import { ImportError } from '../errors.ts';
-import { boundedString, plural } from '../common.ts';
+import { boundedString, plural } from '../text.ts';
 import { parsePassThreshold } from '../threshold.ts';
 
 /** Metric and filter names: what lm-eval names them with (acc, acc_norm, exact_match, pass@1; none, strict-match, maj@64). */

@@ -4,7 +4,7 @@
  * plan. Reached by the site only through src/import/sources.ts.
  */
 import { ImportError } from '../errors.ts';
-import type { SourceReader } from '../importer.ts';
+import type { SourceFormat } from '../importer.ts';
 import { parseSourceJson } from '../source-json.ts';
 import { parseGraderId, passRuleSentence, rerunFlagsOf, ruleOfTask } from './rules.ts';
 import { lmEvalTranscripts } from './transcript.ts';
@@ -12,7 +12,14 @@ import { lmEvalTranscripts } from './transcript.ts';
 const RESULTS_FILE = /^source\/results_.+\.json$/;
 const SAMPLES_FILE = /^source\/samples_(.+)_([^/]+)\.jsonl$/;
 
-export const lmEvalSourceReader: SourceReader = {
+/** The `origin.format` of lm-eval imports. */
+export const LMEVAL_ORIGIN_FORMAT = 'lm-eval-harness';
+
+export const lmEvalSourceReader: SourceFormat = {
+  name: 'lm-eval',
+  origin: LMEVAL_ORIGIN_FORMAT,
+  label: 'lm-evaluation-harness run',
+  input: 'directory',
   async sourceMetrics(sources, graderId) {
     const grader = parseGraderId(graderId);
     const resultsPath = [...sources.keys()].find((p) => RESULTS_FILE.test(p));

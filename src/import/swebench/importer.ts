@@ -1,17 +1,13 @@
 /** The SWE-bench importer: one run directory per bundle (docs/importing.md, "SWE-bench"). */
 import type { Importer } from '../importer.ts';
-import { mapSweRun, SWEBENCH_ORIGIN_FORMAT } from './map.ts';
+import { mapSweRun } from './map.ts';
 import { isRunDirectory, readSweRun } from './read-run.ts';
 import { sweSourceReader } from './source-reader.ts';
 
 export { swePassRule, sweSourceMetrics } from './source-reader.ts';
 
 export const sweBenchImporter: Importer = {
-  name: 'swe-bench',
-  origin: SWEBENCH_ORIGIN_FORMAT,
-  label: 'SWE-bench run',
   summary: 'SWE-bench evaluation runs: a run directory with predictions JSONL, run report and per-instance report.json (harness or SWE-bench/experiments layout), one bundle per directory',
-  input: 'directory',
   flags: {},
   async detect(input) {
     try {

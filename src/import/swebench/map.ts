@@ -9,7 +9,7 @@
  * graded), a PASS_TO_PASS failure is a regression (in the receipt, counted in
  * NOTES.md).
  */
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import { digestBytes, digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { Attempt, GradeResult, Grader, LedgerRecord, Outcome, Plan, Subject } from '../../schema/index.ts';
@@ -19,8 +19,9 @@ import type { MappedBundle } from '../importer.ts';
 import type { Aggregate, ReportFile, SweRun } from './read-run.ts';
 import type { Prediction } from './schema.ts';
 
-/** The `origin.format` of SWE-bench imports. */
-export const SWEBENCH_ORIGIN_FORMAT = 'swe-bench-run';
+import { SWEBENCH_ORIGIN_FORMAT } from './source-reader.ts';
+
+export { SWEBENCH_ORIGIN_FORMAT };
 
 /** The run's start is never recorded in SWE-bench files: this fixed instant stands for "unknown" (docs/importing.md). */
 export const UNKNOWN_START = '1970-01-01T00:00:00Z';

@@ -15,7 +15,7 @@
  * original).
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import { boundedString } from '../common.ts';
+import { boundedString } from '../text.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 

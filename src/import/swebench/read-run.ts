@@ -25,7 +25,7 @@ import { decodeUtf8, parseStrictJson, parseStrictText, type JsonValue } from '..
 import { replaceNonFinite } from '../source-json.ts';
 import type { z } from 'zod';
 import { ImportError, ImportLimitError } from '../errors.ts';
-import { boundedString } from '../common.ts';
+import { boundedString } from '../text.ts';
 import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { readMetadata, type SubmissionMetadata } from './metadata.ts';

@@ -6,7 +6,7 @@
  * src/import/sources.ts.
  */
 import { ImportError } from '../errors.ts';
-import type { SourceMetric, SourceReader } from '../importer.ts';
+import type { SourceFormat, SourceMetric } from '../importer.ts';
 import { classify, readSweRun } from './read-run.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';
 import { RunReport } from './schema.ts';
@@ -49,7 +49,14 @@ export function swePassRule(graderId: string): string {
   return "resolved: the instance's report.json says resolved (its FAIL_TO_PASS and PASS_TO_PASS tests pass); a patch that did not apply is fail, an empty patch a model failure and a missing report.json a harness failure, neither graded";
 }
 
-export const sweSourceReader: SourceReader = {
+/** The `origin.format` of SWE-bench imports. */
+export const SWEBENCH_ORIGIN_FORMAT = 'swe-bench-run';
+
+export const sweSourceReader: SourceFormat = {
+  name: 'swe-bench',
+  origin: SWEBENCH_ORIGIN_FORMAT,
+  label: 'SWE-bench run',
+  input: 'directory',
   async sourceMetrics(sources, _graderId, limits) {
     return sweSourceMetrics(sources, limits);
   },

@@ -5,7 +5,7 @@
  */
 import { parsePassThreshold } from '../threshold.ts';
 import type { Importer, ImportRequest } from '../importer.ts';
-import { TBENCH_ORIGIN_FORMAT, mapTbenchInput } from './map.ts';
+import { mapTbenchInput } from './map.ts';
 import type { TbenchOptions } from './normalize.ts';
 import { detectLayout } from './read.ts';
 import { tbenchSourceReader } from './source-reader.ts';
@@ -23,11 +23,7 @@ export function tbenchOptions(request: Pick<ImportRequest, 'license' | 'flags'>)
 }
 
 export const tbenchImporter: Importer = {
-  name: 'terminal-bench',
-  origin: TBENCH_ORIGIN_FORMAT,
-  label: 'Terminal-Bench run',
   summary: 'Terminal-Bench: a Terminal-Bench 1 run directory (results.json, run_metadata.json) or a Harbor job directory (result.json per job and trial), one bundle per directory',
-  input: 'directory',
   flags: {
     'pass-threshold': {
       type: 'string',

@@ -4,7 +4,7 @@
  * function of the input's relative paths and bytes, the options and the tool
  * version. docs/importing.md ("Terminal-Bench") describes every field.
  */
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { jsonlBytes, withSelfId } from '../../evidence/manifest.ts';
 import { digestBytes } from '../../json/canonical.ts';
 import type { Attempt, GradeResult, Plan, Subject } from '../../schema/index.ts';
@@ -15,10 +15,14 @@ import type { ImportInput } from '../input-shape.ts';
 import type { ImportLimits } from '../limits.ts';
 import { secondsBetween } from '../time.ts';
 import { normalizeHarbor, normalizeTb1, type Run, type TbenchOptions, type Trial } from './normalize.ts';
+import { orderTrials } from './order.ts';
 import { LOG_FILE_BYTES, LOG_TOTAL_BYTES, MAIN_FILE, readRun, type TbenchRun } from './read.ts';
 
-/** The plan's `origin.format` of Terminal-Bench imports (both layouts). */
-export const TBENCH_ORIGIN_FORMAT = 'terminal-bench-run';
+export { orderTrials };
+
+import { TBENCH_ORIGIN_FORMAT } from './source-reader.ts';
+
+export { TBENCH_ORIGIN_FORMAT };
 
 /** Maps a Terminal-Bench input (a TB1 run directory or a Harbor job directory) to bundle files. */
 export function mapTbenchInput(input: ImportInput, options: TbenchOptions, limits: ImportLimits): MappedBundle {
@@ -126,34 +130,6 @@ function mapRun(input: ImportInput, read: TbenchRun, run: Run, options: TbenchOp
     usable: counts.usable,
     summary: { status: run.status, tasks: ledger.length, epochs: attemptsPerTask, scorer: run.grader.id },
   });
-}
-
-/**
- * Tasks in byte order; a task's trials by start time, then trial name: the
- * attempt index is the trial's place among its task's trials (what the
- * transcripts are keyed by, transcript.ts).
- */
-export function orderTrials(all: readonly Trial[]): { byTask: Map<string, Trial[]>; tasks: string[]; ordered: { trial: Trial; index: number }[] } {
-  const byTask = new Map<string, Trial[]>();
-  for (const t of all) {
-    const list = byTask.get(t.taskId);
-    if (list === undefined) byTask.set(t.taskId, [t]);
-    else list.push(t);
-  }
-  const tasks = [...byTask.keys()].sort(compareUtf8);
-  const ordered: { trial: Trial; index: number }[] = [];
-  for (const task of tasks) {
-    const trials = byTask.get(task)!.sort((a, b) => compareStarts(a, b) || compareUtf8(a.trialName, b.trialName));
-    trials.forEach((trial, i) => ordered.push({ trial, index: i + 1 }));
-  }
-  return { byTask, tasks, ordered };
-}
-
-function compareStarts(a: Trial, b: Trial): number {
-  if (a.startedAt === b.startedAt) return 0;
-  if (a.startedAt === null) return 1;
-  if (b.startedAt === null) return -1;
-  return secondsBetween(b.startedAt, a.startedAt) < 0 ? -1 : secondsBetween(b.startedAt, a.startedAt) > 0 ? 1 : 0;
 }
 
 function attemptOf(t: Trial, attemptId: string, index: number, run: Run, counts: Counts): Attempt {

@@ -5,10 +5,10 @@
  * bundle. Pure functions: no clock, no locale, no random.
  * docs/importing.md ("Terminal-Bench") is the description of every rule here.
  */
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { digestCanonical, digestHex } from '../../json/canonical.ts';
 import type { Outcome } from '../../schema/index.ts';
-import { boundedString, plural } from '../common.ts';
+import { boundedString, plural } from '../text.ts';
 import { ImportError } from '../errors.ts';
 import { instantMs, toUtcTimestamp } from '../time.ts';
 import type { HarborRun, Tb1Run } from './read.ts';

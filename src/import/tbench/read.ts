@@ -15,7 +15,7 @@
  * cross-checked against the trials by map.ts.
  */
 import type { z } from 'zod';
-import { compareUtf8 } from '../../evidence/paths.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { canonicalJson } from '../../json/canonical.ts';
 import type { JsonValue } from '../../json/strict-json.ts';
 import { ImportError, ImportLimitError } from '../errors.ts';

@@ -7,7 +7,7 @@
  */
 import { parseStrictJson } from '../../json/strict-json.ts';
 import { ImportError } from '../errors.ts';
-import type { SourceMetric, SourceReader } from '../importer.ts';
+import type { SourceFormat, SourceMetric } from '../importer.ts';
 import { tbenchTranscripts } from './transcript.ts';
 
 /** A kept results file as an object; null when absent, an ImportError when it is not a JSON object. */
@@ -38,7 +38,14 @@ export function tbenchPassRule(graderId: string): string {
   return 'the Terminal-Bench or Harbor verifier\'s result, under a grader this version does not name';
 }
 
-export const tbenchSourceReader: SourceReader = {
+/** The plan's `origin.format` of Terminal-Bench imports (both layouts). */
+export const TBENCH_ORIGIN_FORMAT = 'terminal-bench-run';
+
+export const tbenchSourceReader: SourceFormat = {
+  name: 'terminal-bench',
+  origin: TBENCH_ORIGIN_FORMAT,
+  label: 'Terminal-Bench run',
+  input: 'directory',
   async sourceMetrics(sources): Promise<SourceMetric[] | null> {
     const tb1 = objectOf(sources.get('source/results.json'), 'source/results.json');
     if (tb1 !== null) return 'accuracy' in tb1 ? [{ name: 'accuracy', value: finiteOrNull(tb1.accuracy) }] : null;

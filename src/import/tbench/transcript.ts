@@ -25,7 +25,7 @@ import { parseStrictJson } from '../../json/strict-json.ts';
 import type { ImportInput } from '../input-shape.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../limits.ts';
 import { budgetedTranscript, cutText, MAX_SCORES, SCORE_FIELD_CHARS, transcriptKey, type Transcript, type TranscriptMessage, type TranscriptScore } from '../transcript.ts';
-import { orderTrials } from './map.ts';
+import { orderTrials } from './order.ts';
 import { normalizeHarbor, normalizeTb1, type Run, type Trial } from './normalize.ts';
 import { readRun, type TbenchRun } from './read.ts';
 import type { HarborTrial, Tb1Trial } from './schema.ts';

@@ -15,7 +15,7 @@ import { lookupMainMetric, mainMetricRows } from '../../../src/import/helm/main-
 import { HELM_MAIN_METRIC_ROWS } from '../../../src/import/helm/main-metrics.generated.ts';
 import { helmConfigurationDifferences, MAX_DIFFERENCES } from '../../../src/import/helm/transcript.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../../src/import/limits.ts';
-import { compareUtf8 } from '../../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../../src/json/compare.ts';
 import { entry, mapRun, requestState, runInput, runSpec, scenarioState, stat } from './fixtures.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261202);

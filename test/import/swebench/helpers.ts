@@ -4,7 +4,7 @@ import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../../src/import/li
 import { mapImportInput } from '../../../src/import/import-input.ts';
 import type { MappedBundle } from '../../../src/import/importer.ts';
 import { sweBenchImporter } from '../../../src/import/swebench/importer.ts';
-import { compareUtf8 } from '../../../src/evidence/paths.ts';
+import { compareUtf8 } from '../../../src/json/compare.ts';
 
 export const MODEL = 'acme__agent-1';
 
