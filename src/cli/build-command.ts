@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { runPipeline } from '../run/pipeline.ts';
+import type { SiteFacts } from '../facts/index.ts';
 import { CACHE_HELP, CACHE_OPTIONS, cacheLine, cacheOf } from './cache-option.ts';
 import { summaryLine, verifyText } from './format-verify.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
@@ -28,6 +29,12 @@ function sourceDateOrUsage(value: string | undefined): string | null {
 }
 
 /** Default output directory. */
+/** The site's facts the pipeline computed for build (`siteFacts: true`); none is a bug: the site never computes them. */
+function factsOf(run: { facts?: SiteFacts }): SiteFacts {
+  if (run.facts === undefined) throw new Error('the pipeline returned no site facts for build');
+  return run.facts;
+}
+
 export const DEFAULT_OUT_DIR = 'dist';
 
 export const buildCommand: Command = {
@@ -113,7 +120,7 @@ Environment:
         history,
         attestationsDir: configPath(loaded, config.attestations_dir),
         ...(cache === undefined ? {} : { renderCache: cache }),
-        ...(run.facts === undefined ? {} : { facts: run.facts }),
+        facts: factsOf(run),
         outDir: out,
         sourceDate,
         log: (line) => io.stderr.write(`build: ${line}\n`),

@@ -11,20 +11,27 @@
  *   page), so the run keeps it per board (src/run/facts-cache.ts) under the
  *   digest of exactly what it is computed from (compareInputs).
  * - `money` (facts/money.ts): per report bundle, its plan page's money.
+ * - `cohortMoney` (facts/money.ts): per report cohort, what its rows show
+ *   beside the report's cost (the attempts with a known cost).
  * - `plans`: per content digest, the plan verification parsed (the verified
  *   evidence's frozen plan), which a plan page shows: plan.json is not parsed
  *   a second time (its bytes are still published as they are).
  * - `attemptIndex` (facts/attempt-index.ts, part B of issue 28): the task
- *   pages' per-attempt facts, when computed.
+ *   pages' per-attempt facts. Made one ledger at a time from the verified
+ *   tables, and kept per ledger (src/run/facts-cache.ts) under the digest of
+ *   what it is made from (facts/attempt-index-parts.ts ledgerIndexInputs): a
+ *   ledger whose part is kept reads no table.
  */
 import type { Report } from '../report/schema.ts';
 import type { Plan } from '../schema/index.ts';
 import { compareBoardFacts, compareInputsDigest, type CompareBoardFacts } from './compare.ts';
 import { COMPARE_MAX_COHORTS } from './compare-limits.ts';
-import { bundlesMoney, type BundleMoney } from './money.ts';
+import { bundlesMoney, cohortsMoney, type BundleMoney, type CohortMoney } from './money.ts';
+import { evidenceOf, indexLedgers, ledgerBundles, ledgerIndexOf, mergeIndexParts, type AttemptIndex } from './attempt-index.ts';
+import { ledgerIndexInputs } from './attempt-index-parts.ts';
 
 export type { CompareBoardFacts, SiteComparePage, SiteTaskSide } from './compare.ts';
-export type { BundleMoney, SiteMoney } from './money.ts';
+export type { BundleMoney, CohortMoney, SiteMoney } from './money.ts';
 
 /** The site's facts (see the module comment). */
 export interface SiteFacts {
@@ -34,13 +41,16 @@ export interface SiteFacts {
   compare: Record<string, CompareBoardFacts>;
   /** Per bundle of the report, in report order: its plan page's money. */
   money: BundleMoney[];
+  /** Per cohort of the report, in report order: its money facts beside the report's cost. */
+  cohortMoney: CohortMoney[];
   /** Per content digest: the plan its verification parsed (strictly, against the schema), for the bundles whose evidence holds one. */
   plans: Record<string, Plan>;
   /**
-   * The task pages' attempt index (issue 28 item 1, part B: src/facts/attempt-index.ts
-   * adds it and its type); absent until then, or when not computed.
+   * The task pages' attempt index (src/facts/attempt-index.ts): per board, task
+   * and cohort, each attempt's terminal class and where it is, the first
+   * DETAIL_ROWS in full. Absent when the bundles given hold no evidence tables.
    */
-  attemptIndex?: unknown;
+  attemptIndex?: AttemptIndex;
 }
 
 /** A bundle as the pipeline holds it, as far as the facts need it (structural: the pipeline's results satisfy it). */
@@ -59,10 +69,25 @@ export interface CompareFactsStore {
   made(board_id: string, inputs: string, facts: CompareBoardFacts): Promise<void>;
 }
 
-/** What computing the facts did: the boards whose compare facts were kept, and those computed (bootstrap run). */
+/**
+ * Where kept parts of the attempt index come from and go (src/run/facts-cache.ts):
+ * one per ledger, keyed by the ledger and the digest of its inputs
+ * (facts/attempt-index-parts.ts ledgerIndexInputs); the store checks a kept
+ * part against the report (checkLedgerIndex) and adds its own format and
+ * code identity to the key.
+ */
+export interface AttemptIndexStore {
+  kept(ledger: string, inputs: string): Promise<AttemptIndex | null>;
+  made(ledger: string, inputs: string, part: AttemptIndex): Promise<void>;
+  /** Reads ahead the tables of these bundles (content digests), before a ledger's part is made from them (none: read on first use). */
+  readTables?(content_digests: readonly string[]): Promise<void>;
+}
+
+/** What computing the facts did: the boards whose compare facts were kept, and those computed (bootstrap run); the ledgers whose part of the attempt index was kept, and those computed. */
 export interface SiteFactsResult {
   facts: SiteFacts;
   compare: { reused: number; computed: number };
+  attemptIndex: { reused: number; computed: number };
 }
 
 /** Options of {@link computeSiteFacts}. */
@@ -71,6 +96,8 @@ export interface SiteFactsOptions {
   cap?: number;
   /** Kept compare facts (none: every board computed). */
   store?: CompareFactsStore;
+  /** Kept parts of the attempt index (none: every ledger's made from the tables). */
+  indexStore?: AttemptIndexStore;
 }
 
 /** The site's facts of a report and the bundles it was built from (see the module comment). */
@@ -93,7 +120,41 @@ export async function computeSiteFacts(report: Report, bundles: readonly FactsBu
     if (inputs !== null) await options.store!.made(board.board_id, inputs, made);
     compare[board.board_id] = made;
   }
-  return { facts: { report_id: report.report_id, compare, money: bundlesMoney(report), plans: plansOf(report, bundles) }, compare: { reused, computed } };
+  const index = await attemptIndexFacts(report, bundles, options.indexStore);
+  const attemptIndex = index.index;
+  return {
+    facts: { report_id: report.report_id, compare, money: bundlesMoney(report), cohortMoney: cohortsMoney(report), plans: plansOf(report, bundles), ...(attemptIndex === undefined ? {} : { attemptIndex }) },
+    compare: { reused, computed },
+    attemptIndex: { reused: index.reused, computed: index.computed },
+  };
+}
+
+/**
+ * The attempt index, ledger by ledger: a kept part (it checked against the
+ * report) is taken and reads no table; the others are made from the verified
+ * tables `bundles` hold, their tables read ahead through the store, and kept.
+ * Undefined when a ledger's part is neither kept nor can be made (a counted
+ * bundle whose tables are not held: a caller with the report alone).
+ */
+async function attemptIndexFacts(report: Report, bundles: readonly FactsBundle[], store: AttemptIndexStore | undefined): Promise<{ index?: AttemptIndex; reused: number; computed: number }> {
+  const held = evidenceOf(bundles);
+  const parts = new Map<string, AttemptIndex>();
+  const missing: { ledger: string; inputs: string | null }[] = [];
+  for (const ledger of indexLedgers(report)) {
+    const inputs = store === undefined ? null : ledgerIndexInputs(report, ledger);
+    const kept = inputs === null ? null : await store!.kept(ledger, inputs);
+    if (kept !== null) parts.set(ledger, kept);
+    else missing.push({ ledger, inputs });
+  }
+  const reused = parts.size;
+  for (const { ledger } of missing) if (ledgerBundles(report, ledger).some((b) => held(b.content_digest) === undefined)) return { reused, computed: 0 };
+  for (const { ledger, inputs } of missing) {
+    await store?.readTables?.(ledgerBundles(report, ledger).map((b) => b.content_digest));
+    const part = ledgerIndexOf(report, ledger, held);
+    if (inputs !== null) await store!.made(ledger, inputs, part);
+    parts.set(ledger, part);
+  }
+  return { index: mergeIndexParts(report, parts), reused, computed: missing.length };
 }
 
 /** The plans verification parsed, by content digest, for the report's bundles. */

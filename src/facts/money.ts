@@ -8,9 +8,32 @@
  * dispatchesOf) does on the plan.
  *
  * A cohort's money is the report's (`cohorts[].cost`, pooled by the analysis
- * bundle by bundle); nothing here adds to it.
+ * bundle by bundle); nothing here adds to it. What its rows need beside it
+ * is here (cohortsMoney): how many of its attempts have a known cost, which
+ * tells an amount (a total, or a lower bound) from "unavailable (n)" or "not
+ * applicable", and whether the cohort has a place on the cost chart.
  */
-import type { Report } from '../report/schema.ts';
+import type { Report, ReportCohort } from '../report/schema.ts';
+
+/** A cohort's money facts beside the report's `cost` (see the module comment). */
+export interface CohortMoney {
+  /**
+   * The cohort's attempts whose cost is known, completely or in part: its
+   * attempts less those whose cost is unavailable or not applicable. 0: no
+   * amount is shown (the pages never show 0 for a cost nobody knows).
+   */
+  known: number;
+}
+
+/** Each cohort's money facts, in report order (the report's `cohorts`). */
+export function cohortsMoney(report: Pick<Report, 'cohorts'>): CohortMoney[] {
+  return report.cohorts.map(cohortMoney);
+}
+
+/** One cohort's money facts (see CohortMoney). */
+export function cohortMoney(cohort: Pick<ReportCohort, 'attempts' | 'cost'>): CohortMoney {
+  return { known: cohort.attempts - cohort.cost.unavailable - cohort.cost.not_applicable };
+}
 
 /** The money arithmetic of a plan, shown on its page: the report's numbers (its bundle's plan.budget and cost). */
 export interface SiteMoney {

@@ -9,6 +9,7 @@ import { canonicalJson } from '../json/canonical.ts';
 import { checkRetained, type RetainedReport } from '../history/retained-reports.ts';
 import { boardsInOrder } from '../report/board-order.ts';
 import type { Report } from '../report/schema.ts';
+import { cohortsMoney } from '../facts/money.ts';
 import { basePathOf } from '../config/schema.ts';
 import { atomFeed, changesJson, leaderboardCsv } from '../site/data-files.ts';
 import type { SiteModel } from '../site/model-types.ts';
@@ -16,7 +17,7 @@ import { hexOf } from '../site/format.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 
 /** What the derived files are made from: the report and the retained reports, as the build's model holds them. */
-export type DerivedModel = Pick<SiteModel, 'report' | 'boardOrder' | 'cohortIndex' | 'retained' | 'date' | 'title' | 'siteUrl'>;
+export type DerivedModel = Pick<SiteModel, 'report' | 'boardOrder' | 'cohortIndex' | 'cohortMoney' | 'retained' | 'date' | 'title' | 'siteUrl'>;
 
 /** The model the derived files need, from a report and the retained reports (in the history's order). */
 export function derivedModel(report: Report, retained: readonly RetainedReport[]): DerivedModel {
@@ -27,7 +28,9 @@ export function derivedModel(report: Report, retained: readonly RetainedReport[]
     report,
     boardOrder: boardsInOrder(report).map((b) => boardIndex.get(b.board_id)!),
     cohortIndex: Object.fromEntries(report.cohorts.map((c, i) => [c.cohort_id, i])),
-    retained: retained.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: null })),
+    // The cohorts' money facts as the pipeline computes them for the build (src/facts/money.ts).
+    cohortMoney: cohortsMoney(report),
+    retained: retained.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, cohortMoney: r.report === null ? [] : cohortsMoney(r.report), withheld: null })),
     // The build falls back to SOURCE_DATE_EPOCH for a report without evidence; a stranger cannot know it (docs/site.md).
     date: report.evidence_date ?? null,
   };

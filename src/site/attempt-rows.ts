@@ -162,7 +162,7 @@ export function summaryText(summary: TaskSummary, currency: string | null): { cl
           return [`${grouped(n)} ${c}${why.length > 0 ? ` (${why.join(', ')})` : ''}`];
         }).join(', ');
   const { cost, tokens } = summary;
-  const money = attempts === 0 ? '-' : moneyText({ currency, ...cost, complete: cost.unavailable === 0 && cost.partial === 0 }, attempts);
+  const money = attempts === 0 ? '-' : moneyText({ currency, ...cost, complete: cost.unavailable === 0 && cost.partial === 0 }, attempts - cost.unavailable - cost.not_applicable);
   const known = attempts - tokens.unknown;
   const tokenText =
     attempts === 0 ? '-' : known === 0 ? `unknown (${tokens.unknown})` : `${tokens.unknown > 0 ? '>= ' : ''}${grouped(tokens.input)} / ${grouped(tokens.output)}${tokens.unknown > 0 ? ` (${tokens.unknown} unknown)` : ''}`;

@@ -20,6 +20,7 @@
  */
 import * as Plot from '@observablehq/plot';
 import type { Report, ReportBoard, ReportCohort } from '../report/schema.ts';
+import type { CohortMoney } from '../facts/money.ts';
 import { amount, hexOf, interval, percent, shortIdentity } from './format.ts';
 import { paretoFrontier } from './chart-pareto.ts';
 import { COMPACT, emWidth, render, WIDE, type ChartSize } from './chart-render.ts';
@@ -146,11 +147,13 @@ function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria
  * frontier uses the bound. Cohorts with no known cost, in another currency
  * than the chart's, or with no graded task are not drawn; the visible notes
  * name each with why. When no cohort can be drawn the SVGs are empty and the
- * notes say why for every cohort.
+ * notes say why for every cohort. Which cohorts have a known cost is the
+ * site facts' (src/facts/money.ts), by cohort id.
  */
-export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>): Chart {
+export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, money: ReadonlyMap<string, CohortMoney>): Chart {
   const rows = rowsOf(board, cohorts);
-  const known = rows.filter((r) => knownAttempts(r.cohort) > 0);
+  const knownOf = (r: Row): number => knownAttempts(money, r.cohort);
+  const known = rows.filter((r) => knownOf(r) > 0);
   const currency = chartCurrency(board, known);
   const drawn = known.filter((r) => r.rate !== null && sameCurrency(r.cohort.cost.currency, currency));
   const left = rows.filter((r) => !drawn.includes(r));
@@ -164,7 +167,7 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   for (const p of points) lines.push(`${p.rank}. ${p.label}${roleOf(p)}: ${costWords(p.cohort)}, pass rate ${percent(p.cohort.headline.rate)} ${interval(p.cohort.headline.wilson)}${frontier.has(p.key) ? ', on the Pareto frontier' : ''}`);
   if (left.length > 0) {
     lines.push(`Not plotted (${left.length}):`);
-    for (const r of left) lines.push(`${r.rank}. ${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency)}`);
+    for (const r of left) lines.push(`${r.rank}. ${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency, knownOf(r))}`);
   }
 
   const notes: string[] = [];
@@ -173,7 +176,7 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
     if (points.some((p) => p.bound)) notes.push('A hollow marker: the cost is a lower bound (some attempts\' cost unavailable or partial); the true cost lies on the dashed line to the right. The frontier uses the lower bound.');
     notes.push(`Points are labelled by rank in the table: ${points.map((p) => `${p.rank}. ${p.label}${roleOf(p)}`).join('; ')}.`);
   }
-  if (left.length > 0) notes.push(`${points.length === 0 ? 'No cohort can be placed' : `Not placed (${left.length} of ${rows.length})`}: ${left.map((r) => `${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency)}`).join('; ')}.`);
+  if (left.length > 0) notes.push(`${points.length === 0 ? 'No cohort can be placed' : `Not placed (${left.length} of ${rows.length})`}: ${left.map((r) => `${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency, knownOf(r))}`).join('; ')}.`);
 
   if (points.length === 0) return { svg: '', compact: '', alt: lines.join('\n'), notes };
   const aria = `Total cost against headline pass rate for ${count(drawn.length, 'cohort')} of board ${shortId(board)}, with the Pareto frontier`;
@@ -379,9 +382,11 @@ function costTitle(r: Row): string {
 
 // ---------------------------------------------------------------- cost
 
-/** Attempts whose cost is known (possibly partially). */
-function knownAttempts(cohort: ReportCohort): number {
-  return cohort.attempts - cohort.cost.unavailable - cohort.cost.not_applicable;
+/** Attempts whose cost is known (possibly partially), as the site facts hold it (a cohort they do not hold is a bug). */
+function knownAttempts(money: ReadonlyMap<string, CohortMoney>, cohort: ReportCohort): number {
+  const facts = money.get(cohort.cohort_id);
+  if (facts === undefined) throw new Error(`no money facts for cohort ${cohort.cohort_id}`);
+  return facts.known;
 }
 
 /** The board's budget currency when a cohort with a known cost uses it; else the first such cohort's. */
@@ -404,9 +409,9 @@ function costWords(cohort: ReportCohort): string {
   return `cost at least ${value} (lower bound: ${missing})`;
 }
 
-function notPlottedWhy(r: Row, currency: string | null): string {
+function notPlottedWhy(r: Row, currency: string | null, known: number): string {
   const { cost } = r.cohort;
-  if (knownAttempts(r.cohort) <= 0) {
+  if (known <= 0) {
     const parts = [
       cost.unavailable > 0 ? `unavailable for ${count(cost.unavailable, 'attempt')}` : '',
       cost.not_applicable > 0 ? `not applicable for ${count(cost.not_applicable, 'attempt')}` : '',

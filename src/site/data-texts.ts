@@ -8,7 +8,7 @@
 import { canonicalJson } from '../json/canonical.ts';
 import { hexOf, moneyText } from './format.ts';
 import type { SiteModel } from './model-types.ts';
-import { absolute, boardsOf, cohortOf } from './view.ts';
+import { absolute, boardsOf, cohortMoneyOf, cohortOf } from './view.ts';
 import { boardTitle } from './board-names.ts';
 import { hasUsableGrades } from './usable-grades.ts';
 import { reportChanges, UNCHECKED } from './report-changes.ts';
@@ -26,7 +26,7 @@ function csvField(value: string): string {
  * The leaderboard as CSV: one row per cohort, boards in display order (cells that could be formulas are neutralised).
  * Columns are only ever appended (board_title and ledger_name came last), so a column keeps its position.
  */
-export function leaderboardCsv(model: Pick<SiteModel, 'report' | 'boardOrder' | 'cohortIndex'>): string {
+export function leaderboardCsv(model: Pick<SiteModel, 'report' | 'boardOrder' | 'cohortIndex' | 'cohortMoney'>): string {
   const rows = [['board_id', 'rank', 'cohort_id', 'model', 'agent', 'agent_version', 'role', 'resolved', 'graded', 'rate', 'wilson_low', 'wilson_high', 'delta', 'delta_low', 'delta_high', 'improved', 'regressed', 'verdict', 'cost', 'attempts', 'board_title', 'ledger_name', 'usable_grades']];
   for (const board of boardsOf(model)) {
     const title = boardTitle(model.report, board);
@@ -54,7 +54,7 @@ export function leaderboardCsv(model: Pick<SiteModel, 'report' | 'boardOrder' | 
         c.classes ? String(c.classes.improved) : '',
         c.classes ? String(c.classes.regressed) : '',
         c.verdict ?? '',
-        moneyText(c.cost, c.attempts),
+        moneyText(c.cost, cohortMoneyOf(model, id).known),
         String(c.attempts),
         title,
         board.ledger.name,

@@ -89,12 +89,12 @@ export function budgetText(budget: { currency: string; per_attempt_micros: numbe
 }
 
 /**
- * A cohort's cost. A lower bound reads ">= USD 12.40 (3 unavailable)"; a
- * cohort with no known cost at all reads "unavailable (72)" or "not
- * applicable", never 0.
+ * A cohort's cost, given how many of its attempts have a known cost (the
+ * site facts' CohortMoney.known, src/facts/money.ts). A lower bound reads
+ * ">= USD 12.40 (3 unavailable)"; a cohort with no known cost at all reads
+ * "unavailable (72)" or "not applicable", never 0.
  */
-export function moneyText(cost: ReportCohort['cost'], attempts: number): string {
-  const known = attempts - cost.unavailable - cost.not_applicable;
+export function moneyText(cost: ReportCohort['cost'], known: number): string {
   if (known === 0) return cost.unavailable > 0 ? `unavailable (${cost.unavailable})` : 'not applicable';
   if (cost.complete) return amount(cost.micros, cost.currency);
   // A lower bound is rounded down: ">= USD 2.13" for 2,138,930 micros, never more than is proven.

@@ -19,7 +19,7 @@ import type { BundleOutcomes } from './imported-facts.ts';
 import type { Assessment } from '../schema/assessments.ts';
 import type { Scorecard } from '../claims/scorecard.ts';
 import type { SiteMoney } from '../facts/money.ts';
-import type { SiteFacts } from '../facts/index.ts';
+import type { CohortMoney, SiteFacts } from '../facts/index.ts';
 
 export type { SiteFile, WithheldFile } from './publish.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -132,13 +132,6 @@ export interface SiteImport {
    * shows ("the source's own figure cannot be read: <reason>").
    */
   figureUnreadable?: string;
-  /**
-   * Present when the source's own figure cannot be read (src/import/sources.ts:
-   * its originals withheld or not kept, a format this version does not read,
-   * bytes that do not read as the format): the reason, which the plan page
-   * shows ("the source's own figure cannot be read: <reason>").
-   */
-  figureUnreadable?: string;
 }
 
 /** A retained report as the pages show it (its bytes are published as they are, by the build, not through the model). */
@@ -146,6 +139,8 @@ export interface SiteRetained {
   hex: string;
   report: Report | null;
   problems: string[];
+  /** Per cohort of its report, in its order, the money facts its rows read (src/facts/money.ts); empty without a report. */
+  cohortMoney: CohortMoney[];
   /**
    * The files withheld when it was retained (retain's record beside it,
    * history/retained-withheld.ts), each with what this site does with its
@@ -221,6 +216,12 @@ export interface SiteModel {
   sourceLines: Record<string, { plan_hex: string; text: string }[]>;
   /** Per board id, why imports of its benchmark from its format are on other boards or in other cohorts (import-splits.ts). */
   splits: Record<string, SiteSplit[]>;
+  /**
+   * Per cohort of the report, in report order, the money facts its rows and
+   * the cost chart read beside its cost (the site facts' `cohortMoney`,
+   * src/facts/money.ts): how many attempts have a known cost.
+   */
+  cohortMoney: CohortMoney[];
   /** Retained reports, oldest evidence first, each with its re-derived id checked. */
   retained: SiteRetained[];
   /** Files in the retained directory that are not <hex>.json (listed, never published). */
@@ -313,12 +314,12 @@ export interface SiteModelOptions {
   assessments?: ReadonlyMap<string, readonly Assessment[]>;
   /**
    * The site's facts of this report (src/facts: compare pages, money, the
-   * verified plans), as the pipeline returns them beside the report (and its
-   * cache keeps them). Absent (a caller without the pipeline, e.g. a test):
-   * the model computes the report's facts itself, with no verified evidence,
-   * so each plan page's plan is parsed from its published plan.json.
+   * verified plans, the attempt index), as the pipeline returns them beside
+   * the report (and its cache keeps them), or computeSiteFacts for a caller
+   * without the pipeline. Required: the site never computes them (a model
+   * built without them throws).
    */
-  facts?: SiteFacts;
+  facts: SiteFacts;
 }
 
 /** One split a board page states (import-splits.ts). */

@@ -15,8 +15,8 @@ import type { Report } from '../report/schema.ts';
 import type { SiteBundle, SiteImport, SiteModel, SiteModelOptions, SitePlanPage, SiteHistory, SiteRetainedWithheld } from './model-types.ts';
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import { boardsInOrder } from '../report/board-order.ts';
-import { Plan } from '../schema/index.ts';
-import { basePathOf, scorecardOf, type Config } from '../config/config.ts';
+import type { Plan } from '../schema/index.ts';
+import { basePathOf, scorecardOf, type Config } from '../config/schema.ts';
 import { hexOf } from './format.ts';
 import { MAX_ROWS } from './rows.ts';
 import { renderNotes, startNotesRenderer } from './notes.ts';
@@ -26,7 +26,8 @@ import type { PlanChange } from '../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './publish.ts';
 import { absolute, cohortMap } from './view.ts';
 import { siteCompare } from './compare.ts';
-import { computeSiteFacts, type SiteFacts } from '../facts/index.ts';
+import type { CohortMoney, SiteFacts } from '../facts/index.ts';
+import { cohortsMoney } from '../facts/money.ts';
 import { COMPARE_MAX_COHORTS } from './compare-paths.ts';
 import { siteTasks } from './tasks.ts';
 import { taskMatrix } from './chart-tasks.ts';
@@ -47,8 +48,12 @@ export async function buildSiteModel(
   report: Report,
   published: Published,
   config: Pick<Config, 'title' | 'site_url'> & Partial<Pick<Config, 'compare_max_cohorts' | 'scorecard'>>,
-  options: SiteModelOptions = {},
+  options: SiteModelOptions,
 ): Promise<SiteModel> {
+  // What the pages show that takes work (compare pages, money, the verified plans, the attempt index) was computed
+  // below the site, beside the report (src/facts: computeSiteFacts, which the pipeline runs for build); the site
+  // never computes it, so a model without the facts is a bug.
+  if (options?.facts === undefined) throw new Error('the site model is built from the site facts (src/facts computeSiteFacts), and none were given');
   const retained = options.retained ?? { reports: [], ignored: [] };
   // With a base path the URL names a directory: "https://user.github.io/board" is "https://user.github.io/board/".
   const siteUrl = new URL(basePathOf(config), config.site_url).href;
@@ -56,19 +61,19 @@ export async function buildSiteModel(
   const changed = new Set((options.history?.changes ?? []).map((c) => `${c.plan_id} ${c.bundle_id}`));
   const bundles = report.bundles.map((entry, i) => siteBundle(entry, i, published.bundles[i]!, changed));
   const { plans, otherClaims } = planPages(bundles, report);
-  // What the pages show that takes work (compare pages, money) was computed below the site, beside the report
-  // (src/facts); a caller without the pipeline's facts gets the same computation here, without verified plans.
   const cap = config.compare_max_cohorts ?? COMPARE_MAX_COHORTS;
-  const facts = options.facts ?? (await computeSiteFacts(report, [], { cap })).facts;
+  const facts = options.facts;
   checkFacts(facts, report, cap);
   const shown = Object.values(plans).map((i) => bundles[i]!);
   if (shown.some((b) => published.bundles[b.report]!.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
   const limits = reportImportLimits(report);
-  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits, facts, options.facts !== undefined);
+  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits, facts);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
-  const computed = options.tasks === undefined ? await siteTasks(report, published) : null;
-  const boardTasks = options.tasks ?? computed!.boards;
+  // The task pages render the attempt index computed below the site (src/facts/attempt-index.ts); without it (a caller
+  // that holds no evidence) the boards list no task.
+  const computed = options.tasks === undefined && facts.attemptIndex !== undefined ? await siteTasks(report, published, facts.attemptIndex) : null;
+  const boardTasks = options.tasks ?? computed?.boards ?? {};
   const transcripts = options.transcripts ?? computed?.transcripts.pages ?? [];
   const outcomes = options.outcomes ?? computed?.outcomes ?? {};
   // The card the claims came from (its digest is the report config's), and who assessed the assessed ones (FORMAT.md 11).
@@ -84,13 +89,21 @@ export async function buildSiteModel(
     bundles,
     plans,
     otherClaims,
-    charts: chartsOf(report, cohorts, retained.reports),
+    cohortMoney: facts.cohortMoney,
+    charts: chartsOf(report, cohorts, facts.cohortMoney, retained.reports),
     compare: siteCompare(report.boards, cohorts, facts.compare),
     tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
     transcripts,
     sourceLines: sourceLinesOf(report, bundles, plans, outcomes),
     splits: await importSplits(report, bundles, plans, published, limits),
-    retained: retained.reports.map((r) => ({ hex: r.hex, report: r.report, problems: r.problems, withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published) })),
+    // A retained report's rows read its cohorts' money facts as the current report's do (src/facts/money.ts, the same function).
+    retained: retained.reports.map((r) => ({
+      hex: r.hex,
+      report: r.report,
+      problems: r.problems,
+      cohortMoney: r.report === null ? [] : cohortsMoney(r.report),
+      withheld: retainedWithheld(options.retainedWithheld?.[r.hex], published),
+    })),
     retainedIgnored: retained.ignored,
     date: report.evidence_date ?? options.sourceDate ?? null,
     history: siteHistory(options.history),
@@ -107,6 +120,7 @@ export async function buildSiteModel(
 function checkFacts(facts: SiteFacts, report: Report, cap: number): void {
   if (facts.report_id !== report.report_id) throw new Error(`the site facts are of report ${facts.report_id}, not of ${report.report_id}`);
   if (facts.money.length !== report.bundles.length) throw new Error(`the site facts hold the money of ${facts.money.length} bundles, the report ${report.bundles.length}`);
+  if (facts.cohortMoney.length !== report.cohorts.length) throw new Error(`the site facts hold the money of ${facts.cohortMoney.length} cohorts, the report ${report.cohorts.length}`);
   for (const [board, f] of Object.entries(facts.compare)) if (f.cap !== cap) throw new Error(`the compare facts of board ${board} were computed under compare_max_cohorts ${f.cap}, the config says ${cap}`);
 }
 
@@ -148,9 +162,10 @@ function retainedWithheld(entry: { record: RetainedWithheld | null; problem: str
 }
 
 /** Each board's charts; the over-time chart reads the retained reports whose id re-derives (oldest evidence first), then this one. */
-function chartsOf(report: Report, cohorts: ReturnType<typeof cohortMap>, retained: NonNullable<SiteModelOptions['retained']>['reports']): SiteModel['charts'] {
+function chartsOf(report: Report, cohorts: ReturnType<typeof cohortMap>, cohortMoney: readonly CohortMoney[], retained: NonNullable<SiteModelOptions['retained']>['reports']): SiteModel['charts'] {
   const dated: DatedReport[] = [...retained.flatMap((r) => (r.report !== null && r.problems.length === 0 ? [r.report] : [])), report];
-  return Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts), time: timeChart(b, cohorts, dated) }]));
+  const money = new Map(report.cohorts.map((c, i) => [c.cohort_id, cohortMoney[i]!]));
+  return Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts, money), time: timeChart(b, cohorts, dated) }]));
 }
 
 /**
@@ -232,18 +247,16 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
  * verified evidence's, in the site facts), highlighted and canonical; the
  * notes from their published bytes; the money from the facts; the import's
  * facts. The bundle verified on its own, so its evidence holds its plan;
- * anything else is a bug, and the build fails. Without the pipeline's facts
- * (`verified` false: a caller that holds no evidence) the published
- * plan.json is parsed, strictly, against its schema.
+ * anything else is a bug, and the build fails: the published plan.json is
+ * never parsed again (its bytes are published as they are).
  */
-async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string, limits: ImportLimits, facts: SiteFacts, verified: boolean): Promise<SitePlanPage> {
+async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string, limits: ImportLimits, facts: SiteFacts): Promise<SitePlanPage> {
   // Every published file of the bundle (the model holds the first MAX_ROWS).
   const files = published.bundles[b.report]!.files;
   const planFile = files.find((f) => f.path === 'plan.json');
   if (!planFile) throw new Error(`bundle ${b.content_digest} verified without a published plan.json`);
-  const held = Object.hasOwn(facts.plans, b.content_digest) ? facts.plans[b.content_digest]! : null;
-  if (held === null && verified) throw new Error(`bundle ${b.content_digest} verified without a plan in its evidence`);
-  const plan = held ?? Plan.parse(parsedJson(await published.blob(planFile.sha256)));
+  if (!Object.hasOwn(facts.plans, b.content_digest)) throw new Error(`bundle ${b.content_digest} verified without a plan in its site facts (its evidence)`);
+  const plan = facts.plans[b.content_digest]!;
   const renderProblems: string[] = [];
   const notesFile = files.find((f) => f.path === 'NOTES.md');
   const notes = notesFile ? await published.blob(notesFile.sha256) : null;

@@ -6,6 +6,7 @@
  */
 import type { ReportBoard, ReportCohort } from '../report/schema.ts';
 import type { SiteBundle, SiteModel } from './model-types.ts';
+import type { CohortMoney } from '../facts/money.ts';
 
 /** An absolute URL on the site for a path starting with "/". */
 export function absolute(model: Pick<SiteModel, 'siteUrl'>, path: string): string {
@@ -22,6 +23,13 @@ export function cohortOf(model: Pick<SiteModel, 'report' | 'cohortIndex'>, id: s
   const cohort = hasCohort(model, id) ? model.report.cohorts[model.cohortIndex[id]!] : undefined;
   if (cohort === undefined) throw new Error(`no cohort ${id} in the report`);
   return cohort;
+}
+
+/** The money facts (src/facts/money.ts) of the report's cohort with this id; throws for an id the report does not hold (a bug). */
+export function cohortMoneyOf(model: Pick<SiteModel, 'cohortMoney' | 'cohortIndex'>, id: string): CohortMoney {
+  const money = hasCohort(model, id) ? model.cohortMoney[model.cohortIndex[id]!] : undefined;
+  if (money === undefined) throw new Error(`no money facts for cohort ${id}`);
+  return money;
 }
 
 /** True when the report holds a cohort with this id. */

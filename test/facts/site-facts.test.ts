@@ -2,8 +2,9 @@
  * The site's facts computed below the site (src/facts, issue 28 item 1): the
  * pipeline returns them beside the report, and the site model built from
  * them holds the compare pages, plan pages and money the golden model holds
- * (test/golden/demo-site-model.json), byte for byte; the model built without
- * them (a caller with no pipeline) holds the same. Their cache
+ * (test/golden/demo-site-model.json), byte for byte; there is no model
+ * without them (a type error, and the build stops: the site never computes
+ * them, nor parses a plan.json again). Their cache
  * (src/run/facts-cache.ts): a second run takes every board's compare facts
  * (no bootstrap runs) and gives identical facts; an entry edited by a byte, a
  * stranger's entry, another board's facts under this board's key and facts of
@@ -44,12 +45,12 @@ function demoRun(cache?: CacheStore): Promise<PipelineResult> {
   return runPipeline({ paths: bundleDirs(loaded), config: loaded.config, retainedDir, requireBundles: true, siteFacts: true, ...(cache ? { cache } : {}) });
 }
 
-async function modelOf(run: PipelineResult, withFacts: boolean): Promise<SiteModel> {
+async function modelOf(run: PipelineResult): Promise<SiteModel> {
   return buildSiteModel(run.report, publishedOf(run.report, run.results), loaded.config, {
     retained: await readRetained(retainedDir),
     sourceDate: null,
     history: run.history!,
-    ...(withFacts ? { facts: run.facts! } : {}),
+    facts: run.facts!,
   });
 }
 
@@ -64,11 +65,11 @@ function entryOf(cache: CacheStore, report: Report, boardId: string): string {
 }
 
 describe('the site facts of the demo', () => {
-  it('computed below the site, they give the golden model its compare pages and plan pages byte for byte (and so does the model without them)', async () => {
+  it('computed below the site, they give the golden model its compare pages and plan pages byte for byte; without them the site computes nothing and stops', async () => {
     const run = await demoRun();
     expect(run.facts!.report_id).toBe(run.report.report_id);
     expect(run.factsCompare).toEqual({ reused: 0, computed: run.report.boards.length });
-    const model = await modelOf(run, true);
+    const model = await modelOf(run);
     expect(factParts(model)).toBe(factParts(golden));
     // 22 compare pages on 3 boards, those with per-task sides with their delta of 2,000 resamples; 26 plan pages, every plan the evidence's object.
     expect(Object.values(model.compare).reduce((n, c) => n + Object.keys(c.pages).length, 0)).toBe(22);
@@ -82,8 +83,15 @@ describe('the site facts of the demo', () => {
     const withMoney = shown.filter((b) => b.page!.money !== null);
     expect(withMoney.length).toBeGreaterThan(0);
     for (const b of withMoney) expect(b.page!.money).toEqual(run.facts!.money[b.report]!.money);
-    const plain = await modelOf(run, false);
-    expect(factParts(plain)).toBe(factParts(golden));
+    // No fallback: the model is never built without the facts (a type error, and a bug that stops the build).
+    const options = { retained: await readRetained(retainedDir), sourceDate: null, history: run.history! };
+    // @ts-expect-error facts are required
+    await expect(buildSiteModel(run.report, publishedOf(run.report, run.results), loaded.config, options)).rejects.toThrow(/built from the site facts/);
+    // @ts-expect-error facts are required
+    await expect(buildSiteModel(run.report, publishedOf(run.report, run.results), loaded.config)).rejects.toThrow(/built from the site facts/);
+    // Facts without a bundle's verified plan: the plan page's plan.json is never parsed again, the build stops.
+    const planless = { ...run.facts!, plans: {} };
+    await expect(buildSiteModel(run.report, publishedOf(run.report, run.results), loaded.config, { ...options, facts: planless })).rejects.toThrow(/verified without a plan in its site facts/);
   });
 
   it('facts of another report, or under another cap, stop the build (a bug)', async () => {
@@ -107,7 +115,7 @@ describe('the facts cache', () => {
     expect(JSON.stringify(warm.facts!.compare)).toBe(JSON.stringify(cold.facts!.compare));
     expect(JSON.stringify(warm.facts!.money)).toBe(JSON.stringify(cold.facts!.money));
     expect(warm.facts!.plans).toEqual(cold.facts!.plans);
-    expect(factParts(await modelOf(warm, true))).toBe(factParts(golden));
+    expect(factParts(await modelOf(warm))).toBe(factParts(golden));
     const first = (await readFile(entryOf(cache, cold.report, cold.report.boards[0]!.board_id), 'utf8')).split('\n')[0]!;
     expect(first).toMatch(new RegExp(`^${FACTS_CACHE_FORMAT.replaceAll('.', '\\.')} sha256:[0-9a-f]{64} hmac-sha256:[0-9a-f]{64}$`));
   });

@@ -27,7 +27,7 @@ import { digestBytes } from '../../src/json/canonical.ts';
 import { importLimitsOf } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
 import { siteTasks } from '../../src/site/tasks.ts';
 import { attemptIndexOf, evidenceOf } from '../../src/facts/attempt-index.ts';
@@ -132,7 +132,7 @@ async function run(dir: string): Promise<number[]> {
     },
   };
   const tasks = await siteTasks(report, published, attemptIndexOf(report, evidenceOf(results)));
-  await buildSiteModel(report, published, config, { tasks: tasks.boards, transcripts: tasks.transcripts.pages });
+  await modelOf(report, results, published, config, { tasks: tasks.boards, transcripts: tasks.transcripts.pages });
   for (let n = 0; n < tasks.transcripts.pages.length; n++) await tasks.transcripts.detail(n);
   return read;
 }

@@ -16,7 +16,7 @@ import { canonicalJson, digestHex } from '../../src/json/canonical.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from './site-model.ts';
 import { publishedOf, writeEvidence } from '../../src/site/publish.ts';
 import { makeTempDir, validBundle, verifyDir, writeModel } from './bundle-builder.ts';
 
@@ -82,7 +82,7 @@ export async function buildSiteFixture(): Promise<SiteFixture> {
   for (const cohort of report.cohorts) await writeFile(join(site, 'cohorts', `${digestHex(cohort.cohort_id)}.json`), canonicalJson(cohort));
 
   const published = publishedOf(report, results);
-  await buildSiteModel(report, published, Config.parse({}));
+  await modelOf(report, results, published, Config.parse({}));
   await writeEvidence(published.bundles, site);
   const bundles: PublishedBundle[] = [];
   for (const entry of report.bundles) {

@@ -282,10 +282,10 @@ describe('review findings', () => {
     const history = await checkHistory(results, retained);
     expect(history.changes[0]!.rewritten).toBe(false);
     expect(history.changes[0]!.files.map((f) => [f.path, f.class])).toEqual([['grades/2.json', 'added']]);
-    const { buildSiteModel } = await import('../../src/site/model.ts');
+    const { modelOf } = await import('../helpers/site-model.ts');
     const { publishedOf } = await import('../../src/site/publish.ts');
     const report = buildReport(history.results, Config.parse({}));
-    const site = await buildSiteModel(report, publishedOf(report, history.results), Config.parse({}), { history });
+    const site = await modelOf(report, history.results, publishedOf(report, history.results), Config.parse({}), { history });
     expect(site.history.grown.map((c) => c.plan_id)).toEqual([planId]);
     expect(site.history.rewritten).toEqual([]);
   });

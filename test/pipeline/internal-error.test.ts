@@ -14,7 +14,7 @@ import { buildReport } from '../../src/report/build-report.ts';
 import { verifyBundle } from '../../src/verify/verify-bundle.ts';
 import type { BundleSnapshot } from '../../src/evidence/read-bundle.ts';
 import { runCli } from '../helpers/cli.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
@@ -122,7 +122,7 @@ describe('a rendering bug on one bundle page', () => {
     const results = await verifyPaths([root]);
     expect(results.map((r) => r.verification.status)).toEqual(['verified', 'verified']);
     const report = buildReport(results, Config.parse({}));
-    const model = await buildSiteModel(report, publishedOf(report, results), Config.parse({}));
+    const model = await modelOf(report, results, publishedOf(report, results), Config.parse({}));
     const [good, broken] = model.bundles.map((b) => b.page!).sort((a, b) => Number(a.notesHtml === null) - Number(b.notesHtml === null));
     expect(good!.notesHtml).toContain('<p>');
     expect(good!.renderProblems).toEqual([]);

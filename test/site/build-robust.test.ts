@@ -23,7 +23,7 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { buildEnvironmentError, EvidenceChangedError } from '../../src/site/build-errors.ts';
 import { lockPath, takeBuildLock } from '../../src/site/build-lock.ts';
-import { buildSite } from '../../src/site/build-site.ts';
+import { buildSiteOf } from '../helpers/site-build.ts';
 import { removeStaleRenders, RENDER_MARKER } from '../../src/site/render.ts';
 import { runCli } from '../helpers/cli.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
@@ -116,7 +116,7 @@ describe('the surroundings of a build (item 13)', () => {
     expect(results[0]!.verification.status).toBe('verified');
     await writeFile(join(evidence, 'a', 'NOTES.md'), 'rewritten after verification\n');
     const out = join(dir, 'site');
-    const error = await buildSite(buildReport(results, Config.parse({})), results, Config.parse({}), { retainedDir: join(dir, 'none'), outDir: out, log: () => undefined }).then(
+    const error = await buildSiteOf(buildReport(results, Config.parse({})), results, Config.parse({}), { retainedDir: join(dir, 'none'), outDir: out, log: () => undefined }).then(
       () => null,
       (e: unknown) => e,
     );

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
 import { ReportBoard, ReportCohort } from '../../src/report/schema.ts';
 import { costChart, rateChart, timeChart, type Chart } from '../../src/site/charts.ts';
+import { cohortMoney, type CohortMoney } from '../../src/facts/money.ts';
 import { CHART_BREAKPOINT_REM, COMPACT, MIN_LABEL_PX, SIZES, WIDE, emWidth, screenPx } from '../../src/site/chart-render.ts';
 
 const GOLDEN = fileURLToPath(new URL('../golden/charts/', import.meta.url));
@@ -34,6 +35,9 @@ function golden(name: string, actual: string): void {
   if (!existsSync(path)) throw new Error(`missing golden file ${path}: run with UPDATE=1 to create it`);
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }
+
+/** The cohorts' money facts as the facts stage computes them (src/facts/money.ts), by cohort id. */
+const moneyOf = (cohorts: ReadonlyMap<string, ReportCohort>): Map<string, CohortMoney> => new Map([...cohorts.values()].map((c) => [c.cohort_id, cohortMoney(c)]));
 
 const digest = (n: number): string => `sha256:${n.toString(16).padStart(2, '0').repeat(32)}`;
 
@@ -183,7 +187,7 @@ describe('rateChart', () => {
 
   it('is byte-identical across renders, whatever was rendered before', () => {
     const first = rateChart(board, cohorts);
-    costChart(board, cohorts);
+    costChart(board, cohorts, moneyOf(cohorts));
     rateChart(boardOf(SIX, digest(0x77)).board, boardOf(SIX, digest(0x77)).cohorts);
     expect(rateChart(board, cohorts)).toEqual(first);
   });
@@ -292,7 +296,7 @@ describe('costChart', () => {
   }
 
   it('matches the golden SVG (both sizes), alt text and notes', () => {
-    const chart = costChart(board, cohorts);
+    const chart = costChart(board, cohorts, moneyOf(cohorts));
     golden('cost.svg', `${chart.svg}\n`);
     golden('cost.compact.svg', `${chart.compact}\n`);
     golden('cost.alt.txt', `${chart.alt}\n`);
@@ -300,13 +304,13 @@ describe('costChart', () => {
   });
 
   it('is byte-identical across renders', () => {
-    const first = costChart(board, cohorts);
+    const first = costChart(board, cohorts, moneyOf(cohorts));
     rateChart(board, cohorts);
-    expect(costChart(board, cohorts)).toEqual(first);
+    expect(costChart(board, cohorts, moneyOf(cohorts))).toEqual(first);
   });
 
   it('draws only cohorts with a known cost and a rate; names the others in the visible notes and the alt text, with why', () => {
-    const { svg, compact, alt, notes } = costChart(board, cohorts);
+    const { svg, compact, alt, notes } = costChart(board, cohorts, moneyOf(cohorts));
     for (const variant of [svg, compact]) {
       const doc = parse(variant);
       const drawn = [...all(doc, 'circle'), ...all(doc, 'g[data-mark="dot"] path')].map(titleOf);
@@ -336,11 +340,11 @@ describe('costChart', () => {
       { id: 1, model: 'base', role: 'baseline', resolved: 1, graded: 2, cost: { micros: 500_000 } },
       { id: 2, model: 'orbit/coder', resolved: 2, graded: 2, attempts: 80, cost: { currency: null, complete: false, unavailable: 72, not_applicable: 8 } },
     ]);
-    expect(costChart(b, c).notes.join('\n')).toContain('orbit/coder · loop 3.1.0: cost unavailable for 72 attempts, not applicable for 8 attempts');
+    expect(costChart(b, c, moneyOf(c)).notes.join('\n')).toContain('orbit/coder · loop 3.1.0: cost unavailable for 72 attempts, not applicable for 8 attempts');
   });
 
   it('draws the Pareto frontier as a step line through the non-dominated cohorts, and names them', () => {
-    const chart = costChart(board, cohorts);
+    const chart = costChart(board, cohorts, moneyOf(cohorts));
     for (const variant of [chart.svg, chart.compact]) {
       const doc = parse(variant);
       const { x, y } = scales(doc);
@@ -363,7 +367,7 @@ describe('costChart', () => {
   });
 
   it('draws a lower-bound cost hollow, with a ray towards higher cost, and says so in the notes', () => {
-    const { svg, alt, notes } = costChart(board, cohorts);
+    const { svg, alt, notes } = costChart(board, cohorts, moneyOf(cohorts));
     const doc = parse(svg);
     const hostile = all(doc, 'circle').filter((c) => titleOf(c).startsWith(HOSTILE_MODEL));
     expect(hostile).toHaveLength(1);
@@ -385,7 +389,7 @@ describe('costChart', () => {
   });
 
   it('escapes hostile names and stays inert', () => {
-    const chart = costChart(board, cohorts);
+    const chart = costChart(board, cohorts, moneyOf(cohorts));
     for (const svg of [chart.svg, chart.compact]) {
       expectInert(svg);
       expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -401,7 +405,7 @@ describe('costChart', () => {
       { id: 1, model: 'a', role: 'baseline', resolved: 1, graded: 2, cost: { currency: null, complete: false, unavailable: 16 } },
       { id: 2, model: 'b', resolved: 2, graded: 2, cost: { currency: null, not_applicable: 16 } },
     ]);
-    const chart = costChart(b, c);
+    const chart = costChart(b, c, moneyOf(c));
     expect(chart.svg).toBe('');
     expect(chart.compact).toBe('');
     expect(chart.notes).toEqual(['No cohort can be placed: a · loop 3.1.0 (baseline): cost unavailable for 16 attempts; b · loop 3.1.0: cost not applicable for 16 attempts.']);
@@ -417,7 +421,7 @@ describe('costChart', () => {
       digest(0x11),
       'EUR',
     );
-    const { svg, alt, notes } = costChart(b, c);
+    const { svg, alt, notes } = costChart(b, c, moneyOf(c));
     expect(svg).toContain('Total cost (EUR)');
     expect(svg).toContain('<title>euro');
     expect(svg).not.toContain('dollar');
@@ -429,7 +433,7 @@ describe('costChart', () => {
 
   it('gives an all-zero cost a unit axis, drawing the points at a true 0', () => {
     const { board: b, cohorts: c } = boardOf([{ id: 1, model: 'free', resolved: 1, graded: 2, cost: { micros: 0, zero: 16 } }]);
-    const { svg } = costChart(b, c);
+    const { svg } = costChart(b, c, moneyOf(c));
     const doc = parse(svg);
     const ticks = all(doc, 'g[data-mark="x-axis tick label"] text').map((t) => t.textContent);
     expect(ticks).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
@@ -446,7 +450,7 @@ describe('readable at 390 px and from the breakpoint', () => {
   const { board, cohorts } = boardOf(
     SIX.map((s, i) => ({ ...s, plans: i % 2 === 0 ? ['2026-09-14T12:00:00Z'] : ['2026-09-14T12:00:00Z', '2026-10-05T09:30:00Z'] })),
   );
-  const charts = [rateChart(board, cohorts), costChart(board, cohorts), timeChart(board, cohorts, [{ cohorts: [...cohorts.values()] }])];
+  const charts = [rateChart(board, cohorts), costChart(board, cohorts, moneyOf(cohorts)), timeChart(board, cohorts, [{ cohorts: [...cohorts.values()] }])];
 
   it('draws every chart at both sizes', () => {
     expect(variants(charts)).toHaveLength(6);
@@ -580,7 +584,7 @@ describe('timeChart', () => {
 
 describe('determinism', () => {
   const { board, cohorts } = boardOf(SIX.map((s, i) => ({ ...s, plans: [i % 2 === 0 ? '2026-09-14T23:30:00Z' : '2026-10-05T00:30:00Z'] })));
-  const renderAll = (): string => JSON.stringify([rateChart(board, cohorts), costChart(board, cohorts), timeChart(board, cohorts, [{ cohorts: [...cohorts.values()] }])]);
+  const renderAll = (): string => JSON.stringify([rateChart(board, cohorts), costChart(board, cohorts, moneyOf(cohorts)), timeChart(board, cohorts, [{ cohorts: [...cohorts.values()] }])]);
 
   it('gives the same bytes twice, and under another time zone and locale', () => {
     const first = renderAll();

@@ -20,7 +20,7 @@ import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
 import { importerNamed } from '../../src/import/registry.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf as siteModelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { splitText } from '../../src/site/import-splits.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
@@ -46,7 +46,7 @@ async function modelOf(inputs: { dir: string; threshold: string }[]) {
   const results = await verifyPaths(dirs);
   const config = Config.parse({});
   const report = buildReport(results, config);
-  return { report, model: await buildSiteModel(report, publishedOf(report, results), config) };
+  return { report, model: await siteModelOf(report, results, publishedOf(report, results), config) };
 }
 
 const RUNS = [

@@ -15,7 +15,7 @@ import { Config } from '../../src/config/config.ts';
 import { prettyJson, sealManifest, withSelfId } from '../../src/evidence/seal.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -55,7 +55,7 @@ async function importOf(dir: string) {
   expect(results[0]!.verification.status).toBe('verified');
   const config = Config.parse({ site_url: 'https://board.example/' });
   const report = buildReport(results, config);
-  const model = await buildSiteModel(report, publishedOf(report, results), config);
+  const model = await modelOf(report, results, publishedOf(report, results), config);
   return model.bundles[0]!.page!.imported!;
 }
 

@@ -23,7 +23,8 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
+import { type SiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { siteModelPlugin, SITE_MODEL_MODULE, writeSiteModel } from '../../src/site/render.ts';
 import { siteTasks } from '../../src/site/tasks.ts';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   expect(report.boards).toHaveLength(4);
   const published = publishedOf(report, results);
   const tasks = await siteTasks(report, published, attemptIndexOf(report, evidenceOf(results)));
-  small = await buildSiteModel(report, published, config, { tasks: tasks.boards, transcripts: tasks.transcripts.pages });
+  small = await modelOf(report, results, published, config, { tasks: tasks.boards, transcripts: tasks.transcripts.pages });
 }, 120_000);
 
 afterAll(removeTempDirs);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportCohort } from '../../src/report/schema.ts';
 import { amount, budgetText, exactAmount, exactUnits, moneyText, units } from '../../src/site/format.ts';
+import { cohortMoney } from '../../src/facts/money.ts';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9,007,199,254,740,991 micros
 
@@ -67,14 +68,21 @@ describe('budgetText: a declared budget in currency units', () => {
 });
 
 describe('moneyText: a cohort cost', () => {
+  // The second argument is the cohort's attempts with a known cost, as the site facts hold it (src/facts/money.ts
+  // cohortMoney: its attempts less those unavailable or not applicable); the text never counts attempts itself.
+  const text = (c: ReportCohort['cost'], attempts: number): string => moneyText(c, cohortMoney({ attempts, cost: c }).known);
   it('complete, zero, lower bounds, unavailable and not applicable', () => {
-    expect(moneyText(cost({ micros: 20_000_000 }), 10)).toBe('USD 20.00');
-    expect(moneyText(cost({ micros: 0, zero: 10 }), 10)).toBe('USD 0.00');
-    expect(moneyText(cost({ micros: 2_138_930, complete: false, partial: 10 }), 72)).toBe('>= USD 2.13 (10 partial)');
-    expect(moneyText(cost({ micros: 648_051, complete: false, unavailable: 3, partial: 2 }), 72)).toBe('>= USD 0.64 (3 unavailable, 2 partial)');
-    expect(moneyText(cost({ micros: MAX, complete: false }), 72)).toBe('>= USD 9007199254.74');
-    expect(moneyText(cost({ micros: 0, complete: false, unavailable: 72 }), 72)).toBe('unavailable (72)');
-    expect(moneyText(cost({ micros: 0, not_applicable: 72 }), 72)).toBe('not applicable');
+    expect(text(cost({ micros: 20_000_000 }), 10)).toBe('USD 20.00');
+    expect(text(cost({ micros: 0, zero: 10 }), 10)).toBe('USD 0.00');
+    expect(text(cost({ micros: 2_138_930, complete: false, partial: 10 }), 72)).toBe('>= USD 2.13 (10 partial)');
+    expect(text(cost({ micros: 648_051, complete: false, unavailable: 3, partial: 2 }), 72)).toBe('>= USD 0.64 (3 unavailable, 2 partial)');
+    expect(text(cost({ micros: MAX, complete: false }), 72)).toBe('>= USD 9007199254.74');
+    expect(text(cost({ micros: 0, complete: false, unavailable: 72 }), 72)).toBe('unavailable (72)');
+    expect(text(cost({ micros: 0, not_applicable: 72 }), 72)).toBe('not applicable');
+  });
+  it('reads the known count it is given: no known attempt shows no amount, whatever the total', () => {
+    expect(moneyText(cost({ micros: 5_000_000, complete: false, unavailable: 4 }), 0)).toBe('unavailable (4)');
+    expect(moneyText(cost({ micros: 5_000_000, complete: false, unavailable: 4 }), 1)).toBe('>= USD 5.00 (4 unavailable)');
   });
 });
 

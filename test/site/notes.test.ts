@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { NOTES_BUDGET, scanNotes, type NotesLimit } from '../../src/site/notes-budget.ts';
 import { renderMarkdown } from '../../src/site/notes-render.ts';
@@ -94,7 +94,7 @@ describe('the plan page', () => {
     expect(results[0]!.verification.status).toBe('verified');
     const start = performance.now();
     const report = buildReport(results, Config.parse({}));
-    const site = await buildSiteModel(report, publishedOf(report, results), Config.parse({}));
+    const site = await modelOf(report, results, publishedOf(report, results), Config.parse({}));
     expect((performance.now() - start) / 1000).toBeLessThan(FEW_SECONDS);
     const bundle = site.bundles[0]!.page;
     expect(bundle!.notesHtml).toMatch(/^<p class="notes-unrendered" data-limit="markdown_bytes">[^\n]+<\/p>\n<pre class="notes-text">&#60;script&#62;alert\(1\)&#60;\/script&#62;\n\*a\*a/);

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { planBundle } from '../../src/site/view.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
@@ -39,7 +39,7 @@ describe('plan pages', () => {
       [ZERO, 'invalid'],
       [realId, 'verified'],
     ]);
-    const model = await buildSiteModel(report, publishedOf(report, results), config);
+    const model = await modelOf(report, results, publishedOf(report, results), config);
     const shown = planBundle(model, plan.plan_id.slice(7))!;
     expect(shown.bundle_id).toBe(realId);
     expect(shown.page?.plan.title).toBe('the real plan');
@@ -58,7 +58,7 @@ describe('plan pages', () => {
     const results = await verifyPaths([dir]);
     const config = Config.parse({});
     const report = buildReport(results, config);
-    const model = await buildSiteModel(report, publishedOf(report, results), config);
+    const model = await modelOf(report, results, publishedOf(report, results), config);
     expect(model.bundles[0]!.status).toBe('invalid');
     expect(model.plans).toEqual({});
   });

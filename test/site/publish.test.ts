@@ -13,11 +13,12 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths, type BundleResult } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
+import type { SiteModel } from '../../src/site/model.ts';
 import { publishedOf, writeEvidence, type Published } from '../../src/site/publish.ts';
 import { contentDigestOf } from '../../src/rederive/site-checks.mjs';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';
+import { modelOf } from '../helpers/site-model.ts';
 
 /** Evidence text planted in file names: none of it may reach a published path. */
 const HOSTILE_NAMES = ['index.html', 'evil.html', 'a.htm', 'b.xhtml', 'c.svg', 'd.xml', 'e.js', 'f.mjs', 'sub dir/index.html', 'blobs/x', 'report.json'];
@@ -47,7 +48,7 @@ beforeAll(async () => {
   results = await verifyPaths(dirs);
   report = buildReport(results, Config.parse({}));
   publication = publishedOf(report, results);
-  model = await buildSiteModel(report, publication, Config.parse({}));
+  model = await modelOf(report, results, publication, Config.parse({}));
   out = await makeTempDir('lb-publish-out-');
   await writeEvidence(publication.bundles, out);
   published = await regularFiles(out);

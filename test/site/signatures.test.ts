@@ -16,7 +16,7 @@ import { readRetainedWithheld, writeRetainedWithheld, WITHHELD_DIR } from '../..
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
 import { checkSignatures, currentReport } from '../../src/site/signatures.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
@@ -90,7 +90,7 @@ describe('signatures on the pages', () => {
 
 describe('withheld files then and now', () => {
   it('a bundle lists its withheld files (path, digest, size, reason, until) and the model counts them', async () => {
-    const model = await buildSiteModel(report, published, Config.parse({}));
+    const model = await modelOf(report, results, published, Config.parse({}));
     expect(model.withheldCount).toBe(1);
     expect(model.bundles[0]!.withheld).toEqual([expect.objectContaining({ path: SECRET, bytes: 20, reason: RULE.reason, until: RULE.until })]);
     expect(model.bundles[0]!.files.map((f) => f.path)).not.toContain(SECRET);
@@ -106,7 +106,7 @@ describe('withheld files then and now', () => {
     const read = await readRetainedWithheld(dir, hex());
     expect(read).toEqual({ record: { report_id: report.report_id, files }, problem: null });
     const retained = { reports: [{ hex: hex(), report, problems: [] }], ignored: [] };
-    const now = async (p: Published, entry: typeof read | undefined) => (await buildSiteModel(report, p, Config.parse({}), { retained, retainedWithheld: entry ? { [hex()]: entry } : {} })).retained[0]!.withheld;
+    const now = async (p: Published, entry: typeof read | undefined) => (await modelOf(report, results, p, Config.parse({}), { retained, retainedWithheld: entry ? { [hex()]: entry } : {} })).retained[0]!.withheld;
     expect(await now(published, read)).toMatchObject({ count: 1, revealed: 0, still: 1, absent: 0, files: [{ path: SECRET, now: 'withheld' }] });
     expect(await now(publishedOf(report, results), read)).toMatchObject({ count: 1, revealed: 1, still: 0, files: [{ path: SECRET, now: 'revealed' }] });
     // No record: not recorded (null), never guessed.

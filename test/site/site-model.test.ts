@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf, type Published } from '../../src/site/publish.ts';
 import { siteModelPlugin, SITE_MODEL_MODULE, writeSiteModel } from '../../src/site/render.ts';
 import { MAX_ROWS } from '../../src/site/rows.ts';
@@ -53,7 +53,7 @@ describe('the model stays bounded by what pages list', () => {
     const config = Config.parse({});
     const report = buildReport(results, config);
     const published = publishedOf(report, results);
-    const [bundle] = (await buildSiteModel(report, published, config)).bundles;
+    const [bundle] = (await modelOf(report, results, published, config)).bundles;
     expect(published.bundles[0]!.files.length).toBeGreaterThan(MAX_ROWS + 5);
     expect(bundle!.files).toEqual(published.bundles[0]!.files.slice(0, MAX_ROWS));
     expect(bundle!.fileCount).toBe(published.bundles[0]!.files.length);
@@ -67,17 +67,17 @@ describe('a plan page', () => {
     const config = Config.parse({});
     const report = buildReport(results, config);
     const published = publishedOf(report, results);
-    const before = (await buildSiteModel(report, published, config)).bundles[0]!.page!.money!;
+    const before = (await modelOf(report, results, published, config)).bundles[0]!.page!.money!;
     // validBundle's attempts: 812,345 + 1,000 + 3,333,333 micros, one unavailable and one partial.
     expect(before).toMatchObject({ spent_micros: 4_146_678, complete: false, unavailable: 1, partial: 1, not_applicable: 1 });
     expect(before).toMatchObject({ currency: 'USD', aggregate_micros: 20_000_000, dispatches: '6', floor_micros: '3333333', per_attempt_micros: 3_333_333 });
     const cost = { ...report.bundles[0]!.cost!, micros: 42, unavailable: 0, partial: 0, complete: true };
     const edited = { ...report, bundles: [{ ...report.bundles[0]!, cost }] };
-    const after = (await buildSiteModel(edited, published, config)).bundles[0]!.page!.money!;
+    const after = (await modelOf(edited, results, published, config)).bundles[0]!.page!.money!;
     expect(after).toMatchObject({ spent_micros: 42, complete: true, unavailable: 0, partial: 0 });
   });
 
-  it('reads no evidence but the published plan.json and NOTES.md of the bundle it shows, and the counted bundle\'s attempts, grades and ledger (task pages)', async () => {
+  it('reads no evidence but the published NOTES.md of the bundle it shows: its plan is the verified evidence\'s (site facts), the task pages the attempt index\'s', async () => {
     const first = validBundle();
     first.plan.title = 'shown';
     first.notes = 'shown notes\n';
@@ -100,9 +100,10 @@ describe('a plan page', () => {
         return real.blob(sha256);
       },
     };
-    const model = await buildSiteModel(report, published, config);
-    // Task pages (src/site/tasks.ts) read the counted bundle's plan, ledger, attempts and grades; never a rejected bundle's.
-    expect([...new Set(read)].sort()).toEqual(['shown NOTES.md', 'shown attempts.jsonl', 'shown grades/1.json', 'shown ledger.jsonl', 'shown plan.json']);
+    const model = await modelOf(report, results, published, config);
+    // The plan and the task pages come from the site facts (the verified plan, the attempt index): no plan.json, ledger,
+    // attempts or grades is read back from the published bytes, and never a rejected bundle's file.
+    expect([...new Set(read)].sort()).toEqual(['shown NOTES.md']);
     const shown = model.bundles.find((b) => b.page !== null)!;
     expect(shown.page!.notesHtml).toBe('<p>shown notes</p>');
     expect(model.bundles.filter((b) => b.page !== null)).toHaveLength(1);

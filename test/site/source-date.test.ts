@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { atomFeed } from '../../src/site/data-files.ts';
-import { buildSiteModel } from '../../src/site/model.ts';
+import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/publish.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../../src/config/source-date.ts';
 
@@ -31,20 +31,20 @@ describe('the site date', () => {
 
   it('with no dated evidence the site takes SOURCE_DATE_EPOCH, in the model and the feed', async () => {
     expect(empty.evidence_date).toBeNull();
-    const model = await buildSiteModel(empty, publishedOf(empty, []), config, { sourceDate: '2025-11-30T00:00:00Z' });
+    const model = await modelOf(empty, [], publishedOf(empty, []), config, { sourceDate: '2025-11-30T00:00:00Z' });
     expect(model.date).toBe('2025-11-30T00:00:00Z');
     expect(atomFeed(model)).toContain('<updated>2025-11-30T00:00:00Z</updated>');
   });
 
   it('without either, no date (never the clock): the feed says 1970-01-01', async () => {
-    const model = await buildSiteModel(empty, publishedOf(empty, []), config);
+    const model = await modelOf(empty, [], publishedOf(empty, []), config);
     expect(model.date).toBeNull();
     expect(atomFeed(model)).toContain('<updated>1970-01-01T00:00:00Z</updated>');
   });
 
   it('evidence dates win over SOURCE_DATE_EPOCH', async () => {
     const dated = { ...empty, evidence_date: '2026-11-18T10:00:00Z' };
-    const model = await buildSiteModel(dated, publishedOf(dated, []), config, { sourceDate: '2025-11-30T00:00:00Z' });
+    const model = await modelOf(dated, [], publishedOf(dated, []), config, { sourceDate: '2025-11-30T00:00:00Z' });
     expect(model.date).toBe('2026-11-18T10:00:00Z');
   });
 });

@@ -12,7 +12,7 @@ import { bundleDirs, Config, configPath, loadConfigFile } from '../../src/config
 import { checkHistoryIn } from '../../src/history/compare.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSite } from '../../src/site/build-site.ts';
+import { buildSiteOf } from '../helpers/site-build.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';
 
@@ -28,7 +28,7 @@ async function buildDemo(out: string): Promise<void> {
   const retainedDir = configPath(loaded, loaded.config.retained_reports_dir);
   const history = await checkHistoryIn(await verifyPaths(bundleDirs(loaded)), retainedDir);
   const report = buildReport(history.results, loaded.config);
-  await buildSite(report, history.results, loaded.config, { retainedDir, history, outDir: out, sourceDate: null, log: () => undefined });
+  await buildSiteOf(report, history.results, loaded.config, { retainedDir, history, outDir: out, sourceDate: null, log: () => undefined });
 }
 
 async function buildOther(out: string): Promise<void> {
@@ -36,7 +36,7 @@ async function buildOther(out: string): Promise<void> {
   model.plan.title = 'OTHER-PLAN-TITLE';
   const results = await verifyPaths([await writeModel(model)]);
   const config = Config.parse({ title: 'OTHER-BOARD-TITLE', site_url: 'https://other.example/' });
-  await buildSite(buildReport(results, config), results, config, { retainedDir: join(out, 'no-retained'), outDir: out, log: () => undefined });
+  await buildSiteOf(buildReport(results, config), results, config, { retainedDir: join(out, 'no-retained'), outDir: out, log: () => undefined });
 }
 
 /** Every file of a site: path to bytes. */
