@@ -2,8 +2,10 @@
  * Every importer, in the order `import auto` tries them and `--help` lists
  * them. Adding a format: one module under src/import/<format>/ exporting an
  * Importer (its write side in importer.ts, its read side in
- * source-reader.ts), one line here, one section in docs/importing.md. The
- * site never calls a format's read side directly: it asks sources.ts.
+ * source-reader.ts, which carries the format's name, origin, label and
+ * input), one line here and one in source-registry.ts (the read side alone,
+ * what the site loads), one section in docs/importing.md. The site never
+ * calls a format's read side directly: it asks sources.ts.
  */
 import type { Importer } from './importer.ts';
 import { inspectImporter } from './inspect/importer.ts';
