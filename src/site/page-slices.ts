@@ -133,11 +133,13 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
   for (const [hex, i] of Object.entries(model.plans)) {
     const b = model.bundles[i]!;
     const feeds = b.counted && b.plan_id !== null ? feedsOf(report, b.plan_id) : [];
+    // The bundle without its index into the report's bundles (an added bundle moves it; the entry itself is in the slice).
+    const { report: _index, ...bundle } = b;
     set(`/plans/${hex}/`, {
-      b,
+      b: bundle,
       entry: entryOf(model, b),
       history: model.history.byPlan[hex] ?? [],
-      others: (model.otherClaims[hex] ?? []).map((n) => model.bundles[n]!),
+      others: (model.otherClaims[hex] ?? []).map((n) => { const { report: _i, ...o } = model.bundles[n]!; return o; }),
       feeds: feeds.map((f) => [f.board, boardTitle(report, f.board), f.cohorts]),
     });
   }
