@@ -13,7 +13,7 @@ import { parseStrictJson } from '../json/strict-json.ts';
 import type { Report, ReportCohort } from '../report/schema.ts';
 import { Scorecard } from '../claims/scorecard.ts';
 import { Assessments, ASSESSMENTS_PATH, type Assessment } from '../schema/assessments.ts';
-import type { Published, PublishedBundle } from './publish.ts';
+import type { Published, PublishedBundle } from './published.ts';
 import { claimsOf } from './claims.ts';
 import type { SiteAssessment, SiteScorecard } from './model-types.ts';
 import { hexOf } from './format.ts';

@@ -10,7 +10,7 @@ import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { hexOf } from './format.ts';
 import type { SiteModel } from './model.ts';
-import { listingText, type Published, type PublishedBundle } from './publish.ts';
+import { listingText, type Published, type PublishedBundle } from './published.ts';
 import type { OutputWriter } from './effects.ts';
 import { sitePagePaths } from './page-paths.ts';
 import { atomFeed, changesJson, historyJson, leaderboardCsv, xmlEscape } from './data-texts.ts';

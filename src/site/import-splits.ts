@@ -17,7 +17,7 @@ import { hexOf } from './format.ts';
 import type { SiteBundle, SiteSplit } from './model-types.ts';
 
 export type { SiteSplit } from './model-types.ts';
-import type { Published } from './publish.ts';
+import type { Published } from './published.ts';
 import { siteSource } from './originals.ts';
 
 /** The most boards, and cohorts of one board, compared per benchmark (each a read of its originals). */

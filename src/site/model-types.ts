@@ -7,7 +7,7 @@ import type { Plan } from '../schema/index.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Chart } from './charts.ts';
 import type { HistoryCheck, PlanChange } from '../history/compare.ts';
-import type { SiteFile, WithheldFile } from './publish.ts';
+import type { SiteFile, WithheldFile } from './published.ts';
 import type { SiteSignature } from './signatures.ts';
 import type { RetainedWithheld } from '../history/retained-withheld.ts';
 import type { SiteCompareBoard } from './compare.ts';
@@ -21,7 +21,7 @@ import type { Scorecard } from '../claims/scorecard.ts';
 import type { SiteMoney } from '../facts/money.ts';
 import type { CohortMoney, SiteFacts } from '../facts/index.ts';
 
-export type { SiteFile, WithheldFile } from './publish.ts';
+export type { SiteFile, WithheldFile } from './published.ts';
 export type { SiteSignature } from './signatures.ts';
 
 /** The money arithmetic of a plan, shown on its page (computed below the site: src/facts/money.ts). */

@@ -23,7 +23,7 @@ import { renderNotes, startNotesRenderer } from './notes.ts';
 import { highlightJson } from './highlight.ts';
 import { costChart, rateChart, timeChart, type DatedReport } from './charts.ts';
 import type { PlanChange } from '../history/compare.ts';
-import type { Published, PublishedBundle, SiteFile } from './publish.ts';
+import type { Published, PublishedBundle, SiteFile } from './published.ts';
 import { absolute, cohortMap } from './view.ts';
 import { siteCompare } from './compare.ts';
 import type { CohortMoney, SiteFacts } from '../facts/index.ts';

@@ -15,7 +15,7 @@ import type { OriginalsOverLimit } from '../import/original-limits.ts';
 import type { ImportLimits } from '../import/limits.ts';
 import { importLimitsOf } from '../config/schema.ts';
 import type { Report } from '../report/schema.ts';
-import type { Published, PublishedBundle } from './publish.ts';
+import type { Published, PublishedBundle } from './published.ts';
 import { sizeText } from './rederive-limit.ts';
 
 /** The import limits of a report: its config's `import_limits` (as the run verified under), else the defaults. */

@@ -18,7 +18,7 @@ import type { PublishedAttestations } from '../attest/published.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
-import type { Published } from './publish.ts';
+import type { Published } from './published.ts';
 
 /** One published envelope of a report, as checked at build time. */
 export interface SiteSignature {

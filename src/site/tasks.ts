@@ -17,11 +17,11 @@
  * (tasks, ledger records, resolved / graded per cohort).
  */
 import { DETAIL_ROWS, type AttemptIndex, type IndexAttempt, type IndexCell, type IndexOutcomes } from '../facts/attempt-index.ts';
-import type { LedgerRecord, Plan } from '../schema/index.ts';
+import type { LedgerRecord } from '../schema/index.ts';
 import type { GraderReason, TerminalClass } from '../analysis/grading.ts';
 import type { Report } from '../report/schema.ts';
 import { hexOf } from './format.ts';
-import type { Published, SiteFile } from './publish.ts';
+import type { Published, SiteFile } from './published.ts';
 import { taskKey } from './task-key.ts';
 import { transcriptKey } from '../import/transcript.ts';
 import { reportImportLimits } from './originals.ts';

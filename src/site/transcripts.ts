@@ -13,7 +13,7 @@
 import type { ImportedSource } from '../import/sources.ts';
 import { transcriptKey, type Transcript } from '../import/transcript.ts';
 import type { Plan } from '../schema/index.ts';
-import type { Published, PublishedBundle, SiteFile } from './publish.ts';
+import type { Published, PublishedBundle, SiteFile } from './published.ts';
 import { taskKey } from './task-key.ts';
 import type { ImportLimits } from '../import/limits.ts';
 import { siteSource } from './originals.ts';
