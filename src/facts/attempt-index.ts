@@ -132,7 +132,7 @@ export function evidenceOf(bundles: readonly HeldBundle[]): EvidenceOf {
     if (v === undefined || (v.status !== undefined && v.status !== 'verified')) continue;
     const e = v.evidence as Partial<BundleEvidence> | undefined;
     // `in`, never a read: evidence rebuilt from a kept head reads its tables on first use of `attempts` or `grades` (pipeline/wire.ts fromHead).
-    if (e !== undefined && e !== null && typeof e === 'object' && e.plan != null && 'attempts' in e && 'grades' in e) map.set(b.content_digest, e as BundleEvidence);
+    if (e !== undefined && e !== null && typeof e === 'object' && e.plan !== null && e.plan !== undefined && 'attempts' in e && 'grades' in e) map.set(b.content_digest, e as BundleEvidence);
   }
   return (digest) => map.get(digest);
 }
