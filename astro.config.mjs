@@ -3,7 +3,7 @@
 // build` runs it once, builds the model from the report and what it
 // publishes, and serves it to the pages as the module
 // `virtual:ledgerboard/site-model` (a Vite plugin added to this config by
-// src/site/build-site.ts for that one build).
+// src/site/build/build-site.ts for that one build).
 import { defineConfig } from 'astro/config';
 
 export default defineConfig({

@@ -128,8 +128,8 @@ describe('one error base', () => {
     const { UsageError } = await import('../src/cli/command.ts');
     const { ConfigError } = await import('../src/config/errors.ts');
     const { PathArgumentError } = await import('../src/evidence/discover.ts');
-    const { BuildEnvironmentError } = await import('../src/site/build-errors.ts');
-    const { BuildLockedError } = await import('../src/site/build-lock.ts');
+    const { BuildEnvironmentError } = await import('../src/site/build/build-errors.ts');
+    const { BuildLockedError } = await import('../src/site/build/build-lock.ts');
     const { AlreadyExistsError } = await import('../src/author/problems.ts');
     const { RetainError } = await import('../src/history/retained-reports.ts');
     expect(exitFor(new UsageError('unknown option "--x"', 'report'), ['build'])).toEqual({ status: 2, text: `ledgerboard: unknown option "--x"\nRun 'ledgerboard report --help' for usage.\n` });

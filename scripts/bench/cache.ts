@@ -19,7 +19,7 @@
  *   no worker thread and with one (SCALE_WORKERS), no cache;
  * - build, warm: `ledgerboard build` with the warm cache into the same output
  *   each time: after the warm-up round the output already holds the site of
- *   these inputs, hashed afresh and left as it is (src/site/output-stamp.ts);
+ *   these inputs, hashed afresh and left as it is (src/site/build/output-stamp.ts);
  * - build, new output: the same into a fresh output each round: the kept
  *   render of the same model (no Astro run), every page and blob written;
  * - cp -r: copying the evidence into a fresh directory (the floor the issue

@@ -229,7 +229,7 @@ export interface Segment {
 /**
  * A bundle's rows by cohort (in the layer in use, under the pin), as pooling
  * assigns them: what a page that lists attempts one by one reads (the task
- * pages, src/site/tasks.ts), so each attempt's cohort and terminal class are
+ * pages, src/site/model/tasks.ts), so each attempt's cohort and terminal class are
  * the ones the report counted.
  */
 export function bundleSegments(input: AnalysisInput, pin: GradingPin): Segment[] {

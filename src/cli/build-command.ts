@@ -85,8 +85,8 @@ Environment:
     const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT_DIR;
     const retainedDir = configPath(loaded, config.retained_reports_dir);
     const cache = cacheOf(values, loaded, 'build', dirs, (line) => io.stderr.write(`build: ${line}\n`));
-    const { buildSite, PROJECT_ROOT, removeStaleRenders } = await import('../site/build-site.ts');
-    const { checkOutputDir, OutputDirError } = await import('../site/atomic.ts');
+    const { buildSite, PROJECT_ROOT, removeStaleRenders } = await import('../site/build/build-site.ts');
+    const { checkOutputDir, OutputDirError } = await import('../site/build/atomic.ts');
     try {
       // Before any work: an output that holds the project, the evidence, the history or the config is refused.
       await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir], [...dirs, retainedDir]);
@@ -94,8 +94,8 @@ Environment:
       if (error instanceof OutputDirError) throw new UsageError(error.message);
       throw error;
     }
-    const { takeBuildLock } = await import('../site/build-lock.ts');
-    const { buildEnvironmentError } = await import('../site/build-errors.ts');
+    const { takeBuildLock } = await import('../site/build/build-lock.ts');
+    const { buildEnvironmentError } = await import('../site/build/build-errors.ts');
     let lock;
     try {
       await mkdir(dirname(resolve(out)), { recursive: true });

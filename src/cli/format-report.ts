@@ -1,8 +1,8 @@
 /** The readable form of a report: one table per board, then what was not counted and why. */
 import { shortDigest } from '../json/canonical.ts';
-import { interval, moneyText, percent, points, rankText } from '../site/format.ts';
+import { interval, moneyText, percent, points, rankText } from '../site/views/format.ts';
 
-export { rankText } from '../site/format.ts';
+export { rankText } from '../site/views/format.ts';
 import { groupedIncompatibilities, type Report } from '../report/schema.ts';
 import { cohortPairCount } from '../analysis/incompatibilities.ts';
 import { boardsInOrder } from '../report/board-order.ts';

@@ -5,7 +5,7 @@ import { freezePlan, writeFrozenPlan, type InputFile } from '../author/freeze.ts
 import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/problems.ts';
 import { EXIT, UsageError, type Command, type CliIo } from './command.ts';
 import { terminalSafe } from './terminal.ts';
-import { shellQuote } from '../site/shell-quote.ts';
+import { shellQuote } from '../site/views/shell-quote.ts';
 
 export const freezeCommand: Command = {
   summary: 'freeze a YAML plan into plan.json (create-only)',

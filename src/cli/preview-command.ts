@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { basePathOf, loadConfigFile } from '../config/config.ts';
-import { serveSite } from '../site/serve.ts';
+import { serveSite } from '../site/build/serve.ts';
 import { EXIT, UsageError, type Command } from './command.ts';
 
 /** The port preview listens on by default (Astro's, so the default site_url works as it is). */

@@ -13,7 +13,7 @@ import { EXIT, UsageError, type Command } from './command.ts';
 import { removeOwnTempFiles, retainEnvironmentError } from './retain-errors.ts';
 import { exists } from '../author/create-only.ts';
 import { writeRetainedWithheld } from '../history/retained-withheld.ts';
-import { publishedOf } from '../site/publish.ts';
+import { publishedOf } from '../site/build/publish.ts';
 
 /** The manifests of the bundles a report counted, by bundle id. */
 function countedManifests(report: Report, results: readonly BundleResult[]): Manifest[] {

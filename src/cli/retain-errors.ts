@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { TEMP_NAME } from '../author/create-only.ts';
 import { MANIFESTS_DIR } from '../history/retained-manifests.ts';
 import { WITHHELD_DIR } from '../history/retained-withheld.ts';
-import { BuildEnvironmentError } from '../site/build-errors.ts';
+import { BuildEnvironmentError } from '../site/build/build-errors.ts';
 
 const REFUSED: Record<string, string> = {
   EROFS: 'is on a read-only file system',

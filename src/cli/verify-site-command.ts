@@ -15,7 +15,7 @@ import { digestBytes } from '../json/canonical.ts';
 import { directorySource, urlSource } from '../rederive/site-checks.mjs';
 import { BOUNDS_HELP, boundsOf, main } from '../rederive/verify-main.ts';
 import type { FetchBounds } from '../rederive/bounded-fetch.ts';
-import { VERIFIER_DIR } from '../site/verifier-files.ts';
+import { VERIFIER_DIR } from '../site/build/verifier-files.ts';
 import { VERSION } from '../version.ts';
 import { UsageError, type Command } from './command.ts';
 

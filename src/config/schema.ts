@@ -85,7 +85,7 @@ export const Config = z.strictObject({
     // Any base path: pages link root-relative to it (/board/boards/...). A query or a fragment would make every URL ambiguous.
     // zod runs these even when the value is not a URL (already reported): that value passes them, and never throws here.
     .refine((url) => !URL.canParse(url) || (new URL(url).search === '' && new URL(url).hash === '' && !url.includes('?') && !url.includes('#')), 'expected a URL without a query or a fragment, such as "https://user.github.io/board/"')
-    // It goes into every command the site shows (quoted there too: src/site/shell-quote.ts), every link and the feed: plain characters only.
+    // It goes into every command the site shows (quoted there too: src/site/views/shell-quote.ts), every link and the feed: plain characters only.
     .refine((url) => !URL.canParse(url) || url.includes('?') || url.includes('#') || PLAIN_SITE_URL.test(url), SITE_URL_CHARACTERS)
     .default('http://localhost:4321/')
     .describe('Where the site is published (http or https), the root of an origin or a path under it (https://user.github.io/board/): every link, the canonical URLs, citations, the feed, the sitemap and the commands beside every id use it. A path without a final "/" gets one. Plain characters only: a host of ASCII letters, digits, "-" and "." (or an IPv6 address in brackets), an optional port, path names of ASCII letters, digits and "._~-".'),

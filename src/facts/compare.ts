@@ -6,7 +6,7 @@
  * two; the board's sign-test resolution. Plain data from the report alone
  * (and the site's cap), a pure function of {@link compareInputs}: what the
  * facts cache keys them on (src/run/facts-cache.ts). The site adds the pair
- * matrix (a chart) and the pages' paths (src/site/compare.ts).
+ * matrix (a chart) and the pages' paths (src/site/model/compare.ts).
  *
  * Where the per-task outcomes come from: the report carries, for each
  * candidate cohort of a board with one baseline, `tasks[]` (every headline

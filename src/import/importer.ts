@@ -112,7 +112,7 @@ export interface SourceReader {
    * them beside the imported rate. Null when the source reports none; an
    * ImportError when the file that would hold them does not parse. The
    * caller has held the originals to `limits` by size already (the site:
-   * src/site/originals.ts); an archive's entries are read within them.
+   * src/site/model/originals.ts); an archive's entries are read within them.
    */
   sourceMetrics?(sources: ReadonlyMap<string, Uint8Array>, graderId: string, limits?: ImportLimits): Promise<SourceMetric[] | null>;
   /**

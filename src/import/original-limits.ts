@@ -3,7 +3,7 @@
  * `source/` files) are held to wherever they are read again: re-deriving the
  * import (rederive.ts, IMPORT_NOT_REPRODUCED past a limit) and the site's
  * pages that read them (the source's own figure, transcripts:
- * src/site/originals.ts). Judged from the sizes already known (the manifest,
+ * src/site/model/originals.ts). Judged from the sizes already known (the manifest,
  * the reader's listing) before any byte is read, so one rule decides both.
  */
 import type { ImportLimits } from './limits.ts';

@@ -1,6 +1,6 @@
 /**
  * The files a site derives from its report, made again from the re-derived
- * report with the build's own functions (src/site/data-files.ts) and
+ * report with the build's own functions (src/site/build/data-files.ts) and
  * compared byte for byte with what the site serves: every cohort's JSON,
  * leaderboard.csv, changes.json and the Atom feed. A difference names the
  * file and its first differing line.
@@ -11,9 +11,9 @@ import { boardsInOrder } from '../report/board-order.ts';
 import type { Report } from '../report/schema.ts';
 import { cohortsMoney } from '../facts/money.ts';
 import { basePathOf } from '../config/schema.ts';
-import { atomFeed, changesJson, leaderboardCsv } from '../site/data-files.ts';
-import type { SiteModel } from '../site/model-types.ts';
-import { hexOf } from '../site/format.ts';
+import { atomFeed, changesJson, leaderboardCsv } from '../site/build/data-files.ts';
+import type { SiteModel } from '../site/model/model-types.ts';
+import { hexOf } from '../site/views/format.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 
 /** What the derived files are made from: the report and the retained reports, as the build's model holds them. */

@@ -1,11 +1,11 @@
 /**
- * The figures the pages print (src/site/page-figures.ts), read back from
+ * The figures the pages print (src/site/model/page-figures.ts), read back from
  * each page's HTML and compared with the same figures made from the
  * re-derived report: a page edited to show another rate, verdict or rank is
  * a MISMATCH naming the page and the figure.
  */
 import type { Report } from '../report/schema.ts';
-import { comparePageFigures, expectedPageFigures } from '../site/page-figures.ts';
+import { comparePageFigures, expectedPageFigures } from '../site/model/page-figures.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 
 const decoder = new TextDecoder();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSite, type SiteServer } from '../../src/site/serve.ts';
+import { serveSite, type SiteServer } from '../../src/site/build/serve.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, type BrowserSession } from './browser.ts';
 
 const BASE = '/board/';

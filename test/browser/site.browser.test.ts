@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupedIncompatibilities, type Report, type ReportCohort } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
-import { shortIdentity } from '../../src/site/format.ts';
+import { shortIdentity } from '../../src/site/views/format.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
 import { HOSTILE_SITE_TITLE, hostileModel, hostileSpecs, readCorpora, rejectedSpec, type HostileSpec } from './hostile.ts';
@@ -156,7 +156,7 @@ describe('demo site, JavaScript disabled', () => {
           }),
         })),
       );
-      // The imported boards of a single cohort are rows of one "Imported runs" table (src/site/board-names.ts leaderboardLayout).
+      // The imported boards of a single cohort are rows of one "Imported runs" table (src/site/views/board-names.ts leaderboardLayout).
       const runs = await page.$$eval('main section[aria-labelledby="imported-runs"] table.runs-table tbody tr', (trs) =>
         trs.map((tr) => {
           const link = tr.querySelector('th[scope="row"] a');
@@ -331,7 +331,7 @@ function describeViolations(path: string, violations: AxeViolation[]): string {
  * so delete the entry here.
  */
 // Accessibility bugs this suite found and src/ fixed (kept as a place to record any future one, with its file):
-// charts' inner aria-labels (src/site/charts.ts) and non-focusable scrolling tables (.table-wrap).
+// charts' inner aria-labels (src/site/charts/charts.ts) and non-focusable scrolling tables (.table-wrap).
 const KNOWN_A11Y_BUGS: Partial<Record<(typeof PAGE_TYPES)[number], Record<string, string>>> = {};
 
 const axeCache = new Map<string, AxeViolation[]>();
@@ -523,7 +523,7 @@ describe('hostile site: publisher strings are data, never markup', () => {
       const home = all.get('/')!;
       if (home.h1 !== HOSTILE_SITE_TITLE) problems.push(`/: h1 ${JSON.stringify(home.h1)}`);
 
-      // Identities read back as pages show them (src/site/format.ts shortIdentity): invisible characters as markers, shortened past 80 characters.
+      // Identities read back as pages show them (src/site/views/format.ts shortIdentity): invisible characters as markers, shortened past 80 characters.
       const shown = (value: string): string => asText(shortIdentity(value));
 
       // Plan titles: the h1 of a plan page is the title as text, with no element inside.

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowedHosts, rangeOf, serveSite } from '../../src/site/serve.ts';
+import { allowedHosts, rangeOf, serveSite } from '../../src/site/build/serve.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const temps: string[] = [];

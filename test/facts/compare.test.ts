@@ -1,6 +1,6 @@
 /**
  * The compare pages' facts (src/facts/compare.ts, computed below the site) and
- * the site's compare data made of them (src/site/compare.ts) on the demo's report: per-task
+ * the site's compare data made of them (src/site/model/compare.ts) on the demo's report: per-task
  * wins re-derived from the report's sides give the report's pairs, hand-checked
  * numbers for one pair, the paired bootstrap delta (equal to the cohort's own
  * delta when the candidate's id sorts first, the same seed), the board's
@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareBoardFacts, compareFacts, neighbourPairs } from '../../src/facts/compare.ts';
 import { pairSeed } from '../../src/analysis/pair-seed.ts';
-import { siteCompare } from '../../src/site/compare.ts';
-import { comparePath, compareKey, COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from '../../src/site/compare-paths.ts';
+import { siteCompare } from '../../src/site/model/compare.ts';
+import { comparePath, compareKey, COMPARE_MAX_COHORTS, COMPARE_NEIGHBOURS } from '../../src/site/views/compare-paths.ts';
 import { Config } from '../../src/config/config.ts';
 import { digestCanonical } from '../../src/json/canonical.ts';
 import type { Report, ReportCohort } from '../../src/report/schema.ts';
@@ -128,7 +128,7 @@ describe('the cap', () => {
 
 describe('the pair matrix with a winner', () => {
   it('W on sky blue for the row that beats, L on orange for the row beaten, with the counts in each cell title', async () => {
-    const { pairChart, PAIR_FILL, pText } = await import('../../src/site/chart-pairs.ts');
+    const { pairChart, PAIR_FILL, pText } = await import('../../src/site/charts/chart-pairs.ts');
     const board = boardOf('a7bdcfaf');
     const [x, y] = [board.cohorts[0]!, board.cohorts[1]!];
     const [a, b] = x < y ? [x, y] : [y, x];

@@ -13,11 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { bundleDirs, configPath, loadConfigFile } from '../../src/config/config.ts';
 import { runPipeline } from '../../src/run/pipeline.ts';
 import { cohortMoney, cohortsMoney } from '../../src/facts/money.ts';
-import { moneyText } from '../../src/site/format.ts';
-import { leaderboardCsv } from '../../src/site/data-files.ts';
+import { moneyText } from '../../src/site/views/format.ts';
+import { leaderboardCsv } from '../../src/site/build/data-files.ts';
 import type { ReportCohort } from '../../src/report/schema.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
 import { readRetained } from '../../src/history/retained-reports.ts';
 
 const root = new URL('../..', import.meta.url).pathname;

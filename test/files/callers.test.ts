@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSealed, readSealedSync, writeSealed, type CacheStore } from '../../src/cache/sealed.ts';
 import { prefixDigest } from '../../src/history/prefix.ts';
-import { hashOne } from '../../src/site/hash-files.ts';
+import { hashOne } from '../../src/site/build/hash-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-callers-'));
 afterAll(() => execFileSync('rm', ['-rf', dir]));

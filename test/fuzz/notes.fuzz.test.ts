@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { defaultSchema } from 'rehype-sanitize';
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { renderNotesChecked } from '../../src/site/notes.ts';
+import { renderNotesChecked } from '../../src/site/views/notes.ts';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];

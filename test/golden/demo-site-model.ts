@@ -10,8 +10,8 @@ import { checkHistoryIn } from '../../src/history/compare.ts';
 import { readRetained } from '../../src/history/retained-reports.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildSiteModel, type SiteModel } from '../../src/site/model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
+import { buildSiteModel, type SiteModel } from '../../src/site/model/model.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
 import { computeSiteFacts } from '../../src/facts/index.ts';
 
 /** The demo's site model for the repository at `root`, built as `ledgerboard build` builds it (no SOURCE_DATE_EPOCH). */

@@ -6,8 +6,8 @@
  */
 import type { Config } from '../../src/config/schema.ts';
 import type { Report } from '../../src/report/schema.ts';
-import type { ReadBundle } from '../../src/site/publish.ts';
-import { buildSite, type SiteBuildOptions, type SiteBuildResult } from '../../src/site/build-site.ts';
+import type { ReadBundle } from '../../src/site/build/publish.ts';
+import { buildSite, type SiteBuildOptions, type SiteBuildResult } from '../../src/site/build/build-site.ts';
 import type { FactsBundle } from '../../src/facts/index.ts';
 import { factsOf } from './site-model.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Test helper: a small published site on disk, in the docs/site.md layout
  * that verify.mjs (lib/site-verifier/verify.mjs) reads: /report.json, /cohorts/<hex>.json, and the
- * evidence as the build writes it (src/site/publish.ts): /blobs/<sha256-hex>,
+ * evidence as the build writes it (src/site/build/publish.ts): /blobs/<sha256-hex>,
  * /bundles/<dir-hex>/manifest.json and /bundles/<dir-hex>/files.json.
  *
  * Bundles: two valid ones on two boards (the second with another harness
@@ -17,7 +17,7 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { modelOf } from './site-model.ts';
-import { publishedOf, writeEvidence } from '../../src/site/publish.ts';
+import { publishedOf, writeEvidence } from '../../src/site/build/publish.ts';
 import { makeTempDir, validBundle, verifyDir, writeModel } from './bundle-builder.ts';
 
 /** A listed file whose name holds a space, '#', '%', '?' and a non-ASCII letter. */

@@ -8,8 +8,8 @@
 import { computeSiteFacts, type FactsBundle, type SiteFacts } from '../../src/facts/index.ts';
 import type { Config } from '../../src/config/schema.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { buildSiteModel, type SiteModel, type SiteModelOptions } from '../../src/site/model.ts';
-import type { Published } from '../../src/site/publish.ts';
+import { buildSiteModel, type SiteModel, type SiteModelOptions } from '../../src/site/model/model.ts';
+import type { Published } from '../../src/site/build/publish.ts';
 
 type ModelConfig = Parameters<typeof buildSiteModel>[2];
 

@@ -283,7 +283,7 @@ describe('review findings', () => {
     expect(history.changes[0]!.rewritten).toBe(false);
     expect(history.changes[0]!.files.map((f) => [f.path, f.class])).toEqual([['grades/2.json', 'added']]);
     const { modelOf } = await import('../helpers/site-model.ts');
-    const { publishedOf } = await import('../../src/site/publish.ts');
+    const { publishedOf } = await import('../../src/site/build/publish.ts');
     const report = buildReport(history.results, Config.parse({}));
     const site = await modelOf(report, history.results, publishedOf(report, history.results), Config.parse({}), { history });
     expect(site.history.grown.map((c) => c.plan_id)).toEqual([planId]);

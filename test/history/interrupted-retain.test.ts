@@ -233,7 +233,7 @@ describe('an incomplete retention: a retained report whose counted manifests are
     );
     // The archive page lists the missing manifests by the names to restore them under.
     const { modelOf } = await import('../helpers/site-model.ts');
-    const { publishedOf } = await import('../../src/site/publish.ts');
+    const { publishedOf } = await import('../../src/site/build/publish.ts');
     const built = buildReport(history.results, Config.parse({}));
     const model = await modelOf(built, history.results, publishedOf(built, history.results), Config.parse({}), { history });
     expect(model.history.problems.map((p) => p.name).sort()).toEqual([ids.a.original, ids.b.original].map((id) => `${id.slice(7)}.json`).sort());

@@ -15,7 +15,7 @@ import { verifyBundle } from '../../src/verify/verify-bundle.ts';
 import type { BundleSnapshot } from '../../src/evidence/read-bundle.ts';
 import { runCli } from '../helpers/cli.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 // The CLI runs the real verifier, except on bundles holding a file named CRASH-ME, where it throws as a bug would.
@@ -31,8 +31,8 @@ vi.mock('../../src/verify/verify-bundle.ts', async (importOriginal) => {
 });
 
 // Notes rendering throws on notes that say so, as a bug in the Markdown pipeline would.
-vi.mock('../../src/site/notes.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/site/notes.ts')>();
+vi.mock('../../src/site/views/notes.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/site/views/notes.ts')>();
   return {
     ...real,
     renderNotes: async (bytes: Uint8Array) => {

@@ -25,7 +25,7 @@ import { rederiveSite, type RederiveLine, type RederiveResult, type SiteGet } fr
 import { run as runWorker } from '../../src/rederive/browser/worker.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { publishedOf, writeEvidence } from '../../src/site/publish.ts';
+import { publishedOf, writeEvidence } from '../../src/site/build/publish.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';
 import { copySite } from '../helpers/forge-site.ts';

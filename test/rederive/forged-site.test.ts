@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestHex } from '../../src/json/canonical.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { figureKey } from '../../src/site/page-figures.ts';
+import { figureKey } from '../../src/site/model/page-figures.ts';
 import { buildSite } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';

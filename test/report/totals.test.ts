@@ -14,7 +14,7 @@ import { Config } from '../../src/config/config.ts';
 import { canonicalJson } from '../../src/json/canonical.ts';
 import { buildReport, type ReportInput } from '../../src/report/build-report.ts';
 import { Report, ReportCohort } from '../../src/report/schema.ts';
-import { moneyText, tokensText } from '../../src/site/format.ts';
+import { moneyText, tokensText } from '../../src/site/views/format.ts';
 import type { Attempt } from '../../src/schema/index.ts';
 import { BASELINE, CANDIDATE, makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';

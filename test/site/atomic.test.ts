@@ -1,5 +1,5 @@
 /**
- * Atomic output (src/site/atomic.ts): a fill that fails midway leaves the
+ * Atomic output (src/site/build/atomic.ts): a fill that fails midway leaves the
  * previous directory byte for byte; a build killed between the two renames is
  * recovered by the next one; modes never depend on the umask.
  */
@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replaceDirectory, stagingPaths } from '../../src/site/atomic.ts';
+import { replaceDirectory, stagingPaths } from '../../src/site/build/atomic.ts';
 
 let work: string;
 let target: string;
@@ -141,7 +141,7 @@ describe('replaceDirectory', () => {
 
 describe('checkOutputDir', () => {
   it('refuses an output that is or holds a protected path, lies inside the evidence, is a file or a non-empty non-site directory, or whose .previous is not a site', async () => {
-    const { checkOutputDir, OutputDirError } = await import('../../src/site/atomic.ts');
+    const { checkOutputDir, OutputDirError } = await import('../../src/site/build/atomic.ts');
     const { symlink } = await import('node:fs/promises');
     const project = join(work, 'project');
     await mkdir(join(project, 'content', 'bundles'), { recursive: true });

@@ -1,11 +1,11 @@
 /**
  * site_url may have a path (issue 11 point 4): the base path, and the one
- * rewrite of rendered links under it (src/site/base-path.ts). At the root of
+ * rewrite of rendered links under it (src/site/build/base-path.ts). At the root of
  * an origin nothing changes.
  */
 import { describe, expect, it } from 'vitest';
 import { basePathOf, ConfigError, parseConfig } from '../../src/config/config.ts';
-import { rebaseHtml } from '../../src/site/base-path.ts';
+import { rebaseHtml } from '../../src/site/build/base-path.ts';
 
 const config = (json: string) => parseConfig(new TextEncoder().encode(json), 'c.json');
 

@@ -1,9 +1,9 @@
-/** Board titles (names before hashes) and the leaderboard's layout: src/site/board-names.ts. */
+/** Board titles (names before hashes) and the leaderboard's layout: src/site/views/board-names.ts. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report, ReportBoard } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
-import { boardTitle, boardTitleParts, leaderboardLayout } from '../../src/site/board-names.ts';
+import { boardTitle, boardTitleParts, leaderboardLayout } from '../../src/site/views/board-names.ts';
 
 const demo = JSON.parse(readFileSync(new URL('../golden/demo-report.json', import.meta.url), 'utf8')) as Report;
 const d = (n: number): string => `sha256:${n.toString(16).padStart(64, '0')}`;

@@ -4,7 +4,7 @@
  * astronomical size reads as an order of magnitude, never as a clock.
  */
 import { describe, expect, it } from 'vitest';
-import { duration, retriesText, wallText } from '../../src/site/format.ts';
+import { duration, retriesText, wallText } from '../../src/site/views/format.ts';
 
 describe('bounded totals on pages', () => {
   it('prefix ">= " only to the totals the report held at their bound', () => {

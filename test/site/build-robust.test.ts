@@ -21,10 +21,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { buildEnvironmentError, EvidenceChangedError } from '../../src/site/build-errors.ts';
-import { lockPath, takeBuildLock } from '../../src/site/build-lock.ts';
+import { buildEnvironmentError, EvidenceChangedError } from '../../src/site/build/build-errors.ts';
+import { lockPath, takeBuildLock } from '../../src/site/build/build-lock.ts';
 import { buildSiteOf } from '../helpers/site-build.ts';
-import { removeStaleRenders, RENDER_MARKER } from '../../src/site/render.ts';
+import { removeStaleRenders, RENDER_MARKER } from '../../src/site/build/render.ts';
 import { runCli } from '../helpers/cli.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 

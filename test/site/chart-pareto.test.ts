@@ -1,6 +1,6 @@
-/** The Pareto frontier of cost against rate (src/site/chart-pareto.ts): lower cost and higher rate are better. */
+/** The Pareto frontier of cost against rate (src/site/charts/chart-pareto.ts): lower cost and higher rate are better. */
 import { describe, expect, it } from 'vitest';
-import { paretoFrontier, type ParetoPoint } from '../../src/site/chart-pareto.ts';
+import { paretoFrontier, type ParetoPoint } from '../../src/site/charts/chart-pareto.ts';
 
 const keys = (points: readonly ParetoPoint[]): string[] => paretoFrontier(points).map((p) => p.key);
 const p = (key: string, cost: number, rate: number): ParetoPoint => ({ key, cost, rate });

@@ -1,5 +1,5 @@
 /**
- * Board charts (src/site/charts.ts, chart-render.ts): golden SVG and alt
+ * Board charts (src/site/charts/charts.ts, chart-render.ts): golden SVG and alt
  * text, byte determinism (twice, and under another time zone), label sizes
  * on screen at 390 px and from the breakpoint, labels never cut, escaping of
  * hostile evidence text, the honesty of the cost chart (no unknown cost
@@ -17,9 +17,9 @@ import { DOMParser } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
 import { ReportBoard, ReportCohort } from '../../src/report/schema.ts';
-import { costChart, rateChart, timeChart, type Chart } from '../../src/site/charts.ts';
+import { costChart, rateChart, timeChart, type Chart } from '../../src/site/charts/charts.ts';
 import { cohortMoney, type CohortMoney } from '../../src/facts/money.ts';
-import { CHART_BREAKPOINT_REM, COMPACT, MIN_LABEL_PX, SIZES, WIDE, emWidth, screenPx } from '../../src/site/chart-render.ts';
+import { CHART_BREAKPOINT_REM, COMPACT, MIN_LABEL_PX, SIZES, WIDE, emWidth, screenPx } from '../../src/site/charts/chart-render.ts';
 
 const GOLDEN = fileURLToPath(new URL('../golden/charts/', import.meta.url));
 const UPDATE = process.env.UPDATE === '1';

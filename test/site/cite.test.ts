@@ -7,7 +7,7 @@
  * Strings) and hand-made probes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bibtexEntry, bibtexText, bibtexUrl, plainCitation, type Citation } from '../../src/site/cite.ts';
+import { bibtexEntry, bibtexText, bibtexUrl, plainCitation, type Citation } from '../../src/site/views/cite.ts';
 import { readCorpora } from '../browser/hostile.ts';
 
 const PROBES = [

@@ -1,6 +1,6 @@
 /**
- * What the pages say of claims (src/site/claims.ts) and the site model's
- * part of them (src/site/claims-model.ts), word for word (FORMAT.md 11,
+ * What the pages say of claims (src/site/model/claims.ts) and the site model's
+ * part of them (src/site/model/claims-model.ts), word for word (FORMAT.md 11,
  * issue 27 item 4):
  *
  * - a claim the ceiling did not lower reads "may say: <title>: <level>" (its
@@ -20,14 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/config.ts';
-import { outputKey } from '../../src/site/output-stamp.ts';
+import { outputKey } from '../../src/site/build/output-stamp.ts';
 import { digestBytes, digestCanonical } from '../../src/json/canonical.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { Scorecard, type Claim } from '../../src/claims/scorecard.ts';
 import type { Assessment } from '../../src/schema/assessments.ts';
-import { claimLine, claimSummary, indicatorRule, NO_CLAIMS, planCeiling, titleOf } from '../../src/site/claims.ts';
-import { siteAssessments, siteScorecard } from '../../src/site/claims-model.ts';
-import type { Published, PublishedBundle } from '../../src/site/publish.ts';
+import { claimLine, claimSummary, indicatorRule, NO_CLAIMS, planCeiling, titleOf } from '../../src/site/model/claims.ts';
+import { siteAssessments, siteScorecard } from '../../src/site/model/claims-model.ts';
+import type { Published, PublishedBundle } from '../../src/site/build/publish.ts';
 import { exampleCard } from '../helpers/scorecard.ts';
 
 const CARD = Scorecard.parse(exampleCard([

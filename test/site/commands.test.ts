@@ -2,7 +2,7 @@
  * Every command the site asks a reader to copy, read as a shell reads it
  * (issue 25, the medium item on shell quoting).
  *
- * - shellQuote (src/site/shell-quote.ts) turns every string of the hostile
+ * - shellQuote (src/site/views/shell-quote.ts) turns every string of the hostile
  *   corpora (RSnake's XSS cheat sheet, the Big List of Naughty Strings, and
  *   hand-made shell probes) into one word that bash and sh give back as argv
  *   byte for byte (`printf '%s\0'`, `set -f`, no PATH: nothing runs).
@@ -26,7 +26,7 @@ import { promisify } from 'node:util';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/config.ts';
-import { shellQuote } from '../../src/site/shell-quote.ts';
+import { shellQuote } from '../../src/site/views/shell-quote.ts';
 import { hostileModel, hostileSpecs, readCorpora, type HostileCorpora } from '../browser/hostile.ts';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
@@ -333,7 +333,7 @@ beforeAll(async () => {
     );
   }
   expect(reportHex).toMatch(/^[0-9a-f]{64}$/);
-  // The imports' re-run commands (src/site/model.ts): the original's blob, the license and the scorer as given.
+  // The imports' re-run commands (src/site/model/model.ts): the original's blob, the license and the scorer as given.
   for (const dir of await readdir(evidence)) {
     if (!dir.startsWith('imported-')) continue;
     const i = Number(dir.slice('imported-'.length));

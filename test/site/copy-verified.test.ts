@@ -1,5 +1,5 @@
 /**
- * copyVerified (src/site/publish.ts) publishes one evidence file: the copy
+ * copyVerified (src/site/build/publish.ts) publishes one evidence file: the copy
  * is the bytes verification saw, whatever the size (through its one reused
  * buffer, across chunk boundaries), and anything else is refused with
  * EvidenceChangedError: other bytes, a link, a FIFO, a vanished file.
@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvidenceChangedError } from '../../src/site/build-errors.ts';
-import { copyVerified } from '../../src/site/publish.ts';
+import { EvidenceChangedError } from '../../src/site/build/build-errors.ts';
+import { copyVerified } from '../../src/site/build/publish.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** leaderboard.csv: RFC 4180 quoting, and cells a spreadsheet would run as formulas are neutralised. */
 import { describe, expect, it } from 'vitest';
-import { leaderboardCsv } from '../../src/site/data-files.ts';
-import type { SiteModel } from '../../src/site/model.ts';
+import { leaderboardCsv } from '../../src/site/build/data-files.ts';
+import type { SiteModel } from '../../src/site/model/model.ts';
 import type { ReportCohort } from '../../src/report/schema.ts';
 
 function modelWith(model: string, agent: string, usable = true): SiteModel {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestBytes } from '../../src/json/canonical.ts';
-import { MAX_ROWS, REJECTED_ROWS } from '../../src/site/rows.ts';
+import { MAX_ROWS, REJECTED_ROWS } from '../../src/site/views/rows.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

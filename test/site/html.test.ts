@@ -1,5 +1,5 @@
 /**
- * HTML written as strings (src/site/html.ts, src/site/attempt-rows.ts) must
+ * HTML written as strings (src/site/views/html.ts, src/site/model/attempt-rows.ts) must
  * read as Astro's own rendering does: text and attribute values escaped
  * exactly as Astro's runtime escapes them, the inline identity exactly as the
  * Ident template rendered it (its logic, with Astro's escaping), and a task
@@ -9,10 +9,10 @@
 import { addAttribute, escapeHTML } from 'astro/runtime/server/index.js';
 import { parseHTML } from 'linkedom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { grouped, identity, placeholderLike } from '../../src/site/format.ts';
-import { attr, identHtml, text } from '../../src/site/html.ts';
-import { attemptRowsHtml, costText } from '../../src/site/attempt-rows.ts';
-import type { TaskAttemptRow } from '../../src/site/tasks.ts';
+import { grouped, identity, placeholderLike } from '../../src/site/views/format.ts';
+import { attr, identHtml, text } from '../../src/site/views/html.ts';
+import { attemptRowsHtml, costText } from '../../src/site/model/attempt-rows.ts';
+import type { TaskAttemptRow } from '../../src/site/model/tasks.ts';
 import { readCorpora } from '../browser/hostile.ts';
 
 let strings: string[] = [];

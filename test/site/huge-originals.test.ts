@@ -4,7 +4,7 @@
  * re-derived) and used to take the build down when the plan page and the
  * transcript pages read the original whole (a 2.1 GiB file: exit 3,
  * ERR_FS_FILE_TOO_LARGE; 400 MB of JSON: gigabytes of heap). The build now
- * holds the originals to the same import limits (src/site/originals.ts):
+ * holds the originals to the same import limits (src/site/model/originals.ts):
  * judged by size before a byte is read, never read past them, and the page
  * says which limit kept them unread.
  *

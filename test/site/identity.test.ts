@@ -6,7 +6,7 @@
  * breaks its layout.
  */
 import { describe, expect, it } from 'vitest';
-import { hasInvisible, identity, IDENTITY_CHARS, shortIdentity, visible } from '../../src/site/format.ts';
+import { hasInvisible, identity, IDENTITY_CHARS, shortIdentity, visible } from '../../src/site/views/format.ts';
 import { readCorpora } from '../browser/hostile.ts';
 
 const INVISIBLES = [

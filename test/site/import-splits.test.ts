@@ -21,8 +21,8 @@ import { importerNamed } from '../../src/import/registry.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { modelOf as siteModelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
-import { splitText } from '../../src/site/import-splits.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
+import { splitText } from '../../src/site/model/import-splits.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 
 const HELM = fileURLToPath(new URL('../../content/imported/helm/', import.meta.url));

@@ -16,7 +16,7 @@ import { prettyJson, sealManifest, withSelfId } from '../../src/evidence/seal.ts
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 import { runCli } from '../helpers/cli.ts';
 

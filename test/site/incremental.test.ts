@@ -1,6 +1,6 @@
 /**
- * The build's effects (src/site/effects.ts) and incremental renders
- * (src/site/page-slices.ts, build-site.ts renderSite):
+ * The build's effects (src/site/build/effects.ts) and incremental renders
+ * (src/site/model/page-slices.ts, build-site.ts renderSite):
  *
  * - a build in memory writes the same files, byte for byte, as the same
  *   build on disk;
@@ -12,7 +12,7 @@
  * - an added bundle on a site of several ledgers and boards renders exactly
  *   the pages whose bytes it changes (besides the pages Astro always
  *   renders): the report-wide parts of every page (the citation meta tags,
- *   the footer) are stamped after the render (src/site/stamp.ts), so a page
+ *   the footer) are stamped after the render (src/site/build/stamp.ts), so a page
  *   taken from the previous output is stamped again for the new report;
  * - evidence text that spells a stamp marker is escaped on the page and
  *   stamped around; a page with a marker missing or repeated fails the stamp.
@@ -23,12 +23,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import type { SiteBuildResult } from '../../src/site/build-site.ts';
+import type { SiteBuildResult } from '../../src/site/build/build-site.ts';
 import { buildSiteOf } from '../helpers/site-build.ts';
-import { memoryEffects } from '../../src/site/effects.ts';
-import { FIXED_PAGES } from '../../src/site/page-paths.ts';
-import { CITE_FOOT_MARKER, citeHeadMarker } from '../../src/site/cite.ts';
-import { restamp, stampPage } from '../../src/site/stamp.ts';
+import { memoryEffects } from '../../src/site/build/effects.ts';
+import { FIXED_PAGES } from '../../src/site/model/page-paths.ts';
+import { CITE_FOOT_MARKER, citeHeadMarker } from '../../src/site/views/cite.ts';
+import { restamp, stampPage } from '../../src/site/build/stamp.ts';
 import { CANDIDATE, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { testCache } from '../helpers/cache-store.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';
@@ -51,7 +51,7 @@ function expectSame(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, U
 const pageOf = (file: string) => (file === 'index.html' ? '/' : `/${file.slice(0, -'index.html'.length)}`);
 
 /**
- * A page's bytes without the parts the stamp writes (src/site/stamp.ts): the
+ * A page's bytes without the parts the stamp writes (src/site/build/stamp.ts): the
  * citation meta tags and the footer's content, which name the current report
  * on every page and so differ on every page when a bundle is added.
  */
@@ -214,7 +214,7 @@ describe('the stamp markers', () => {
   it('evidence that spells a marker is escaped on its pages, and the build stamps every page once', async () => {
     const work = await makeTempDir('lb-incremental-marker-');
     const hostile = validBundle();
-    // The markers as they are (src/site/cite.ts), and as they were first written (without the quote).
+    // The markers as they are (src/site/views/cite.ts), and as they were first written (without the quote).
     const foot = '<!--ledgerboard:"cite-foot"-->';
     const headStart = '<!--ledgerboard:"cite-head" ';
     hostile.plan.title = `plan ${foot} and ${headStart}["x","/",null]--> <!--ledgerboard:cite-foot-->`;

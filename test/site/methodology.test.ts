@@ -1,5 +1,5 @@
 /**
- * /methodology/ is written once (src/site/methodology-text.ts); this holds it
+ * /methodology/ is written once (src/site/views/methodology-text.ts); this holds it
  * to docs/analysis.md, docs/formulas.md and the code, so the page cannot drift:
  * every class and verdict the report schema knows is defined on the page and
  * named in the docs, the verdicts are tried in the order the docs state, the
@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { DRIFT_ALPHA } from '../../src/analysis/drift.ts';
 import { pairedBootstrapDelta, Z95 } from '../../src/analysis/stats.ts';
 import { ReportCohort } from '../../src/report/schema.ts';
-import { placeholderLike } from '../../src/site/format.ts';
-import { acceptanceText, allTerms, BOOTSTRAP_RESAMPLES, CLASS_TERMS, METHODOLOGY, VERDICT_TERMS } from '../../src/site/methodology-text.ts';
+import { placeholderLike } from '../../src/site/views/format.ts';
+import { acceptanceText, allTerms, BOOTSTRAP_RESAMPLES, CLASS_TERMS, METHODOLOGY, VERDICT_TERMS } from '../../src/site/views/methodology-text.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // The docs with their line breaks as spaces (a phrase may wrap anywhere in the Markdown).

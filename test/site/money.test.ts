@@ -1,11 +1,11 @@
 /**
- * Money in currency units (src/site/format.ts): micros are integers, so the
+ * Money in currency units (src/site/views/format.ts): micros are integers, so the
  * amount is cut to cents by integer arithmetic, never through a binary
  * fraction; lower bounds read ">=", unknown cost never reads 0.
  */
 import { describe, expect, it } from 'vitest';
 import type { ReportCohort } from '../../src/report/schema.ts';
-import { amount, budgetText, exactAmount, exactUnits, moneyText, units } from '../../src/site/format.ts';
+import { amount, budgetText, exactAmount, exactUnits, moneyText, units } from '../../src/site/views/format.ts';
 import { cohortMoney } from '../../src/facts/money.ts';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9,007,199,254,740,991 micros

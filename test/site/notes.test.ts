@@ -12,10 +12,10 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
-import { NOTES_BUDGET, scanNotes, type NotesLimit } from '../../src/site/notes-budget.ts';
-import { renderMarkdown } from '../../src/site/notes-render.ts';
-import { NOTES_SAFETY, renderNotes, renderNotesChecked, startNotesRenderer } from '../../src/site/notes.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
+import { NOTES_BUDGET, scanNotes, type NotesLimit } from '../../src/site/views/notes-budget.ts';
+import { renderMarkdown } from '../../src/site/views/notes-render.ts';
+import { NOTES_SAFETY, renderNotes, renderNotesChecked, startNotesRenderer } from '../../src/site/views/notes.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 afterAll(removeTempDirs);

@@ -1,5 +1,5 @@
 /**
- * The output stamp (src/site/output-stamp.ts): a build of the same inputs
+ * The output stamp (src/site/build/output-stamp.ts): a build of the same inputs
  * into an output that still holds exactly the site it built leaves it as it
  * is (not one file written again); any difference in the output (a changed
  * byte, a file added or removed, a mode, a link) or in the stamp entry is
@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileTree } from '../helpers/file-tree.ts';
-import { hashFiles, hashOne } from '../../src/site/hash-files.ts';
-import { listOutput, OUTPUT_STAMP_FORMAT, outputKey, readOutputStamp, type OutputInputs } from '../../src/site/output-stamp.ts';
+import { hashFiles, hashOne } from '../../src/site/build/hash-files.ts';
+import { listOutput, OUTPUT_STAMP_FORMAT, outputKey, readOutputStamp, type OutputInputs } from '../../src/site/build/output-stamp.ts';
 import { parseConfig } from '../../src/config/config.ts';
 import { sealHeader, testCache } from '../helpers/cache-store.ts';
 

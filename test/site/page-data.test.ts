@@ -1,5 +1,5 @@
 /**
- * The task pages' data on its way through the render (src/site/render.ts):
+ * The task pages' data on its way through the render (src/site/build/render.ts):
  * writePageData writes each page's JSON and, for a page with `html`, those
  * strings concatenated in `<n>.html`; the module pageDataPlugin serves gives
  * each page exactly the data it was given (astral, combining and NUL
@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pageDataPlugin, writePageData } from '../../src/site/render.ts';
+import { pageDataPlugin, writePageData } from '../../src/site/build/render.ts';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true }))));

@@ -1,5 +1,5 @@
 /**
- * The figures a verifier reads (src/site/page-figures.ts, issue 24 item 1):
+ * The figures a verifier reads (src/site/model/page-figures.ts, issue 24 item 1):
  * every headline figure the leaderboard, the board pages and the cohort pages
  * show is a `<span data-figure="<cohort hex>:<name>">` whose text is
  * `cohortFigures`' text, so a verifier holding only report.json knows every
@@ -15,9 +15,9 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
-import { rebaseHtml } from '../../src/site/base-path.ts';
-import { attr, text } from '../../src/site/html.ts';
-import { hexOf } from '../../src/site/format.ts';
+import { rebaseHtml } from '../../src/site/build/base-path.ts';
+import { attr, text } from '../../src/site/views/html.ts';
+import { hexOf } from '../../src/site/views/format.ts';
 import {
   FIGURE_ATTRIBUTE,
   FIGURE_NAMES,
@@ -27,7 +27,7 @@ import {
   decodeEntities,
   expectedPageFigures,
   readPageFigures,
-} from '../../src/site/page-figures.ts';
+} from '../../src/site/model/page-figures.ts';
 import { buildSite } from '../browser/browser.ts';
 import { hostileModel, hostileSpecs, readCorpora, type HostileCorpora } from '../browser/hostile.ts';
 import { makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
@@ -176,7 +176,7 @@ describe('the demo site', () => {
 
 describe('one module for the pages and the verifiers', () => {
   it('bundles for a browser worker alone: no node:*, no astro, no zod', async () => {
-    const result = await build({ entryPoints: ['src/site/page-figures.ts'], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const result = await build({ entryPoints: ['src/site/model/page-figures.ts'], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
     const code = result.outputFiles[0]!.text;
     expect(code).toContain('function readPageFigures');
     expect(code).not.toMatch(/from ["'](node:|astro|zod)/);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestHex } from '../../src/json/canonical.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { grouped } from '../../src/site/format.ts';
+import { grouped } from '../../src/site/views/format.ts';
 import { buildSite, ROOT, sitemapPaths } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
@@ -28,7 +28,7 @@ const LONG_AGENT = `l${'o'.repeat(50_000)}p`;
 let out = '';
 let report: Report;
 
-/** A page's text: figure spans (inline, src/site/page-figures.ts) unwrapped, other tags dropped, entities decoded, whitespace collapsed. */
+/** A page's text: figure spans (inline, src/site/model/page-figures.ts) unwrapped, other tags dropped, entities decoded, whitespace collapsed. */
 function textOf(html: string): string {
   return html
     .replace(/<span data-figure="[^"]*">([^<]*)<\/span>/g, '$1')

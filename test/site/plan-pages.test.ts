@@ -10,8 +10,8 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
-import { planBundle } from '../../src/site/view.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
+import { planBundle } from '../../src/site/model/view.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 const ZERO = `sha256:${'0'.repeat(64)}`;

@@ -1,5 +1,5 @@
 /**
- * `ledgerboard preview` and the static server behind it (src/site/serve.ts):
+ * `ledgerboard preview` and the static server behind it (src/site/build/serve.ts):
  * the built site is served at its base path as a plain static host would,
  * extensionless files as application/octet-stream, nothing outside the
  * directory or the base path.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { filePathOf, serveSite } from '../../src/site/serve.ts';
+import { filePathOf, serveSite } from '../../src/site/build/serve.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * The evidence layout of docs/site.md (src/site/publish.ts): every file's
+ * The evidence layout of docs/site.md (src/site/build/publish.ts): every file's
  * bytes once at /blobs/<sha256-hex>, /bundles/<dir-hex>/manifest.json and
  * /bundles/<dir-hex>/files.json, and no published path derived from
  * evidence. Built the way `ledgerboard build` writes it (buildSiteModel +
@@ -13,8 +13,8 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths, type BundleResult } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import type { SiteModel } from '../../src/site/model.ts';
-import { publishedOf, writeEvidence, type Published } from '../../src/site/publish.ts';
+import type { SiteModel } from '../../src/site/model/model.ts';
+import { publishedOf, writeEvidence, type Published } from '../../src/site/build/publish.ts';
 import { contentDigestOf } from '../../src/rederive/site-checks.mjs';
 import { addArtifact, makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';

@@ -1,5 +1,5 @@
 /**
- * The render cache (src/site/render-cache.ts): a build whose site model and
+ * The render cache (src/site/build/render-cache.ts): a build whose site model and
  * site code are those of a kept render takes the kept pages, and the site is
  * byte for byte the one a fresh render gives; a kept render that does not
  * check (a flipped byte, a path that would leave the output, a duplicate
@@ -14,7 +14,7 @@ import { serialize } from 'node:v8';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileTree } from '../helpers/file-tree.ts';
-import { readKeptRender, RENDER_CACHE_FORMAT } from '../../src/site/render-cache.ts';
+import { readKeptRender, RENDER_CACHE_FORMAT } from '../../src/site/build/render-cache.ts';
 import { sealHeader, testCache } from '../helpers/cache-store.ts';
 
 const scratch: string[] = [];

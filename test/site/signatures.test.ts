@@ -1,7 +1,7 @@
 /**
  * Signed or not, and withheld then revealed, in the site model (issue 16):
  * each published envelope is checked at build time against the bytes the
- * site publishes (src/site/signatures.ts), and one that does not check keeps
+ * site publishes (src/site/model/signatures.ts), and one that does not check keeps
  * its code (never "signed"); retain's record of what it withheld
  * (src/history/retained-withheld.ts) becomes, per file, revealed, still
  * withheld or absent, and a report without a record is "not recorded".
@@ -17,8 +17,8 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf, type Published } from '../../src/site/publish.ts';
-import { checkSignatures, currentReport } from '../../src/site/signatures.ts';
+import { publishedOf, type Published } from '../../src/site/build/publish.ts';
+import { checkSignatures, currentReport } from '../../src/site/model/signatures.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 const SECRET = 'holdout/secret.txt';

@@ -15,9 +15,9 @@ import { Config } from '../../src/config/config.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf, type Published } from '../../src/site/publish.ts';
-import { siteModelPlugin, SITE_MODEL_MODULE, writeSiteModel } from '../../src/site/render.ts';
-import { MAX_ROWS } from '../../src/site/rows.ts';
+import { publishedOf, type Published } from '../../src/site/build/publish.ts';
+import { siteModelPlugin, SITE_MODEL_MODULE, writeSiteModel } from '../../src/site/build/render.ts';
+import { MAX_ROWS } from '../../src/site/views/rows.ts';
 import { demoSiteModel, siteModelText } from '../golden/demo-site-model.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { atomFeed } from '../../src/site/data-files.ts';
+import { atomFeed } from '../../src/site/build/data-files.ts';
 import { modelOf } from '../helpers/site-model.ts';
-import { publishedOf } from '../../src/site/publish.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
 import { parseSourceDateEpoch, SourceDateError } from '../../src/config/source-date.ts';
 
 describe('parseSourceDateEpoch', () => {

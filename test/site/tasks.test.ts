@@ -1,5 +1,5 @@
 /**
- * Task pages (src/facts/attempt-index.ts, src/site/tasks.ts, task-key.ts):
+ * Task pages (src/facts/attempt-index.ts, src/site/model/tasks.ts, task-key.ts):
  * the key is the SHA-256 of the task id's UTF-8 bytes; on the demo every
  * board's per-task figures (resolved / graded, terminal classes, cost,
  * tokens) add up to each cohort's in the report, and each task page's rows
@@ -14,10 +14,10 @@ import { checkHistoryIn } from '../../src/history/compare.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
-import { publishedOf } from '../../src/site/publish.ts';
-import { taskKey, taskPath } from '../../src/site/task-key.ts';
-import { PAGE_TEXT_BYTES, siteTasks, type SiteBoardTasks, type TaskDetails } from '../../src/site/tasks.ts';
-import { taskMatrix } from '../../src/site/chart-tasks.ts';
+import { publishedOf } from '../../src/site/build/publish.ts';
+import { taskKey, taskPath } from '../../src/site/views/task-key.ts';
+import { PAGE_TEXT_BYTES, siteTasks, type SiteBoardTasks, type TaskDetails } from '../../src/site/model/tasks.ts';
+import { taskMatrix } from '../../src/site/model/chart-tasks.ts';
 import { attemptIndexOf, DETAIL_ROWS, evidenceOf, type AttemptIndex } from '../../src/facts/attempt-index.ts';
 import { computeSiteFacts } from '../../src/facts/index.ts';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';

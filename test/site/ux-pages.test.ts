@@ -14,7 +14,7 @@
  *   never a list of pairs);
  * - a board page reads: its table and charts, then the compatibility key and
  *   its id;
- * - boards are named by their title (src/site/board-names.ts boardTitle) on
+ * - boards are named by their title (src/site/views/board-names.ts boardTitle) on
  *   the plan, cohort and incompatibilities pages, and on a retained report's
  *   page by their title among THAT report's boards;
  * - no <title> of these pages holds a run of 12 or more hex digits.
@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupedIncompatibilities, type Report } from '../../src/report/schema.ts';
 import { cohortPairCount, expandCohortPairs } from '../../src/analysis/incompatibilities.ts';
-import { boardTitle } from '../../src/site/board-names.ts';
+import { boardTitle } from '../../src/site/views/board-names.ts';
 import { buildSite, sitemapPaths } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 

@@ -1,0 +1,170 @@
+/**
+ * Each page's slice of the site model: what the page (with its layout and
+ * components) reads, so that a page whose slice, site code and config are
+ * those of a page kept from an earlier build is not rendered again
+ * (build-site.ts, render-cache.ts page listings).
+ *
+ * - Every page: the layout's part (src/layouts/Base.astro reads the site's
+ *   title and URL, the current report's id, evidence date and generator,
+ *   and the model's date for the footer and the citation). So any change to
+ *   the report id (a new bundle, anything the report holds) changes every
+ *   page's key: the footer cites the current report on every page.
+ * - A task page (/boards/<hex>/tasks/<key>/): its board entry, the board's
+ *   title, the board's cohorts, its task row and the digest of its rows as
+ *   written for the render (render.ts writePageData).
+ * - A transcript page: its transcript row and the digest of its transcript
+ *   as written, its board entry and title, its cohort.
+ * - Every other page: the whole model (the digest of its lines as the pages
+ *   receive them: render-cache.ts renderKey). Conservative: those pages read
+ *   report-wide parts (the leaderboard, history, compare pages' board data).
+ *
+ * Pure: no disk; the keys are SHA-256 of JSON texts made in a fixed order.
+ */
+import { createHash } from 'node:crypto';
+import { boardTitle } from '../views/board-names.ts';
+import { hexOf } from '../views/format.ts';
+import type { SiteModel } from './model-types.ts';
+import { sitePagePaths } from './page-paths.ts';
+import { taskPath } from '../views/task-key.ts';
+import { transcriptPath } from './transcripts.ts';
+import { boardsOf, cohortOf, entryOf, hasCohort } from './view.ts';
+import { groupedIncompatibilities } from '../../report/schema.ts';
+import { feedsOf, incompatibleOf } from '../views/page-names.ts';
+import { compareLinks } from '../views/compare-paths.ts';
+import { claimsOf, cohortPlanCeilings } from './claims.ts';
+import { reportChanges } from './report-changes.ts';
+
+/** The name of the key format (in every key). */
+export const PAGE_KEY_FORMAT = 'ledgerboard.page-key.v1';
+
+/** What every page's key holds besides its slice. */
+export interface PageKeyInputs {
+  /** The site code identity (render-cache.ts siteCodeIdentity). */
+  site: string;
+  /** The digest of the config. */
+  config: string;
+  /** The digest of the whole model's lines (render-cache.ts modelDigest). */
+  whole: string;
+  /** The digest of each task page's data as written for the render, by page number. */
+  details: readonly string[];
+  /** The digest of each transcript page's data as written for the render, by page number. */
+  transcripts: readonly string[];
+}
+
+/**
+ * The layout's part of the model (src/layouts/Base.astro) as rendered: the
+ * site's URL and title. The parts of every page that name the report (the
+ * citation meta tags, the footer: the current report's id, evidence date and
+ * generator, the model's date) are stamped after the render (stamp.ts) and
+ * are in no page's key.
+ */
+export function layoutSlice(model: SiteModel): unknown {
+  return { siteUrl: model.siteUrl, title: model.title };
+}
+
+/** The slice of every page of the site, by page path (every path of sitePagePaths). */
+export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole' | 'details' | 'transcripts'>): Map<string, unknown> {
+  const layout = layoutSlice(model);
+  const report = model.report;
+  const slices = new Map<string, unknown>();
+  const set = (path: string, slice: unknown): void => {
+    if (!slices.has(path)) throw new Error(`a page that is not a page of the site: ${path}`);
+    slices.set(path, { layout, ...(slice as object) });
+  };
+  for (const path of sitePagePaths(model)) slices.set(path, { layout, whole: inputs.whole });
+  const boards = new Map(report.boards.map((b) => [b.board_id, b]));
+  const titleOf = (id: string): string | null => (boards.has(id) ? boardTitle(report, boards.get(id)!) : null);
+  const taskKeysOf = (id: string): string[] | null => model.tasks[id]?.tasks.map((t) => t.key) ?? null;
+  const card = model.scorecard?.card ?? null;
+  for (const board of boardsOf(model)) {
+    const hex = hexOf(board.board_id);
+    const title = boardTitle(report, board);
+    const cohorts = board.cohorts.map((id) => cohortOf(model, id));
+    // The board page (src/pages/boards/[hex].astro and its components BoardTable, BoardCharts, BoardPairs, BoardTasks).
+    const splits = model.splits[board.board_id] ?? [];
+    set(`/boards/${hex}/`, {
+      board,
+      title,
+      cohorts,
+      card,
+      sourceLines: board.cohorts.map((id) => model.sourceLines[id] ?? []),
+      splits,
+      splitBoards: splits.map((x) => (x.other_board === null ? null : [x.other_board, titleOf(x.other_board)])),
+      splitCohorts: splits.map((x) => (x.cohorts ?? []).map((id) => (hasCohort(model, id) ? cohortOf(model, id).subject : null))),
+      charts: model.charts[board.board_id] ?? null,
+      compare: model.compare[board.board_id] ?? null,
+      tasks: model.tasks[board.board_id] ?? null,
+    });
+    // Its compare pages (src/pages/boards/[hex]/compare/[a]/[b].astro): the pair, its two cohorts and sides.
+    const data = model.compare[board.board_id];
+    for (const [key, page] of Object.entries(data?.pages ?? {})) {
+      set(`/boards/${hex}/compare/${key}/`, { board, title, page, a: cohortOf(model, page.a), b: cohortOf(model, page.b), sides: [data!.sides[page.a] ?? null, data!.sides[page.b] ?? null], cap: data!.cap, full: data!.full, resolution: data!.resolution });
+    }
+    // Its task pages (src/pages/boards/[hex]/tasks/[key].astro).
+    for (const task of model.tasks[board.board_id]?.tasks ?? []) {
+      set(taskPath(hex, task.key), { board, title, cohorts, task, detail: inputs.details[task.page] ?? null });
+    }
+  }
+  // Cohort pages (src/pages/cohorts/[hex].astro).
+  const grouped = groupedIncompatibilities(report);
+  for (const c of report.cohorts) {
+    const board = boards.get(c.board_id) ?? null;
+    const incompatible = incompatibleOf(grouped, c);
+    const compare = board ? compareLinks(board.cohorts, board.board_id, model.compare[board.board_id]?.pages ?? {}, c.cohort_id) : null;
+    const earlier = c.regrade?.earlier ?? [];
+    const taskBoards = [...new Set([c.board_id, ...earlier.map((e) => e.board_id)])].sort();
+    set(`/cohorts/${hexOf(c.cohort_id)}/`, {
+      c,
+      board,
+      title: board === null ? null : boardTitle(report, board),
+      incompatible,
+      incompatibleBoards: incompatible.boards.map((g) => [titleOf(g.board_id), g.cohorts.map((id) => (hasCohort(model, id) ? cohortOf(model, id).subject : null))]),
+      compare,
+      compareCohorts: compare?.links.map((l) => cohortOf(model, l.id).subject) ?? [],
+      earlier: earlier.map((e) => [hasCohort(model, e.cohort_id), boards.has(e.board_id)]),
+      taskKeys: taskBoards.map((id) => [id, taskKeysOf(id)]),
+      sourceLines: model.sourceLines[c.cohort_id] ?? [],
+      card,
+      assessments: model.assessments[c.cohort_id] ?? [],
+      ceilings: card === null || claimsOf(c) === null ? [] : cohortPlanCeilings(card, model, c),
+    });
+  }
+  // Plan pages (src/pages/plans/[hex].astro): the bundle (its page holds the plan as shown), its report entry, history and feeds.
+  for (const [hex, i] of Object.entries(model.plans)) {
+    const b = model.bundles[i]!;
+    const feeds = b.counted && b.plan_id !== null ? feedsOf(report, b.plan_id) : [];
+    // The bundle without its index into the report's bundles (an added bundle moves it; the entry itself is in the slice).
+    const { report: _index, ...bundle } = b;
+    set(`/plans/${hex}/`, {
+      b: bundle,
+      entry: entryOf(model, b),
+      history: model.history.byPlan[hex] ?? [],
+      others: (model.otherClaims[hex] ?? []).map((n) => { const { report: _i, ...o } = model.bundles[n]!; return o; }),
+      feeds: feeds.map((f) => [f.board, boardTitle(report, f.board), f.cohorts]),
+    });
+  }
+  // Retained report pages (src/pages/reports/[hex].astro, its Signed and ReportChanges).
+  const changes = model.retained.length === 0 ? null : reportChanges(model).retained;
+  for (const r of model.retained) {
+    set(`/reports/${r.hex}/`, { r, changes: changes?.get(r.hex) ?? null, signatures: model.signatures[r.hex] ?? [], current: report.report_id === `sha256:${r.hex}` });
+  }
+  for (const [n, t] of model.transcripts.entries()) {
+    const board = boards.get(t.board_id) ?? null;
+    set(transcriptPath(t.bundle_hex, t.key), { t, board, title: board === null ? null : boardTitle(report, board), cohort: cohortOf(model, t.cohort_id), transcript: inputs.transcripts[n] ?? null });
+  }
+  return slices;
+}
+
+/** The key of every page: SHA-256 of the format, the site code identity, the config's digest and the page's slice. */
+export function pageKeys(model: SiteModel, inputs: PageKeyInputs): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const [path, slice] of pageSlices(model, inputs)) {
+    keys.set(path, `sha256:${createHash('sha256').update(JSON.stringify([PAGE_KEY_FORMAT, inputs.site, inputs.config, path, slice])).digest('hex')}`);
+  }
+  return keys;
+}
+
+/** The file a page is written to: `/` is `index.html`, `/a/b/` is `a/b/index.html`. */
+export function pageFile(path: string): string {
+  return `${path.replace(/^\/|\/$/g, '')}${path === '/' ? '' : '/'}index.html`;
+}
