@@ -15,6 +15,7 @@ import { taskPageData } from '../model/attempt-rows.ts';
 import { cohortOf } from '../model/view.ts';
 import type { TranscriptDetails } from '../model/transcripts.ts';
 import { processAlive } from './build-lock.ts';
+import { escapeAttributesPlugin } from './escape-attributes.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -321,7 +322,7 @@ export async function renderPages(model: SiteModel, target: string, details: Tas
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), siteModelPlugin(modelFile), renderFilterPlugin(choice), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), escapeAttributesPlugin(), siteModelPlugin(modelFile), renderFilterPlugin(choice), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
       logLevel: 'error',
       mode: 'production',
     });
