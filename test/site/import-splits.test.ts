@@ -2,7 +2,8 @@
  * Imports of one benchmark from one format that landed on different boards,
  * or in different cohorts of one board (issue 26: HELM gives some providers
  * other instructions): the site model says what differs, read by the
- * format's importer (configurationDifferences) from each bundle's published
+ * format's read side (configurationDifferences, src/import/source-registry.ts,
+ * asked through src/import/sources.ts) from each bundle's published
  * originals. Real HELM runs (content/imported/helm/): llama-3-70b and
  * qwen2-72b at --pass-threshold 1 (one board, two cohorts), and qwen2-72b
  * again at 0.5 (another grader: another board). The importer's comparison is
@@ -15,9 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Config } from '../../src/config/config.ts';
 import { importPath } from '../../src/import/import-input.ts';
-import type { Importer } from '../../src/import/importer.ts';
+import { ImportError } from '../../src/import/errors.ts';
+import { HELM_ORIGIN_FORMAT } from '../../src/import/helm/source-reader.ts';
+import type { SourceReader } from '../../src/import/importer.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
 import { importerNamed } from '../../src/import/registry.ts';
+import { sourceReaderOfOrigin } from '../../src/import/source-registry.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { modelOf as siteModelOf } from '../helpers/site-model.ts';
@@ -26,7 +30,8 @@ import { splitText } from '../../src/site/model/import-splits.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
 
 const HELM = fileURLToPath(new URL('../../content/imported/helm/', import.meta.url));
-const helm = importerNamed('helm')! as { configurationDifferences?: Importer['configurationDifferences'] };
+// The site reads the originals only through src/import/sources.ts, which finds the format's read side here (not the Importer object).
+const helm = sourceReaderOfOrigin(HELM_ORIGIN_FORMAT)! as { configurationDifferences?: SourceReader['configurationDifferences'] };
 const saved = helm.configurationDifferences;
 
 afterEach(() => {
@@ -104,10 +109,16 @@ describe('imports of one benchmark split over boards and cohorts', () => {
   it('a format without configurationDifferences says nothing; one that throws says nothing for that pair', async () => {
     helm.configurationDifferences = undefined;
     expect((await modelOf(RUNS)).model.splits).toEqual({});
+    // Originals that do not read as the format (the reader's ImportError): that pair's sources cannot be read, so nothing is said of it (src/import/sources.ts).
     helm.configurationDifferences = async () => {
-      throw new Error('hostile originals');
+      throw new ImportError('hostile originals');
     };
     expect((await modelOf(RUNS)).model.splits).toEqual({});
+    // Any other error is a bug in the reader: it is not swallowed, the build fails.
+    helm.configurationDifferences = async () => {
+      throw new TypeError('a reader bug');
+    };
+    await expect(modelOf(RUNS)).rejects.toThrow('a reader bug');
   });
 
   it('the split text names every component, bounded by the importer', () => {

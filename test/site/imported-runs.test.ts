@@ -37,7 +37,9 @@ import { textOf } from '../helpers/page-text.ts';
 import { buildSite } from '../browser/browser.ts';
 import { siteTasks } from '../../src/site/model/tasks.ts';
 import { attemptIndexOf, evidenceOf } from '../../src/facts/attempt-index.ts';
-import type { Importer } from '../../src/import/importer.ts';
+import type { SourceReader } from '../../src/import/importer.ts';
+import { sourceReaderOfOrigin } from '../../src/import/source-registry.ts';
+import { TBENCH_ORIGIN_FORMAT } from '../../src/import/tbench/source-reader.ts';
 import { rateRuleOf, sourceLineOf, emptyOutcomes, noTranscriptNote } from '../../src/site/model/imported-facts.ts';
 import { inspectImporter } from '../../src/import/inspect/importer.ts';
 
@@ -255,9 +257,10 @@ describe('an imported attempt without a transcript says so on its task page row'
 
   it('a format without transcripts: "no transcript: <format> records none"; a format with some: "the original log has no transcript for this attempt"', async () => {
     expect(noTranscriptNote('HELM run directory', 'format')).toBe('no transcript: HELM run directory records none');
-    const tb = importerNamed('terminal-bench')!;
+    // The site reads transcripts only through src/import/sources.ts, which finds the format's read side by its origin (not the Importer object).
+    const tb = sourceReaderOfOrigin(TBENCH_ORIGIN_FORMAT)! as { transcripts?: SourceReader['transcripts'] };
     const saved = tb.transcripts;
-    (tb as { transcripts?: Importer['transcripts'] }).transcripts = undefined;
+    tb.transcripts = undefined;
     try {
       const tasks = await siteTasks(report, publishedOf(report, results), attemptIndexOf(report, evidenceOf(results)));
       const board = report.boards.find((b) => b.key.origin === 'imported' && b.ledger.name === 'terminal-bench-core==head')!;
@@ -267,7 +270,7 @@ describe('an imported attempt without a transcript says so on its task page row'
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect([row.transcript, row.transcriptNote]).toEqual([null, 'no transcript: Terminal-Bench run records none']);
     } finally {
-      (tb as { transcripts?: Importer['transcripts'] }).transcripts = saved;
+      tb.transcripts = saved;
     }
     // With the format's transcripts read, an attempt the log has none for says so (Inspect's log_tool_call_error sample has messages; every row has one or the note).
     const tasks = await siteTasks(report, publishedOf(report, results), attemptIndexOf(report, evidenceOf(results)));
