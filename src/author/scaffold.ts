@@ -223,10 +223,8 @@ append-only: \`npm run retain\` after publishing keeps the report (in
 \`history/\`) so that evidence rewritten later is caught.
 `;
 
-const WORKFLOW = `# Verifies every bundle under evidence/, builds the leaderboard and
-# deploys it to GitHub Pages (Settings -> Pages -> Source: GitHub Actions).
-# Written by ledgerboard init ${VERSION}.
-name: leaderboard
+/** The parts both workflows share (the one-job workflow and `init --matrix N`'s), written once. */
+const WORKFLOW_TRIGGERS = `name: leaderboard
 
 on:
   push:
@@ -242,20 +240,15 @@ permissions:
 concurrency:
   group: pages
   cancel-in-progress: false
-
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
+`;
+const WORKFLOW_SETUP = `      - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
         with:
           node-version: ${WORKFLOW_NODE}
           cache: npm
       - run: npm ci
-      # --strict: a bundle that is not verified fails the build (it would still be published, never counted).
-      - run: npx ledgerboard build --strict
-      # Optional keyless signing (docs/publishing.md): a GitHub artifact attestation (Sigstore) of the
+`;
+const WORKFLOW_PUBLISH = `      # Optional keyless signing (docs/publishing.md): a GitHub artifact attestation (Sigstore) of the
       # published report.json, which readers check with \`gh attestation verify report.json --repo OWNER/REPO\`.
       # Set the repository variable LEDGERBOARD_ATTEST to true to turn it on (private repositories need a plan with attestations).
       - if: vars.LEDGERBOARD_ATTEST == 'true'
@@ -265,10 +258,8 @@ jobs:
       - uses: actions/upload-pages-artifact@v3
         with:
           path: dist
-
-  deploy:
-    needs: build
-    runs-on: ubuntu-latest
+`;
+const WORKFLOW_DEPLOY = `    runs-on: ubuntu-latest
     environment:
       name: github-pages
       url: \${{ steps.deployment.outputs.page_url }}
@@ -276,6 +267,21 @@ jobs:
       - id: deployment
         uses: actions/deploy-pages@v4
 `;
+
+const WORKFLOW = `# Verifies every bundle under evidence/, builds the leaderboard and
+# deploys it to GitHub Pages (Settings -> Pages -> Source: GitHub Actions).
+# Written by ledgerboard init ${VERSION}.
+${WORKFLOW_TRIGGERS}
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+${WORKFLOW_SETUP}      # --strict: a bundle that is not verified fails the build (it would still be published, never counted).
+      - run: npx ledgerboard build --strict
+${WORKFLOW_PUBLISH}
+  deploy:
+    needs: build
+${WORKFLOW_DEPLOY}`;
 
 /** The most verify jobs `init --matrix` writes (GitHub Actions runs at most 256 jobs of one matrix). */
 export const MAX_MATRIX = 256;
@@ -311,23 +317,7 @@ export function matrixWorkflow(n: number): string {
 # entry, and the build verifies every bundle itself (correct, only slower).
 # A verify job that fails does not stop the build: the build verifies its
 # share itself. docs/publishing.md, "Verifying in parallel".
-name: leaderboard
-
-on:
-  push:
-    branches: [main]
-  workflow_dispatch:
-
-permissions:
-  contents: read
-  pages: write
-  id-token: write
-  attestations: write
-
-concurrency:
-  group: pages
-  cancel-in-progress: false
-
+${WORKFLOW_TRIGGERS}
 env:
   LEDGERBOARD_CACHE_KEY: \${{ secrets.LEDGERBOARD_CACHE_KEY }}
 
@@ -339,13 +329,7 @@ jobs:
       matrix:
         shard: [${shards.join(', ')}]
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: ${WORKFLOW_NODE}
-          cache: npm
-      - run: npm ci
-      # Share K of ${n}: a bundle's share is decided by the SHA-256 of its path under evidence/ (docs/cli.md).
+${WORKFLOW_SETUP}      # Share K of ${n}: a bundle's share is decided by the SHA-256 of its path under evidence/ (docs/cli.md).
       - run: npx ledgerboard cache fill --shard \${{ matrix.shard }}/${n} --cache ${SHARD_CACHE_DIR}
       - uses: actions/upload-artifact@v4
         with:
@@ -360,13 +344,7 @@ jobs:
     if: \${{ !cancelled() }}
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: ${WORKFLOW_NODE}
-          cache: npm
-      - run: npm ci
-      - uses: actions/download-artifact@v4
+${WORKFLOW_SETUP}      - uses: actions/download-artifact@v4
         continue-on-error: true
         with:
           pattern: ledgerboard-cache-*
@@ -375,28 +353,11 @@ jobs:
       - run: npx ledgerboard cache merge ${sources} --into ${SHARD_CACHE_DIR}
       # --strict: a bundle that is not verified fails the build (it would still be published, never counted).
       - run: npx ledgerboard build --strict --cache ${SHARD_CACHE_DIR}
-      # Optional keyless signing (docs/publishing.md): a GitHub artifact attestation (Sigstore) of the
-      # published report.json, which readers check with \`gh attestation verify report.json --repo OWNER/REPO\`.
-      # Set the repository variable LEDGERBOARD_ATTEST to true to turn it on (private repositories need a plan with attestations).
-      - if: vars.LEDGERBOARD_ATTEST == 'true'
-        uses: actions/attest-build-provenance@v2
-        with:
-          subject-path: dist/report.json
-      - uses: actions/upload-pages-artifact@v3
-        with:
-          path: dist
-
+${WORKFLOW_PUBLISH}
   deploy:
     needs: build
     # A failed verify job would otherwise skip this job too (a job's default condition looks at every job
     # before it, not only the one it needs): deploy whenever the build itself succeeded.
     if: \${{ !cancelled() && needs.build.result == 'success' }}
-    runs-on: ubuntu-latest
-    environment:
-      name: github-pages
-      url: \${{ steps.deployment.outputs.page_url }}
-    steps:
-      - id: deployment
-        uses: actions/deploy-pages@v4
-`;
+${WORKFLOW_DEPLOY}`;
 }
