@@ -65,19 +65,7 @@ export interface TaskArtifact {
 }
 
 /** One attempt on a task page. */
-export interface TaskAttemptRow {
-  attempt_id: string;
-  index: number;
-  outcome: string;
-  terminal: TerminalClass;
-  reason: GraderReason | null;
-  /** The grade in use (FORMAT.md 7.1): the latest generation (under the pin) holding a result for it, else null (missing). */
-  verdict: 'pass' | 'fail' | 'error' | null;
-  generation: number | null;
-  cost: { state: string; micros: number | null };
-  tokens: { input: number; output: number } | null;
-  wall_seconds: number;
-  retries: number;
+export interface TaskAttemptRow extends Pick<IndexAttempt, 'attempt_id' | 'index' | 'outcome' | 'terminal' | 'reason' | 'verdict' | 'generation' | 'cost' | 'tokens' | 'wall_seconds' | 'retries'> {
   plan_hex: string;
   /** The published attempts.jsonl (its blob) and the 1-based line of this attempt. */
   line: { url: string | null; number: number };
