@@ -18,7 +18,6 @@
  */
 import { DETAIL_ROWS, type AttemptIndex, type IndexAttempt, type IndexCell, type IndexOutcomes } from '../../facts/attempt-index.ts';
 import type { LedgerRecord } from '../../schema/index.ts';
-import type { GraderReason, TerminalClass } from '../../analysis/grading.ts';
 import type { Report } from '../../report/schema.ts';
 import { hexOf } from '../views/format.ts';
 import type { Published, SiteFile } from './published.ts';
