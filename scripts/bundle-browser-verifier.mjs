@@ -52,7 +52,9 @@ function refuse(name) {
     throw error;
   };
 }
-module.exports = new Proxy({}, {
+// sep and constants are own properties too: esbuild's ESM interop copies only own properties, so a named
+// import of them (src/files/read.ts reads constants at load) must find them there.
+module.exports = new Proxy({ sep: "/", constants: {} }, {
   get: function (_, key) {
     if (typeof key === "symbol" || key === "__esModule" || key === "then") return undefined;
     if (key === "sep") return "/";
