@@ -197,8 +197,15 @@ describe('an added bundle on a site of several ledgers and boards', () => {
     expect(expected.filter((p) => p.startsWith('/cohorts/')).length).toBeGreaterThanOrEqual(2);
     expect(expected.filter((p) => p.startsWith('/plans/')).length).toBeGreaterThanOrEqual(1);
     expect(kept.filter((p) => p.startsWith('/boards/') && !p.includes('/tasks/') && !p.includes('/compare/')).length).toBe(2);
-    // Boards Y and Z's plans; board X's first plan feeds the baseline cohort the new bundle joins, so its page changes.
-    expect(kept.filter((p) => p.startsWith('/plans/')).length).toBe(2);
+    // The plan pages: only the new plan's is rendered. Boards Y and Z's plans are kept, and so is board X's first plan:
+    // it feeds the baseline cohort the new bundle joins, but its page shows of that cohort only its name, role and
+    // verdict (the pooled counts only on an imported plan's page), which the new bundle does not change.
+    const planPages = (files: ReadonlyMap<string, Uint8Array>) => [...files.keys()].filter((f) => f.startsWith('plans/') && f.endsWith('index.html')).map(pageOf).sort();
+    const newPlans = planPages(fullAfter).filter((p) => !planPages(fullBefore).includes(p));
+    expect(newPlans.length).toBe(1);
+    expect(expected.filter((p) => p.startsWith('/plans/'))).toEqual(newPlans);
+    expect(kept.filter((p) => p.startsWith('/plans/')).sort()).toEqual(planPages(fullBefore));
+    expect(kept.filter((p) => p.startsWith('/plans/')).length).toBe(3);
     expect(kept.filter((p) => p.includes('/tasks/')).length).toBeGreaterThan(0);
     // A kept page names the new report: its stamped parts are this build's.
     const newId = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')).report_id as string;

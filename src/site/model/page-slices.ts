@@ -5,18 +5,32 @@
  * (build-site.ts, render-cache.ts page listings).
  *
  * - Every page: the layout's part (src/layouts/Base.astro reads the site's
- *   title and URL, the current report's id, evidence date and generator,
- *   and the model's date for the footer and the citation). So any change to
- *   the report id (a new bundle, anything the report holds) changes every
- *   page's key: the footer cites the current report on every page.
+ *   title and URL). The report-wide parts of every page (the citation meta
+ *   tags, the footer: the current report's id, evidence date, generator) are
+ *   stamped after the render (src/site/build/stamp.ts) and are in no key.
+ * - A board page: its board, title and cohorts, their money (the site facts'
+ *   cohortMoney, BoardTable's cost column), source lines, splits, charts,
+ *   compare data and task list, the scorecard.
+ * - A compare page: its pair, its two cohorts, their money and sides.
  * - A task page (/boards/<hex>/tasks/<key>/): its board entry, the board's
  *   title, the board's cohorts, its task row and the digest of its rows as
  *   written for the render (render.ts writePageData).
+ * - A cohort page: its cohort and money, its board and title, what it links
+ *   to (incompatible boards, compare pages, earlier boards, task keys), its
+ *   source lines, assessments and scorecard ceilings.
+ * - A plan page: its bundle (without its index into the report's bundles),
+ *   its report entry, history, other claims, and of each board and cohort it
+ *   feeds only what the page shows (ids, title, subject, verdict; the
+ *   headline and plan count on an imported plan's page).
+ * - A retained report page: its report, changes, signatures, whether current.
  * - A transcript page: its transcript row and the digest of its transcript
  *   as written, its board entry and title, its cohort.
- * - Every other page: the whole model (the digest of its lines as the pages
- *   receive them: render-cache.ts renderKey). Conservative: those pages read
- *   report-wide parts (the leaderboard, history, compare pages' board data).
+ * - Every other page (the leaderboard, feeds, indexes): the whole model (the
+ *   digest of its lines as the pages receive them: render-cache.ts renderKey).
+ *
+ * A slice holds what its page reads, no more: a member the page does not show
+ * (a board's pairs on a plan page) would render the page again for bytes that
+ * do not change.
  *
  * Pure: no disk; the keys are SHA-256 of JSON texts made in a fixed order.
  */
@@ -27,12 +41,13 @@ import type { SiteModel } from './model-types.ts';
 import { sitePagePaths } from './page-paths.ts';
 import { taskPath } from '../views/task-key.ts';
 import { transcriptPath } from './transcripts.ts';
-import { boardsOf, cohortOf, entryOf, hasCohort } from './view.ts';
+import { boardsOf, cohortMoneyOf, cohortOf, entryOf, hasCohort } from './view.ts';
 import { groupedIncompatibilities } from '../../report/schema.ts';
 import { feedsOf, incompatibleOf } from '../views/page-names.ts';
 import { compareLinks } from '../views/compare-paths.ts';
 import { claimsOf, cohortPlanCeilings } from './claims.ts';
 import { reportChanges } from './report-changes.ts';
+import { hasUsableGrades } from '../views/usable-grades.ts';
 
 /** The name of the key format (in every key). */
 export const PAGE_KEY_FORMAT = 'ledgerboard.page-key.v1';
@@ -86,6 +101,8 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
       board,
       title,
       cohorts,
+      // BoardTable's cost column: the site facts' money of each of its cohorts (model.cohortMoney).
+      money: board.cohorts.map((id) => cohortMoneyOf(model, id)),
       card,
       sourceLines: board.cohorts.map((id) => model.sourceLines[id] ?? []),
       splits,
@@ -98,7 +115,7 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
     // Its compare pages (src/pages/boards/[hex]/compare/[a]/[b].astro): the pair, its two cohorts and sides.
     const data = model.compare[board.board_id];
     for (const [key, page] of Object.entries(data?.pages ?? {})) {
-      set(`/boards/${hex}/compare/${key}/`, { board, title, page, a: cohortOf(model, page.a), b: cohortOf(model, page.b), sides: [data!.sides[page.a] ?? null, data!.sides[page.b] ?? null], cap: data!.cap, full: data!.full, resolution: data!.resolution });
+      set(`/boards/${hex}/compare/${key}/`, { board, title, page, a: cohortOf(model, page.a), b: cohortOf(model, page.b), money: [cohortMoneyOf(model, page.a), cohortMoneyOf(model, page.b)], sides: [data!.sides[page.a] ?? null, data!.sides[page.b] ?? null], cap: data!.cap, full: data!.full, resolution: data!.resolution });
     }
     // Its task pages (src/pages/boards/[hex]/tasks/[key].astro).
     for (const task of model.tasks[board.board_id]?.tasks ?? []) {
@@ -115,6 +132,7 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
     const taskBoards = [...new Set([c.board_id, ...earlier.map((e) => e.board_id)])].sort();
     set(`/cohorts/${hexOf(c.cohort_id)}/`, {
       c,
+      money: cohortMoneyOf(model, c.cohort_id),
       board,
       title: board === null ? null : boardTitle(report, board),
       incompatible,
@@ -140,7 +158,14 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
       entry: entryOf(model, b),
       history: model.history.byPlan[hex] ?? [],
       others: (model.otherClaims[hex] ?? []).map((n) => { const { report: _i, ...o } = model.bundles[n]!; return o; }),
-      feeds: feeds.map((f) => [f.board, boardTitle(report, f.board), f.cohorts]),
+      // What the page shows of each board and cohort it feeds (not the whole board or cohort, which an added bundle on
+      // the same board changes where the page does not: its pairs, drift, the cohort's pooled counts): the board's id
+      // and title, each cohort's id, subject and verdict, and on an imported plan's page its headline and plan count.
+      feeds: feeds.map((f) => [
+        f.board.board_id,
+        boardTitle(report, f.board),
+        f.cohorts.map((c) => [c.cohort_id, c.subject, c.verdict, ...(b.page?.imported ? [hasUsableGrades(c), c.headline, c.plans.length] : [])]),
+      ]),
     });
   }
   // Retained report pages (src/pages/reports/[hex].astro, its Signed and ReportChanges).
