@@ -118,7 +118,7 @@ describe('without JavaScript', () => {
     });
     // The board, plan, cohort, retained report, leaderboard and /verify/ pages each have one.
     expect(digests).toBeGreaterThan(report.boards.length + report.cohorts.length);
-  }, 300_000);
+  }, 600_000);
 });
 
 describe('the script', () => {
