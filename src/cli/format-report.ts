@@ -1,6 +1,7 @@
 /** The readable form of a report: one table per board, then what was not counted and why. */
 import { shortDigest } from '../json/canonical.ts';
 import { interval, moneyText, percent, points, rankText } from '../site/views/format.ts';
+import { cohortMoney } from '../facts/money.ts';
 
 export { rankText } from '../site/views/format.ts';
 import { groupedIncompatibilities, type Report } from '../report/schema.ts';
@@ -41,7 +42,7 @@ export function reportText(report: Report, paint: Paint): string {
         interval(c.delta?.interval ?? null),
         c.classes ? `${c.classes.improved}/${c.classes.regressed}` : '-',
         c.verdict ?? '-',
-        terminalSafe(moneyText(c.cost, c.attempts)),
+        terminalSafe(moneyText(c.cost, cohortMoney(c).known)),
         String(c.attempts),
       ]);
     }
