@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { leaderboardCsv } from '../../src/site/build/data-files.ts';
 import type { SiteModel } from '../../src/site/model/model.ts';
 import type { ReportCohort } from '../../src/report/schema.ts';
+import { cohortMoney } from '../../src/facts/money.ts';
 
 function modelWith(model: string, agent: string, usable = true): SiteModel {
   const cohort = {
@@ -19,7 +20,8 @@ function modelWith(model: string, agent: string, usable = true): SiteModel {
     attempts: 2,
   } as unknown as ReportCohort;
   const board = { board_id: 'sha256:b', cohorts: ['sha256:c'], ledger: { name: 'widget-bugs' }, key: { origin: 'frozen' } };
-  return { report: { boards: [board], cohorts: [cohort] }, boardOrder: [0], cohortIndex: { 'sha256:c': 0 } } as unknown as SiteModel;
+  // The model carries each cohort's money facts (src/facts/money.ts), as buildSiteModel makes them.
+  return { report: { boards: [board], cohorts: [cohort] }, boardOrder: [0], cohortIndex: { 'sha256:c': 0 }, cohortMoney: [cohortMoney(cohort)] } as unknown as SiteModel;
 }
 
 const row = (csv: string) => csv.split('\r\n')[1]!;
