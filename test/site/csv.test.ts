@@ -71,6 +71,7 @@ describe('columns', () => {
       report,
       boardOrder: boardsInOrder(report).map((b) => report.boards.indexOf(b)),
       cohortIndex: Object.fromEntries(report.cohorts.map((c, i) => [c.cohort_id, i])),
+      cohortMoney: report.cohorts.map((c) => cohortMoney(c)),
     } as unknown as SiteModel;
     const lines = leaderboardCsv(model).trimEnd().split('\r\n').slice(1);
     expect(lines).toHaveLength(report.cohorts.length);
