@@ -41,9 +41,8 @@ import { importPath } from '../../src/import/import-input.ts';
 import { importerNamed } from '../../src/import/registry.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
 import { header, jsonLog, sample } from '../import/helpers.ts';
-import { addArtifact, rebudget, validBundle } from '../helpers/bundle-builder.ts';
+import { manyAttemptsModel } from '../helpers/many-attempts.ts';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
-import type { Attempt, Grades } from '../../src/schema/index.ts';
 
 const hex = (digest: string): string => digest.replace(/^sha256:/, '');
 const sha = (text: string): string => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
@@ -58,42 +57,7 @@ const PER_TASK = 13;
 
 /** A bundle of PER_TASK attempts of each subject on each task, a task's attempts on lines far apart (index outermost), mixed outcomes. */
 async function manyAttemptsBundle(): Promise<string> {
-  const model = validBundle();
-  model.plan.attempts = PER_TASK;
-  const attempts: Attempt[] = [];
-  const results: Grades['results'] = [];
-  const outcomes: Attempt['outcome'][] = ['completed', 'completed', 'timeout', 'completed', 'cancelled'];
-  let n = 0;
-  for (let index = 1; index <= PER_TASK; index++) {
-    for (const task of model.ledger) {
-      for (const subject of model.plan.subjects) {
-        const k = n++;
-        const id = `m-${String(k + 1).padStart(6, '0')}`;
-        const outcome = outcomes[k % outcomes.length]!;
-        attempts.push({
-          attempt_id: id,
-          task_id: task.task_id,
-          model: subject.model,
-          agent: { ...subject.agent },
-          index,
-          observed_model: subject.model,
-          outcome,
-          started_at: '2026-09-15T08:00:00Z',
-          ended_at: '2026-09-15T08:01:00Z',
-          wall_seconds: 10 + (k % 7),
-          tokens: { input: 100 + k, output: 10 },
-          retries: 0,
-          cost: { state: 'complete', micros: 1000 + k },
-          patch: null,
-        });
-        if (outcome === 'completed') results.push({ attempt_id: id, verdict: k % 3 === 0 ? 'pass' : 'fail', input: addArtifact(model, `artifacts/g/${id}/input.json`, `{"i":${k}}\n`), output: addArtifact(model, `artifacts/g/${id}/output.txt`, `o${k}\n`), receipt: addArtifact(model, `artifacts/g/${id}/receipt.json`, `{"r":${k}}\n`) });
-      }
-    }
-  }
-  model.attempts = attempts;
-  model.grades[0]!.value.results = results;
-  rebudget(model);
-  return writeModel(model);
+  return writeModel(manyAttemptsModel(PER_TASK, { prefix: 'm' }));
 }
 
 beforeAll(async () => {

@@ -15,8 +15,9 @@ import { publishedOf, type Published } from '../../src/site/build/publish.ts';
 import { siteTasks, type TaskDetails } from '../../src/site/model/tasks.ts';
 import { lineRanges, stripHtml, taskPageData } from '../../src/site/model/attempt-rows.ts';
 import { attemptIndexOf, DETAIL_ROWS, evidenceOf, type AttemptIndex } from '../../src/facts/attempt-index.ts';
-import type { Attempt, Grades } from '../../src/schema/index.ts';
-import { addArtifact, rebudget, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
+import { removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
+import { manyAttemptsModel } from '../helpers/many-attempts.ts';
+import type { Attempt } from '../../src/schema/index.ts';
 import { afterAll } from 'vitest';
 
 const PER_TASK = 13;
@@ -26,42 +27,7 @@ let index: AttemptIndex;
 let details: TaskDetails;
 
 beforeAll(async () => {
-  const model = validBundle();
-  model.plan.attempts = PER_TASK;
-  const attempts: Attempt[] = [];
-  const results: Grades['results'] = [];
-  const outcomes: Attempt['outcome'][] = ['completed', 'completed', 'timeout', 'completed', 'cancelled'];
-  let n = 0;
-  // Index outermost: a task's attempts are on lines far apart (several ranges per file).
-  for (let index = 1; index <= PER_TASK; index++) {
-    for (const task of model.ledger) {
-      for (const subject of model.plan.subjects) {
-        const k = n++;
-        const id = `r-${String(k + 1).padStart(6, '0')}`;
-        const outcome = outcomes[k % outcomes.length]!;
-        attempts.push({
-          attempt_id: id,
-          task_id: task.task_id,
-          model: subject.model,
-          agent: { ...subject.agent },
-          index,
-          observed_model: subject.model,
-          outcome,
-          started_at: '2026-09-15T08:00:00Z',
-          ended_at: '2026-09-15T08:01:00Z',
-          wall_seconds: 10 + (k % 7),
-          tokens: k % 4 === 3 ? null : { input: 100 + k, output: 10 },
-          retries: 0,
-          cost: k % 5 === 1 ? { state: 'unavailable', micros: null } : { state: 'complete', micros: 1000 + k },
-          patch: null,
-        });
-        if (outcome === 'completed') results.push({ attempt_id: id, verdict: k % 3 === 0 ? 'pass' : 'fail', input: addArtifact(model, `artifacts/g/${id}/input.json`, `{"i":${k}}\n`), output: addArtifact(model, `artifacts/g/${id}/output.txt`, `o${k}\n`), receipt: addArtifact(model, `artifacts/g/${id}/receipt.json`, `{"r":${k}}\n`) });
-      }
-    }
-  }
-  model.attempts = attempts;
-  model.grades[0]!.value.results = results;
-  rebudget(model);
+  const model = manyAttemptsModel(PER_TASK, { prefix: 'r', varied: true });
   const dir = await writeModel(model);
   const read = await verifyPaths([dir]);
   expect(read.map((r) => r.verification.status), JSON.stringify(read[0]!.verification.findings.slice(0, 3))).toEqual(['verified']);
