@@ -33,7 +33,7 @@ let jsOn: BrowserSession;
 let jsOff: BrowserSession;
 
 beforeAll(async () => {
-  site = await openDemoSite('ledgerboard-copy-');
+  site = await openDemoSite();
   ({ out, server, report, jsOn, jsOff } = site);
   await jsOn.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
 }, 240_000);

@@ -1,19 +1,20 @@
 /**
  * The fixture most browser suites open: the demo built as `npm run build`
- * makes it (frozen and imported evidence) into a temporary directory, served
+ * makes it (frozen and imported evidence), built once per test run and served
  * by the static server, with a JavaScript-on and a JavaScript-off browser.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Report } from '../../src/report/schema.ts';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
+import { removeTempDirs } from '../helpers/bundle-builder.ts';
+import { launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
+import { sharedDemoBuild } from './shared-demo.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
 /** A built, served demo site and two browsers. */
 export interface DemoSite {
-  /** The built site's directory. */
+  /** The built site's directory, shared with other suites: read only (copy it to change it). */
   out: string;
   server: StaticServer;
   /** Its report.json. */
@@ -24,12 +25,10 @@ export interface DemoSite {
   close(): Promise<void>;
 }
 
-/** Builds and serves the demo (`prefix` names the temporary directory); fails at once without Chromium. */
-export async function openDemoSite(prefix: string): Promise<DemoSite> {
+/** Serves the run's shared demo build (test/browser/shared-demo.ts: read it, never write it); fails at once without Chromium. */
+export async function openDemoSite(): Promise<DemoSite> {
   requireChromium();
-  const work = await makeTempDir(prefix);
-  const out = join(work, 'demo');
-  await buildSite({ out });
+  const out = await sharedDemoBuild();
   const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
   const [server, jsOn, jsOff] = await Promise.all([serveStatic(out), launchBrowser({ javaScriptEnabled: true }), launchBrowser({ javaScriptEnabled: false })]);
   return {

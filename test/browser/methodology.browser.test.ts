@@ -34,7 +34,7 @@ let jsOn: BrowserSession;
 let jsOff: BrowserSession;
 
 beforeAll(async () => {
-  site = await openDemoSite('ledgerboard-methodology-');
+  site = await openDemoSite();
   ({ out, server, report, jsOn, jsOff } = site);
 }, 240_000);
 

@@ -154,7 +154,7 @@ describe('re-deriving the report in the browser (/verify/)', () => {
   let forged: Forged;
 
   beforeAll(async () => {
-    demo = await openDemoSite('ledgerboard-rederive-browser-');
+    demo = await openDemoSite();
     const copy = await forgeVerdict(demo.out);
     forged = { ...copy, server: await serveStatic(copy.dir) };
   }, 300_000);

@@ -24,6 +24,7 @@ import { boardsInOrder } from '../../src/report/board-order.ts';
 import { shortIdentity } from '../../src/site/views/format.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { sharedDemoBuild } from './shared-demo.ts';
 import { HOSTILE_SITE_TITLE, hostileModel, hostileSpecs, readCorpora, rejectedSpec, type HostileSpec } from './hostile.ts';
 import { asText, inspectHtml, type DocumentFacts } from './inspect.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
@@ -73,7 +74,8 @@ beforeAll(async () => {
 
   // (a) the demo.
   // The demo exactly as `npm run build` makes it: the config's frozen and imported evidence, the committed history.
-  await buildSite({ out: join(work, 'demo') });
+  // A copy of the run's shared build: a test below changes one of its bytes.
+  await cp(await sharedDemoBuild(), join(work, 'demo'), { recursive: true });
 
   // (b) the hostile site: four verified bundles and one rejected, a hostile title.
   const corpora = await readCorpora();

@@ -38,7 +38,7 @@ let cohorts: Map<string, ReportCohort>;
 let ordered: ReportBoard[];
 
 beforeAll(async () => {
-  site = await openDemoSite('ledgerboard-table-');
+  site = await openDemoSite();
   ({ out, server, report, jsOn, jsOff } = site);
   cohorts = new Map(report.cohorts.map((c) => [c.cohort_id, c]));
   ordered = boardsInOrder(report);

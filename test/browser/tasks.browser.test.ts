@@ -35,6 +35,7 @@ import type { Report } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, sitemapPaths, type BrowserSession } from './browser.ts';
+import { sharedDemoBuild } from './shared-demo.ts';
 import { hostileModel, hostileSpecs, readCorpora, type HostileSpec } from './hostile.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 import { importPath } from '../../src/import/import-input.ts';
@@ -63,7 +64,7 @@ async function manyAttemptsBundle(): Promise<string> {
 beforeAll(async () => {
   requireChromium();
   const work = await makeTempDir('ledgerboard-tasks-');
-  await buildSite({ out: join(work, 'demo') });
+  const demoOut = await sharedDemoBuild();
   const corpora = await readCorpora();
   const specs = hostileSpecs(corpora, 2);
   const bundles = join(work, 'hostile-bundles');
@@ -96,9 +97,9 @@ beforeAll(async () => {
   await cp(await manyAttemptsBundle(), join(manyBundles, 'many'), { recursive: true });
   await buildSite({ bundles: manyBundles, out: join(work, 'many'), config });
   const read = async (out: string) => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  const [demoServer, hostileServer, manyServer, session] = await Promise.all([serveStatic(join(work, 'demo')), serveStatic(join(work, 'hostile')), serveStatic(join(work, 'many')), launchBrowser({ javaScriptEnabled: false })]);
+  const [demoServer, hostileServer, manyServer, session] = await Promise.all([serveStatic(demoOut), serveStatic(join(work, 'hostile')), serveStatic(join(work, 'many')), launchBrowser({ javaScriptEnabled: false })]);
   many = { out: join(work, 'many'), server: manyServer, report: await read(join(work, 'many')) };
-  demo = { out: join(work, 'demo'), server: demoServer, report: await read(join(work, 'demo')) };
+  demo = { out: demoOut, server: demoServer, report: await read(demoOut) };
   hostile = { out: join(work, 'hostile'), server: hostileServer, report: await read(join(work, 'hostile')), specs, transcriptTexts: texts.slice(6, 66).filter((_, k) => k % 10 !== 6 && k % 10 !== 7) };
   jsOff = session;
 }, 360_000);
