@@ -6,14 +6,21 @@
  * bundle of its own, in the report and on /rejected/.
  *
  * Permissions do not stop root, and tests and CI run as root: the CLI then
- * runs as the unprivileged user 65534 (nobody), over a fixture it can read
- * except where a test removes the permissions. Run as another user, the test
- * removes the permissions for itself.
+ * runs as root without the two capabilities that let root ignore permission
+ * bits (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH; util-linux's setpriv drops
+ * them), so a directory the test makes mode 000 stops it as it stops anyone,
+ * while the checkout stays reachable wherever the clone sits (a root shell's
+ * home, or any mkdtemp, is 0700, which the user 65534 could not traverse).
+ * Where setpriv is missing, the CLI runs as the user 65534 (nobody) and the
+ * test first checks that this user can reach the checkout, failing with what
+ * to change if not. Run as another user, the test removes the permissions for
+ * itself.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverBundles } from '../../src/evidence/discover.ts';
@@ -26,6 +33,25 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'ledgerboard.mjs');
 const asRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
+const SETPRIV = '/usr/bin/setpriv';
+/** Root drops the capabilities that bypass permission bits (see the top of the file). */
+const dropCapabilities = asRoot && existsSync(SETPRIV);
+/** Root without setpriv runs the CLI as the user 65534. */
+const asNobody = asRoot && !dropCapabilities;
+
+/** When the CLI runs as the user 65534: every directory above the checkout must let others traverse it. */
+function checkNobodyReachesCheckout(): void {
+  for (let dir = root; ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `this test runs the CLI as the user ${NOBODY} (setpriv, from util-linux, was not found at ${SETPRIV}), ` +
+          `and that user cannot traverse ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}) to reach ${bin}: ` +
+          `install util-linux, or run \`chmod o+x ${dir}\`, or clone somewhere every user can reach`,
+      );
+    }
+    if (dirname(dir) === dir) return;
+  }
+}
 
 const work: string[] = [];
 afterAll(async () => {
@@ -57,11 +83,13 @@ async function copyOfValidBundle(to: string): Promise<void> {
 
 /** Runs the CLI as a user that permissions apply to; its exit code and output. */
 async function runUnprivileged(args: readonly string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], {
+  if (asNobody) checkNobodyReachesCheckout();
+  const argv = [bin, ...args];
+  const child = spawn(dropCapabilities ? SETPRIV : process.execPath, dropCapabilities ? ['--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-all', '--', process.execPath, ...argv] : argv, {
     cwd,
     env: { ...process.env, NO_COLOR: '1', HOME: cwd },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   let stdout = '';
   let stderr = '';
@@ -110,7 +138,7 @@ describe('a directory that cannot be listed (item 7)', () => {
     // build too: the site is built (from this read-only checkout, for that user) with those bundles on it, not exit 3.
     const site = join(dir, 'published');
     await mkdir(site);
-    if (asRoot) await chown(site, NOBODY, NOBODY);
+    if (asNobody) await chown(site, NOBODY, NOBODY);
     await writeFile(join(dir, 'ledgerboard.config.json'), '{}');
     const built = await runUnprivileged(['build', '--config', join(dir, 'ledgerboard.config.json'), '--bundles', evidence, '--out', join(site, 'out')], dir);
     expect(built.stderr).not.toContain('unexpected error');
