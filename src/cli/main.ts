@@ -44,7 +44,7 @@ Commands:
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
   retain                               keep the current report in the append-only history
   keygen -o DIR                        write an Ed25519 key pair for signing reports
-  sign --key FILE                      sign the current report (DSSE, in-toto; kept under content/attestations/)
+  sign --key FILE                      sign the current report (DSSE, in-toto; kept in the config's attestations_dir)
   verify-site <url|dir> [--key K]      re-derive a published site's ids; with --key, check its signature by a pinned key
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)

@@ -34,7 +34,7 @@ beforeAll(async () => {
   keyid = /^key id ([0-9a-f]{64})$/m.exec(made.stdout)![1]!;
   pub = join(dir, 'keys', `ledgerboard-${keyid}.pub`);
   const other = await runCli(['keygen', '-o', join(dir, 'other-keys'), '--config', config]);
-  otherPub = join(dir, 'other-keys', `ledgerboard-${/^key id ([0-9a-f]{16})/m.exec(other.stdout)![1]!}.pub`);
+  otherPub = join(dir, 'other-keys', `ledgerboard-${/^key id ([0-9a-f]{64})$/m.exec(other.stdout)![1]!}.pub`);
   expect((await runCli(['sign', '--key', join(dir, 'keys', `ledgerboard-${keyid}.key`), '--config', config, '--no-cache'])).code).toBe(0);
   dist = join(dir, 'dist');
   const built = await runCli(['build', '--config', config, '--out', dist, '--no-cache']);
