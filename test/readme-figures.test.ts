@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMPORTERS } from '../src/import/registry.ts';
+import { DEFAULT_TIMEOUT_SECONDS, DOCUMENT_BYTES, MAX_REDIRECTS } from '../src/rederive/bounded-fetch.ts';
+import { REDERIVE_IN_BROWSER_MAX_BYTES } from '../src/site/model/rederive-limit.ts';
 import type { Report } from '../src/report/schema.ts';
 import { runCli } from './helpers/cli.ts';
 
@@ -86,5 +88,18 @@ describe('the figures the README states', () => {
     const notes = await readFile(join(importedDir, dir, 'NOTES.md'), 'utf8');
     expect(notes).toContain(`${slots} slots (task x epoch) without a sample: left unaccounted`);
     expect(notes).toContain(`${slots} of ${stated(/so [0-9]+ of its ([0-9]+) slots/)} planned sample runs`);
+  });
+
+  it('the bounds and limits it states are the code\'s', async () => {
+    expect(stated(/\(`--timeout SECONDS`, ([0-9]+) without a byte;/)).toBe(DEFAULT_TIMEOUT_SECONDS);
+    expect(stated(/without a byte; ([0-9]+) redirects;/)).toBe(MAX_REDIRECTS);
+    expect(stated(/`--max-document-bytes`, ([0-9]+) MiB\)/) * 1024 ** 2).toBe(DOCUMENT_BYTES);
+    expect(stated(/Up to ([0-9]+) MiB of evidence it re-derives everything/) * 1024 ** 2).toBe(REDERIVE_IN_BROWSER_MAX_BYTES);
+    // The screenshots' heights, as scripts/screenshots.ts cuts them (1280 px wide, then 390 px).
+    const script = await readFile(join(root, 'scripts', 'screenshots.ts'), 'utf8');
+    const heights = /const MAX_HEIGHT: Record<number, number> = \{ 1280: ([0-9]+), 390: ([0-9]+) \}/.exec(script);
+    expect(heights).not.toBeNull();
+    expect(stated(/each is cut at ([0-9,]+) or [0-9,]+ px of height/)).toBe(Number(heights![1]));
+    expect(stated(/each is cut at [0-9,]+ or ([0-9,]+) px of height/)).toBe(Number(heights![2]));
   });
 });
