@@ -34,21 +34,23 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function defaultText(p: Property): string {
-  return p.default === undefined ? 'absent' : `\`${JSON.stringify(p.default)}\``;
+function defaultText(p: Property, required: boolean): string {
+  if (p.default !== undefined) return `\`${JSON.stringify(p.default)}\``;
+  return required ? 'required' : 'absent';
 }
 
-function table(properties: Record<string, Property>, prefix: string): string[] {
+function table(properties: Record<string, Property>, prefix: string, required: readonly string[] = []): string[] {
   const rows = ['| member | type | default | meaning |', '|---|---|---|---|'];
-  for (const [name, p] of Object.entries(properties)) rows.push(`| \`${prefix}${name}\` | ${cell(typeOf(p))} | ${cell(defaultText(p))} | ${cell(p.description ?? '')} |`);
+  for (const [name, p] of Object.entries(properties)) rows.push(`| \`${prefix}${name}\` | ${cell(typeOf(p))} | ${cell(defaultText(p, required.includes(name)))} | ${cell(p.description ?? '')} |`);
   return rows;
 }
 
-/** The objects inside the config whose members get a table of their own. */
-function nested(p: Property): Record<string, Property> | null {
-  if (p.properties) return p.properties;
+/** The objects inside the config whose members get a table of their own (an array's items as `name[].member`). */
+function nested(p: Property): { members: Record<string, Property>; required: string[]; suffix: string } | null {
+  if (p.properties) return { members: p.properties, required: p.required ?? [], suffix: '' };
+  if (p.items?.properties) return { members: p.items.properties, required: p.items.required ?? [], suffix: '[]' };
   const object = p.anyOf?.find((a) => a.properties);
-  return object?.properties ?? null;
+  return object?.properties ? { members: object.properties, required: object.required ?? [], suffix: '' } : null;
 }
 
 /** The Markdown text of docs/config.md. */
@@ -74,7 +76,7 @@ export function configMarkdown(): string {
   for (const [name, p] of Object.entries(schema.properties)) {
     const inner = nested(p);
     if (!inner) continue;
-    lines.push('', `## \`${name}\``, '', ...table(inner, `${name}.`));
+    lines.push('', `## \`${name}${inner.suffix}\``, '', ...table(inner.members, `${name}${inner.suffix}.`, inner.required));
   }
   lines.push(
     '',

@@ -72,6 +72,8 @@ export function scaffoldFiles(options: ScaffoldOptions): ScaffoldFile[] {
     site_url: options.siteUrl,
     bundles_dir: 'evidence',
     retained_reports_dir: 'history',
+    // One layout: the signatures over retained reports live in the history beside them (ledgerboard sign).
+    attestations_dir: 'history/attestations',
   };
   const pkg = {
     name: options.name,
@@ -202,12 +204,21 @@ Three ways to put a bundle here:
   npx ledgerboard seal evidence/my-run/
   \`\`\`
 
-- **Imported results** that were never frozen (Inspect AI eval logs), marked
-  imported on every page and never ranked against frozen runs:
+- **Imported results** that were never frozen, from another harness's
+  logs, marked imported on every page and never ranked against frozen runs.
+  Six formats, each \`ledgerboard import <format>\`:
 
   \`\`\`sh
-  npx ledgerboard import inspect logs/*.eval -o evidence/ --license MIT
+  npx ledgerboard import inspect logs/*.eval -o evidence/ --license MIT   # Inspect AI .eval and .json logs
+  npx ledgerboard import lm-eval output/ -o evidence/ --license MIT       # lm-evaluation-harness (--log_samples)
+  npx ledgerboard import helm runs/my-run/ -o evidence/ --license MIT     # a HELM run directory
+  npx ledgerboard import swe-bench run/ -o evidence/ --license MIT        # a SWE-bench evaluation run
+  npx ledgerboard import terminal-bench runs/ -o evidence/ --license MIT  # Terminal-Bench 1 runs, Harbor jobs
+  npx ledgerboard import eee records/ -o evidence/ --license MIT          # Every Eval Ever aggregate + samples
+  npx ledgerboard import auto logs/ -o evidence/ --license MIT            # any mix: each input's format recognised
   \`\`\`
+
+  \`npx ledgerboard import --help\` lists each format's inputs and options.
 
 - **A bundle someone sent you**: copy its directory here as it is. Never edit
   a bundle by hand: its ids and digests would no longer re-derive.
@@ -220,7 +231,8 @@ See \`../scorecard.example.md\`.
 Check what is here with \`npm run verify\`; build the site with
 \`npm run build\` and look at it with \`npm run preview\`. Keep history
 append-only: \`npm run retain\` after publishing keeps the report (in
-\`history/\`) so that evidence rewritten later is caught.
+\`history/\`) so that evidence rewritten later is caught; \`npx ledgerboard
+sign --key <private key>\` signs it, beside it in \`history/attestations/\`.
 `;
 
 /** The parts both workflows share (the one-job workflow and `init --matrix N`'s), written once. */

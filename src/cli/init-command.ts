@@ -15,8 +15,10 @@ export const initCommand: Command = {
 Writes a board repository into DIR (default: the current directory; created
 when missing):
 
-  ledgerboard.config.json            the config (its $schema for editors), reading evidence/
-  evidence/README.md                 what goes in evidence/: freeze + seal, import, bundles you were sent
+  ledgerboard.config.json            the config (its $schema for editors): bundles in evidence/, the history
+                                     in history/ (retain's reports, sign's signatures in history/attestations/)
+  evidence/README.md                 what goes in evidence/: freeze + seal, import (six formats, or auto),
+                                     bundles you were sent
   scorecard.example.json             an example score card (FORMAT.md 11): claims capped by access tier;
                                      not enabled (the config does not name it)
   scorecard.example.md               what the card does, when to enable it and how

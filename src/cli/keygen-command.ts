@@ -13,7 +13,9 @@ Writes a new Ed25519 key pair into DIR (created if missing):
   ledgerboard-<keyid>.key   the private key, PKCS#8 PEM, mode 0600: keep it secret
   ledgerboard-<keyid>.pub   the public key, SPKI PEM: give it to readers out of band
 and prints the key id (the SHA-256 of the public key's DER SubjectPublicKeyInfo,
-FORMAT.md 10), which readers pin with verify.mjs --key. Never overwrites.
+FORMAT.md 10), which readers pin with verify.mjs --key. The file names carry the
+whole 64-hex key id, so the name is the pin (older pairs were named by its first
+16 hex digits: pass those as files, --key FILE, which works the same). Never overwrites.
 
 DIR may not be inside the evidence, the retained reports, the attestations
 or the default output directory (dist/, beside the config or here): those

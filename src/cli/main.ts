@@ -33,6 +33,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   cache: async () => (await import('./cache-command.ts')).cacheCommand,
 };
 
+/** Every command's name, as `ledgerboard <name>` takes it. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 const MAIN_HELP = `ledgerboard ${VERSION}: verify evaluation evidence bundles and publish them as a re-verifiable leaderboard
 
 Usage: ledgerboard <command> [options]
@@ -44,7 +47,7 @@ Commands:
   build [--out DIR] [--strict]         verify, analyse and render the static site (default dist/)
   retain                               keep the current report in the append-only history
   keygen -o DIR                        write an Ed25519 key pair for signing reports
-  sign --key FILE                      sign the current report (DSSE, in-toto; kept under content/attestations/)
+  sign --key FILE                      sign the current report (DSSE, in-toto; kept in the config's attestations_dir)
   verify-site <url|dir> [--key K]      re-derive a published site's ids; with --key, check its signature by a pinned key
   freeze <plan.yaml> --ledger FILE [--aliases FILE] (-o DIR | --dry-run)
                                        freeze a YAML plan into DIR/plan.json + ledger.jsonl (create-only)
@@ -62,7 +65,9 @@ Options:
 
 Exit codes: 0 all verified, 1 some bundle not verified, 2 usage error (or a build that
 cannot run as asked: output locked, unwritable or full, evidence changed), 3 unexpected error.
-The evidence format and every finding code: docs/format.md, docs/finding-codes.md.
+The evidence format (cited as "FORMAT.md N", its section N): docs/format.md; every finding
+code: docs/finding-codes.md. Every docs/ file a help cites is in the package:
+node_modules/ledgerboard/docs/ (docs/format.md is node_modules/ledgerboard/docs/format.md).
 `;
 
 /** Runs the CLI with the given arguments and returns the exit code. */

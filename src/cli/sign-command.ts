@@ -47,7 +47,10 @@ of every counted bundle by their SHA-256 as the site publishes them, in a DSSE
 envelope with an Ed25519 signature over its pre-authentication encoding. The
 envelope is kept create-only as
   <attestations_dir>/<report-hex>/<keyid>.json
-and the public key as <attestations_dir>/keys/<keyid>.pem (the config's attestations_dir, default content/attestations); signing the same
+and the public key as <attestations_dir>/keys/<keyid>.pem (the config's
+attestations_dir: history/attestations in a board ledgerboard init made,
+beside the retained reports; content/attestations when the config has no
+such member); signing the same
 report with the same key again is a no-op (Ed25519 signatures are
 deterministic). build publishes every envelope under /attestations/<report-hex>/
 and the public keys in /keys.json; a reader trusts a signature only for a key
@@ -56,7 +59,8 @@ pinned out of band (verify.mjs --key).
 Sign the report you retain: ledgerboard retain, then ledgerboard sign.
 
 Options:
-  --key FILE      the private key (PKCS#8 PEM, from ledgerboard keygen); never
+  --key FILE      the private key (PKCS#8 PEM, ledgerboard-<keyid>.key from ledgerboard keygen;
+                  its .pub twin is refused, naming the .key); never
                   inside the evidence (--bundles included), the history, the
                   attestations or dist/, by its real path (links resolved)
   --bundles DIR   the bundles directory (default: the config's bundles_dir)

@@ -99,11 +99,13 @@ export const Config = z.strictObject({
     .string()
     .min(1)
     .default('content/attestations')
-    .describe('Signed reports (ledgerboard sign, FORMAT.md 10): one DSSE envelope per report and key, <report-hex>/<keyid>.json, create-only, relative to the config file; build publishes them under /attestations/.'),
+    .describe('Signed reports (ledgerboard sign, FORMAT.md 10): one DSSE envelope per report and key, <report-hex>/<keyid>.json, and the public keys, keys/<keyid>.pem, create-only, relative to the config file; build publishes them under /attestations/ and /keys.json. ledgerboard init sets it to history/attestations, beside the retained reports it signs (retained_reports_dir history).'),
   withhold: z
     .array(WithholdRule)
     .default([])
-    .describe('Files of the bundles whose bytes the site never publishes (verified and counted as usual; their digests stay public): a holdout kept secret until revealed by removing the rule. Never changes a report id, a figure or a URL.'),
+    .describe(
+      'Files of the bundles whose bytes the site never publishes (verified and counted as usual; their digests stay public): a holdout kept secret until revealed by removing the rule. Each rule { path, reason, until? } applies to every bundle the config reads (every bundles_dir, frozen and imported alike): a file is withheld when a rule\'s path matches its path inside its bundle, and the first such rule gives its reason and until. Bytes equal to a withheld file\'s are withheld wherever they appear, unless they are also a file that is never withheld (then they are published and build says so). A rule that matches no file is a warning at build. Never changes a report id, a figure or a URL.',
+    ),
   compare_max_cohorts: z
     .int()
     .min(2)

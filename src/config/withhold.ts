@@ -37,13 +37,15 @@ export function globRegExp(glob: string): RegExp {
 
 export const WithholdRule = z
   .strictObject({
-    path: z.string().min(1).describe('A glob over paths inside a bundle (* within a directory, ** across directories, ? one character), e.g. "artifacts/grader/**".'),
-    reason: z.string().min(1).describe('Why the bytes are withheld; shown beside each withheld file.'),
+    path: z.string().min(1).describe(
+        'A glob matched against the whole of each file\'s path inside its bundle ("/"-separated, relative to the bundle directory, e.g. "artifacts/grader/tests.py"), case-sensitive: `*` is any run of characters but "/", `**` any run including "/" (`**/` also matches no directory at all: "artifacts/**/x.py" matches "artifacts/x.py"), `?` one character but "/"; every other character is literal (no `[...]`, `{a,b}` or `!`). "artifacts/grader/**" withholds every file under artifacts/grader/. A glob that would match manifest.json, plan.json, ledger.jsonl, attempts.jsonl, grades/<n>.json or assessments.json is refused (exit 2): a stranger needs them to re-derive the numbers.',
+      ),
+    reason: z.string().min(1).describe('Why the bytes are withheld (free text): shown beside each file the rule withholds, on its plan page and in /withheld.json. A file matched by several rules gets the first rule\'s reason.'),
     until: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
       .optional()
-      .describe('When the publisher means to reveal the bytes (shown; revealing is removing the rule).'),
+      .describe('When the publisher means to reveal the bytes, YYYY-MM-DD (checked as a pattern of digits only, not as a calendar date): shown beside each withheld file. Nothing happens on that date: revealing is removing the rule (the same report id, now with the bytes). Absent: no date shown.'),
   })
   .superRefine((rule, ctx) => {
     const re = globRegExp(rule.path);

@@ -121,6 +121,8 @@ export async function main(args: readonly string[], out: (line: string) => void 
       try {
         pem = await readFile(value, 'utf8');
       } catch (error) {
+        // An older keygen named a pair by the first 16 hex digits of its id: 64 bits is too little to pin a key by.
+        if (/^[0-9a-f]{16}$/.test(value)) return (err(`${options.program}: --key ${value}: 16 hex digits are only the start of a key id (an older keygen's file name), too few to pin a key: give the whole 64-hex key id (keygen printed it) or the public key file ledgerboard-${value}.pub`), 2);
         return (err(`${options.program}: --key ${value}: neither a 64-hex key id nor a readable PEM file (${(error as Error).message})`), 2);
       }
       const key = publicKeyOf(pem);

@@ -86,7 +86,7 @@ beforeAll(async () => {
   keyid = /^key id ([0-9a-f]{64})$/m.exec(await cli('keygen', '-o', join(work, 'keys'), '--config', config))![1]!;
   otherKeyid = /^key id ([0-9a-f]{64})$/m.exec(await cli('keygen', '-o', join(work, 'other-keys'), '--config', config))![1]!;
   await cli('retain', '--config', config, '--no-cache');
-  await cli('sign', '--key', join(work, 'keys', `ledgerboard-${keyid.slice(0, 16)}.key`), '--config', config, '--no-cache');
+  await cli('sign', '--key', join(work, 'keys', `ledgerboard-${keyid}.key`), '--config', config, '--no-cache');
   await buildSite({ out: join(work, 'signed'), config });
   reportHex = (JSON.parse(await readFile(join(work, 'signed', 'report.json'), 'utf8')) as { report_id: string }).report_id.slice(7);
   withheld = (JSON.parse(await readFile(join(work, 'signed', 'withheld.json'), 'utf8')) as { files: typeof withheld }).files;

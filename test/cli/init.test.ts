@@ -5,7 +5,7 @@
  * evidence is there; with an example score card (issue 27) that is not
  * enabled, and its explanation beside it.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { digestCanonical } from '../../src/json/canonical.ts';
 import { packageNameOf, SCORECARD_EXAMPLE, WORKFLOW_NODE } from '../../src/author/scaffold.ts';
 import { FIGURES, Scorecard } from '../../src/claims/scorecard.ts';
 import { Assessments } from '../../src/schema/assessments.ts';
+import { IMPORTERS } from '../../src/import/registry.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const temps: string[] = [];
@@ -37,7 +38,8 @@ describe('ledgerboard init', () => {
     expect(code).toBe(0);
     for (const file of FILES) expect(stdout).toContain(`created  ${file}\n`);
     const { config } = await loadConfigFile(join(dir, 'ledgerboard.config.json'));
-    expect(config).toMatchObject({ title: 'My Board leaderboard', site_url: 'https://boards.example.org/', bundles_dir: 'evidence', retained_reports_dir: 'history' });
+    // One layout: evidence/ and history/, the signatures over retained reports in the history beside them.
+    expect(config).toMatchObject({ title: 'My Board leaderboard', site_url: 'https://boards.example.org/', bundles_dir: 'evidence', retained_reports_dir: 'history', attestations_dir: 'history/attestations' });
     expect(config.$schema).toBe('./node_modules/ledgerboard/public/schema/config.json');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
     expect(pkg.name).toBe('my-board');
@@ -61,7 +63,13 @@ describe('ledgerboard init', () => {
     expect(workflow.jobs.deploy.steps.map((s) => s.uses)).toEqual(['actions/deploy-pages@v4']);
     // What a build leaves beside dist/ (atomic swap, lock, render directories) is never committed.
     expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(['node_modules/', 'dist/', 'dist.staging/', 'dist.previous/', 'dist.lock', 'dist.render-*/', '']);
-    expect(await readFile(join(dir, 'evidence', 'README.md'), 'utf8')).toContain('ledgerboard seal');
+    // evidence/README.md: freeze + seal, every importer (one command line each, as `import --help` names them) and import auto.
+    const evidence = await readFile(join(dir, 'evidence', 'README.md'), 'utf8');
+    expect(evidence).toMatch(/^ {2}npx ledgerboard freeze plan\.yaml .* -o evidence\/my-run\/$/m);
+    expect(evidence).toMatch(/^ {2}npx ledgerboard seal evidence\/my-run\/$/m);
+    const commands = [...evidence.matchAll(/^ {2}npx ledgerboard import ([a-z-]+) /gm)].map((m) => m[1]);
+    expect(commands).toEqual([...IMPORTERS.map((i) => i.name), 'auto']);
+    expect(evidence).toContain('history/attestations/');
   });
 
   it('writes an example score card, not enabled: a strict card, which the config does not name, explained beside it', async () => {
@@ -151,9 +159,46 @@ describe('ledgerboard init', () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).toContain('No evidence yet');
     expect(index).toContain('ledgerboard seal');
+    // Every importer by its format name, and import auto.
+    const empty = index.slice(index.indexOf('id="no-evidence"'));
+    const named = [...empty.matchAll(/<code>([a-z-]+)<\/code> \(/g)].map((m) => m[1]);
+    expect(named).toEqual(IMPORTERS.map((i) => i.name));
+    expect(empty).toContain('npx ledgerboard import &lt;format&gt; &lt;input&gt;... -o evidence/ --license MIT');
+    expect(empty).toContain('npx ledgerboard import auto logs/ -o evidence/ --license MIT');
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { boards: unknown[]; bundles: unknown[] };
     expect(report.boards).toEqual([]);
     expect(report.bundles).toEqual([]);
+  });
+});
+
+describe('an init board signed: init, keygen, retain, sign, build', () => {
+  it('keeps the signature in the history beside the retained report (history/attestations/), never content/, and the site says it is signed', { timeout: 300_000 }, async () => {
+    const parent = await tempDir();
+    const dir = join(parent, 'board');
+    expect((await runCli(['init', dir, '--site-url', 'https://user.github.io/board/'])).code).toBe(0);
+    const config = join(dir, 'ledgerboard.config.json');
+    await cp('content/bundles/2026-09-14-widget-bugs', join(dir, 'evidence', '2026-09-14-widget-bugs'), { recursive: true });
+    const made = await runCli(['keygen', '-o', join(parent, 'keys'), '--config', config]);
+    expect(made.code).toBe(0);
+    const keyid = /^key id ([0-9a-f]{64})$/m.exec(made.stdout)![1]!;
+    const retained = await runCli(['retain', '--config', config, '--no-cache']);
+    expect(retained.code).toBe(0);
+    const [reportFile] = (await readdir(join(dir, 'history'))).filter((n) => /^[0-9a-f]{64}\.json$/.test(n));
+    const hex = reportFile!.slice(0, 64);
+    const signed = await runCli(['sign', '--key', join(parent, 'keys', `ledgerboard-${keyid}.key`), '--config', config, '--no-cache']);
+    expect(signed.stderr).toBe('');
+    expect(signed.code).toBe(0);
+    const envelope = join(dir, 'history', 'attestations', hex, `${keyid}.json`);
+    expect(signed.stdout).toBe(`signed report sha256:${hex} with key ${keyid}: ${envelope} (1 counted manifests and report.json)\n`);
+    expect((await readdir(join(dir, 'history', 'attestations', 'keys')))).toEqual([`${keyid}.pem`]);
+    expect((await readdir(dir)).sort()).toEqual(['.github', '.gitignore', 'evidence', 'history', 'ledgerboard.config.json', 'package.json', 'scorecard.example.json', 'scorecard.example.md']);
+    const out = join(dir, 'dist');
+    const built = await runCli(['build', '--config', config, '--out', out, '--no-cache']);
+    expect(built.code).toBe(0);
+    expect(await readFile(join(out, 'attestations', hex, `${keyid}.json`))).toEqual(await readFile(envelope));
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain(`data-signed-key="${keyid}"`);
+    expect(index).toContain(`Signed by key <code>${keyid.slice(0, 12)}</code>`);
   });
 });
 

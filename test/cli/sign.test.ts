@@ -30,7 +30,7 @@ describe('keygen', () => {
     expect(run.code).toBe(0);
     const keyid = /^key id ([0-9a-f]{64})$/m.exec(run.stdout)![1]!;
     const names = (await readdir(join(dir, 'keys'))).sort();
-    expect(names).toEqual([`ledgerboard-${keyid.slice(0, 16)}.key`, `ledgerboard-${keyid.slice(0, 16)}.pub`]);
+    expect(names).toEqual([`ledgerboard-${keyid}.key`, `ledgerboard-${keyid}.pub`]);
     expect((await stat(join(dir, 'keys', names[0]!))).mode & 0o777).toBe(0o600);
     const pub = createPublicKey(await readFile(join(dir, 'keys', names[1]!), 'utf8'));
     expect(createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex')).toBe(keyid);
@@ -51,7 +51,7 @@ describe('sign', () => {
     const keys = join(dir, 'signing');
     const made = await runCli(['keygen', '-o', keys, '--config', config]);
     const keyid = /^key id ([0-9a-f]{64})$/m.exec(made.stdout)![1]!;
-    const key = join(keys, `ledgerboard-${keyid.slice(0, 16)}.key`);
+    const key = join(keys, `ledgerboard-${keyid}.key`);
     const first = await runCli(['sign', '--key', key, '--config', config, '--no-cache']);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -71,7 +71,7 @@ describe('sign', () => {
       const manifest = await readFile(join(dir, 'evidence', name, 'manifest.json'));
       files.push({ name: manifestSubjectName((JSON.parse(manifest.toString()) as { bundle_id: string }).bundle_id), bytes: manifest });
     }
-    const pinned = createPublicKey(await readFile(join(keys, `ledgerboard-${keyid.slice(0, 16)}.pub`), 'utf8'));
+    const pinned = createPublicKey(await readFile(join(keys, `ledgerboard-${keyid}.pub`), 'utf8'));
     const check = checkEnvelope(bytes, { files, report_id: report.report_id }, [pinned]);
     expect(check.problems).toEqual([]);
     expect(check.valid).toBe(true);
@@ -90,4 +90,33 @@ describe('sign', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a private key in PEM/);
   });
+
+  it('given the public half of a pair, names the private key file it needs instead of an OpenSSL error (exit 2)', async () => {
+    const keys = join(dir, 'halves');
+    const keyid = /^key id ([0-9a-f]{64})$/m.exec((await runCli(['keygen', '-o', keys, '--config', config])).stdout)![1]!;
+    const pub = join(keys, `ledgerboard-${keyid}.pub`);
+    const run = await runCli(['sign', '--key', pub, '--config', config, '--no-cache']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`ledgerboard: ${pub} is a public key; sign needs the private key ${join(keys, `ledgerboard-${keyid}.key`)}\nRun 'ledgerboard sign --help' for usage.\n`);
+    // Another name than keygen's: the message says which file to look for.
+    await cp(pub, join(keys, 'mine.pem'));
+    const other = await runCli(['sign', '--key', join(keys, 'mine.pem'), '--config', config, '--no-cache']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`${join(keys, 'mine.pem')} is a public key; sign needs the private key (the .key file keygen wrote beside the .pub)`);
+  });
+
+  it('a pair named the old way (the first 16 hex digits of the id) still signs as a file; verify.mjs --key <16 hex> says to give the whole id', async () => {
+    const keys = join(dir, 'old-names');
+    const keyid = /^key id ([0-9a-f]{64})$/m.exec((await runCli(['keygen', '-o', keys, '--config', config])).stdout)![1]!;
+    const { rename } = await import('node:fs/promises');
+    for (const ext of ['key', 'pub']) await rename(join(keys, `ledgerboard-${keyid}.${ext}`), join(keys, `ledgerboard-${keyid.slice(0, 16)}.${ext}`));
+    const signed = await runCli(['sign', '--key', join(keys, `ledgerboard-${keyid.slice(0, 16)}.key`), '--config', config, '--no-cache']);
+    expect(signed.code).toBe(0);
+    expect(signed.stdout).toMatch(new RegExp(`^signed report sha256:[0-9a-f]{64} with key ${keyid}: `));
+    const { main: verifyMain } = await import('../../src/rederive/verify-main.ts');
+    const errors: string[] = [];
+    const code = await verifyMain(['--key', keyid.slice(0, 16), join(dir, 'no-site')], () => {}, (line) => errors.push(line));
+    expect(code).toBe(2);
+    expect(errors).toEqual([`node verify.mjs: --key ${keyid.slice(0, 16)}: 16 hex digits are only the start of a key id (an older keygen's file name), too few to pin a key: give the whole 64-hex key id (keygen printed it) or the public key file ledgerboard-${keyid.slice(0, 16)}.pub`]);
+  }, 60_000);
 });

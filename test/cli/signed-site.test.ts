@@ -32,10 +32,10 @@ beforeAll(async () => {
   await writeFile(config, JSON.stringify({ bundles_dir: 'evidence', site_url: 'https://board.example.org/' }));
   const made = await runCli(['keygen', '-o', join(dir, 'keys'), '--config', config]);
   keyid = /^key id ([0-9a-f]{64})$/m.exec(made.stdout)![1]!;
-  pub = join(dir, 'keys', `ledgerboard-${keyid.slice(0, 16)}.pub`);
+  pub = join(dir, 'keys', `ledgerboard-${keyid}.pub`);
   const other = await runCli(['keygen', '-o', join(dir, 'other-keys'), '--config', config]);
-  otherPub = join(dir, 'other-keys', `ledgerboard-${/^key id ([0-9a-f]{16})/m.exec(other.stdout)![1]!}.pub`);
-  expect((await runCli(['sign', '--key', join(dir, 'keys', `ledgerboard-${keyid.slice(0, 16)}.key`), '--config', config, '--no-cache'])).code).toBe(0);
+  otherPub = join(dir, 'other-keys', `ledgerboard-${/^key id ([0-9a-f]{64})$/m.exec(other.stdout)![1]!}.pub`);
+  expect((await runCli(['sign', '--key', join(dir, 'keys', `ledgerboard-${keyid}.key`), '--config', config, '--no-cache'])).code).toBe(0);
   dist = join(dir, 'dist');
   const built = await runCli(['build', '--config', config, '--out', dist, '--no-cache']);
   expect(built.code).toBe(0);

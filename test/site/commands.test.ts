@@ -254,7 +254,7 @@ beforeAll(async () => {
   const keys: string[] = [];
   for (const k of ['keys-a', 'keys-b']) keys.push(/^key id ([0-9a-f]{64})$/m.exec(await cli(board, 'keygen', '-o', join(work, k), '--config', config))![1]!);
   await cli(board, 'retain', '--config', config, '--no-cache');
-  for (const [i, k] of keys.entries()) await cli(board, 'sign', '--key', join(work, `keys-${'ab'[i]}`, `ledgerboard-${k.slice(0, 16)}.key`), '--config', config, '--no-cache');
+  for (const [i, k] of keys.entries()) await cli(board, 'sign', '--key', join(work, `keys-${'ab'[i]}`, `ledgerboard-${k}.key`), '--config', config, '--no-cache');
   out = join(work, 'site');
   await cli(board, 'build', '--config', config, '--no-cache', '--out', out);
 
