@@ -79,7 +79,7 @@ describe('the reading order of a compare page', () => {
           expect([view.firstBetter, view.secondBetter]).toEqual([pair.a_better, pair.b_better]);
         }
         // A candidate against the board's baseline: the page's delta reads with the sign of the candidate's own.
-        if (page.delta !== null && board.baseline_cohort_id !== null && second.cohort_id === board.baseline_cohort_id && first.delta?.rate != null) {
+        if (page.delta !== null && board.baseline_cohort_id !== null && second.cohort_id === board.baseline_cohort_id && first.delta !== null && first.delta.rate !== null) {
           expect(points(view.delta!.rate)).toBe(points(first.delta.rate));
         }
       }
