@@ -78,7 +78,7 @@ describe('the embed snippets', () => {
     const e = badgeEmbed(report, c, absolute);
     expect(e.page).toBe(`https://board.example/sub/cohorts/${hex}/`);
     expect(e.badge).toBe(`https://board.example/sub/badges/${hex}.svg`);
-    expect(e.html).toMatch(new RegExp(`^<a href="https://board\\.example/sub/cohorts/${hex}/"><img src="https://board\\.example/sub/badges/${hex}\\.svg" alt="[^"<>]*" height="20"></a>$`));
+    expect(e.html).toMatch(new RegExp(`^<a href="https://board\\.example/sub/cohorts/${hex}/"><img src="https://board\\.example/sub/badges/${hex}\\.svg" alt="[^"<>]*"></a>$`));
     expect(e.html).toContain('x&quot;&gt;&lt;img src=y onerror=alert(1)&gt;](javascript:alert(1))[');
     // Markdown: the brackets of the alt text escaped, so it cannot close the image early; the only link targets are ours.
     expect(e.markdown.startsWith('[![ledgerboard badge: x&quot;&gt;&lt;img src=y onerror=alert(1)&gt;\\](javascript:alert(1))\\[')).toBe(true);

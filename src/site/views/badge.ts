@@ -138,7 +138,7 @@ export function badgeEmbed(report: Pick<Report, 'boards'>, cohort: ReportCohort,
   const page = absolute(`/cohorts/${hexOf(cohort.cohort_id)}/`);
   const badge = absolute(badgePath(cohort.cohort_id));
   const alt = altText(report, cohort);
-  const html = `<a href="${text(page)}"><img src="${text(badge)}" alt="${text(alt)}" height="20"></a>`;
+  const html = `<a href="${text(page)}"><img src="${text(badge)}" alt="${text(alt)}"></a>`;
   const markdown = `[![${text(alt).replace(/[\\[\]]/g, (ch) => `\\${ch}`)}](${badge})](${page})`;
   return { html, markdown, page, badge, alt };
 }
