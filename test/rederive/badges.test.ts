@@ -4,7 +4,9 @@
  * badge is the re-derived report's (exit 0); one badge's rate edited is a
  * MISMATCH naming the badge, the figure and both texts (exit 1); a badge
  * that says "signed" on a site that publishes no attestation is a MISMATCH
- * (exit 1). The cohort page carries the embed snippets.
+ * (exit 1). The cohort page carries the embed snippets. A site whose report
+ * is signed (keygen, sign, build): every badge says "signed", and verify.mjs
+ * passes them.
  */
 import { execFile } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
@@ -15,6 +17,7 @@ import { badgeSvg, readBadgeFigures } from '../../src/site/views/badge.ts';
 import { buildSite } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { copySite, replaceInFile } from '../helpers/forge-site.ts';
+import { runCli } from '../helpers/cli.ts';
 
 interface Run {
   code: number;
@@ -33,9 +36,10 @@ function runScript(site: string): Promise<Run> {
 
 let site: string;
 let report: Report;
+let work: string;
 
 beforeAll(async () => {
-  const work = await makeTempDir('ledgerboard-badges-');
+  work = await makeTempDir('ledgerboard-badges-');
   await cp(await writeModel(validBundle()), join(work, 'bundles', 'b0'), { recursive: true });
   const config = join(work, 'ledgerboard.config.json');
   await writeFile(config, JSON.stringify({ title: 'badges', site_url: 'https://badges.example/board/' }));
@@ -88,4 +92,25 @@ describe('the badges of a built site', () => {
     const lines = run.stdout.split('\n').filter((l) => l.startsWith('MISMATCH'));
     expect(lines).toEqual([`MISMATCH badge /badges/${c.cohort_id.slice(7)}.svg says "signed", but the site publishes no attestation of report ${report.report_id.slice(7, 19)} by a key in /keys.json`]);
   }, 200_000);
+});
+
+describe('the badges of a signed site', () => {
+  it('keygen, sign, build: every badge says "signed"; verify.mjs exits 0 and passes them', async () => {
+    const config = join(work, 'signed.config.json');
+    await writeFile(config, JSON.stringify({ title: 'badges', site_url: 'https://badges.example/', bundles_dir: join(work, 'bundles') }));
+    const made = await runCli(['keygen', '-o', join(work, 'keys'), '--config', config]);
+    const keyid = /^key id ([0-9a-f]{64})$/m.exec(made.stdout)![1]!;
+    expect((await runCli(['sign', '--key', join(work, 'keys', `ledgerboard-${keyid.slice(0, 16)}.key`), '--config', config, '--no-cache'])).code).toBe(0);
+    const dist = join(work, 'signed-site');
+    expect((await runCli(['build', '--config', config, '--out', dist, '--no-cache'])).code).toBe(0);
+    const signed = JSON.parse(await readFile(join(dist, 'report.json'), 'utf8')) as Report;
+    for (const c of signed.cohorts) {
+      const svg = await readFile(join(dist, 'badges', `${c.cohort_id.slice(7)}.svg`), 'utf8');
+      expect(readBadgeFigures(svg).get('signed')).toBe('signed');
+      expect(svg).toBe(badgeSvg(signed, c, true));
+    }
+    const run = await runScript(dist);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain(`ok  badge /badges/ all ${signed.cohorts.length} badges show the re-derived report's rate, interval, rank range and id, byte for byte`);
+  }, 300_000);
 });
