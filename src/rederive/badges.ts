@@ -1,9 +1,9 @@
 /**
  * The cohorts' badges (/badges/<cohort-hex>.svg, src/site/views/badge.ts)
  * made again from the re-derived report and compared with what the site
- * serves, byte for byte: a badge whose rate, interval, rank range or report
- * id is not the re-derived report's is a MISMATCH naming the badge and the
- * figure, with both texts.
+ * serves, byte for byte: a badge whose rate, interval or rank range is not
+ * the re-derived report's, or that names another report than /report.json,
+ * is a MISMATCH naming the badge and the figure, with both texts.
  *
  * The signed state is not in the report: a badge may say "signed" or "not
  * signed", and one that says "signed" must be on a site that publishes an
@@ -31,9 +31,16 @@ async function listedKeys(get: SiteGet): Promise<string[]> {
   }
 }
 
-/** Checks every cohort's badge the site serves against the re-derived report. */
-export async function checkBadges(get: SiteGet, report: Report): Promise<RederiveLine[]> {
+/**
+ * Checks every cohort's badge the site serves against the re-derived report
+ * (`rederived`): its figures are the re-derived report's, the report id it
+ * names is the one the site publishes (`publishedId`, whose own check is the
+ * report's: a report that does not re-derive is said once there, not again
+ * on every badge).
+ */
+export async function checkBadges(get: SiteGet, rederived: Report, publishedId: string): Promise<RederiveLine[]> {
   const lines: RederiveLine[] = [];
+  const report: Report = { ...rederived, report_id: publishedId };
   const reportHex = hexOf(report.report_id);
   let attested: boolean | null = null;
   const hasAttestation = async (): Promise<boolean> => {
@@ -77,7 +84,7 @@ export async function checkBadges(get: SiteGet, report: Report): Promise<Rederiv
     lines.push({ status: 'MISMATCH', check: 'badge', subject: path, detail });
   }
   if (served === 0) lines.push({ status: 'info', check: 'badge', subject: '/badges/', detail: 'no badge published (a site built before badges existed): nothing to compare' });
-  else if (matching === served) lines.push({ status: 'ok', check: 'badge', subject: '/badges/', detail: `all ${served} badges show the re-derived report's rate, interval, rank range and id, byte for byte` });
+  else if (matching === served) lines.push({ status: 'ok', check: 'badge', subject: '/badges/', detail: `all ${served} badges show the re-derived report's rate, interval and rank range and name /report.json's id, byte for byte` });
   if (served > 0 && served < report.cohorts.length) lines.push({ status: 'info', check: 'badge', subject: '/badges/', detail: `${report.cohorts.length - served} of ${report.cohorts.length} cohorts have no badge published: nothing to compare there` });
   return lines;
 }

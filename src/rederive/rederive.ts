@@ -140,7 +140,7 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   if (chosen === undefined) {
     progress('files', 0, 1);
     lines.push(...(await checkDerivedFiles(get, derivedModel(rederived, history.reports))));
-    lines.push(...(await checkBadges(get, rederived)));
+    lines.push(...(await checkBadges(get, rederived, published.report_id)));
     progress('files', 1, 1);
   } else lines.push({ status: 'info', check: 'files', subject: '/', detail: 'leaderboard.csv, changes.json, the feed and the badges (which name the report id) span every board: compared only when every board is re-derived' });
   lines.push(...(await checkPages(get, rederived, chosen, (done, total) => progress('pages', done, total))));

@@ -67,7 +67,7 @@ describe('the badges of a built site', () => {
   it('unedited: verify.mjs exits 0 and says every badge is the re-derived report\'s', async () => {
     const run = await runScript(site);
     expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain(`ok  badge /badges/ all ${report.cohorts.length} badges show the re-derived report's rate, interval, rank range and id, byte for byte`);
+    expect(run.stdout).toContain(`ok  badge /badges/ all ${report.cohorts.length} badges show the re-derived report's rate, interval and rank range and name /report.json's id, byte for byte`);
   }, 200_000);
 
   it('one badge\'s rate edited: verify.mjs exits 1 with a MISMATCH naming the badge and both rates', async () => {
@@ -111,6 +111,6 @@ describe('the badges of a signed site', () => {
     }
     const run = await runScript(dist);
     expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain(`ok  badge /badges/ all ${signed.cohorts.length} badges show the re-derived report's rate, interval, rank range and id, byte for byte`);
+    expect(run.stdout).toContain(`ok  badge /badges/ all ${signed.cohorts.length} badges show the re-derived report's rate, interval and rank range and name /report.json's id, byte for byte`);
   }, 300_000);
 });
