@@ -3,7 +3,8 @@
  * verify every published bundle again (sections 6 and 9, imports re-run),
  * analyse the counted ones with the config the report carries, and compare
  * the report so made with /report.json byte for byte; then every file the
- * site derives from it (cohort JSON, leaderboard.csv, changes.json, the feed)
+ * site derives from it (cohort JSON, leaderboard.csv, changes.json, the feed,
+ * the cohorts' badges)
  * and the figures its pages print. A difference names the first member that
  * differs, with both values.
  *
@@ -28,6 +29,7 @@ import { VERSION } from '../version.ts';
 import { differenceText, reportDifferences } from './compare-report.ts';
 import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived-files.ts';
 import { checkPages } from './pages.ts';
+import { checkBadges } from './badges.ts';
 import { fetchBlob, readSiteBundle, SiteProblem } from './site-bundles.ts';
 import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
@@ -138,8 +140,9 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   if (chosen === undefined) {
     progress('files', 0, 1);
     lines.push(...(await checkDerivedFiles(get, derivedModel(rederived, history.reports))));
+    lines.push(...(await checkBadges(get, rederived, published.report_id)));
     progress('files', 1, 1);
-  } else lines.push({ status: 'info', check: 'files', subject: '/', detail: 'leaderboard.csv, changes.json and the feed span every board: compared only when every board is re-derived' });
+  } else lines.push({ status: 'info', check: 'files', subject: '/', detail: 'leaderboard.csv, changes.json, the feed and the badges (which name the report id) span every board: compared only when every board is re-derived' });
   lines.push(...(await checkPages(get, rederived, chosen, (done, total) => progress('pages', done, total))));
 
   if (version.report !== null && version.report !== VERSION) {

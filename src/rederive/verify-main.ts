@@ -62,8 +62,9 @@ Re-derives a ledgerboard site from its published bytes:
   score card it names, /scorecard.json, whose digest must match: FORMAT.md
   11), and the report so made compared with /report.json byte for byte,
   every claim included; then the cohort
-  files, leaderboard.csv, changes.json, the feed and the figures the pages
-  print. A difference names the first member that differs.
+  files, leaderboard.csv, changes.json, the feed, the cohorts' badges and
+  the figures the pages print. A difference names the first member that
+  differs.
 With --key (a public key PEM file, or a 64-hex key id to look up in the
 site's /keys.json), the report must carry a valid signature (FORMAT.md 10)
 by each pinned key over /report.json and every counted manifest as fetched;

@@ -5,8 +5,11 @@
  *   clicking, the pair matrix (its compact SVG at 390 px, every text at
  *   least 11 px; its table), a click on a pair link to the compare page, whose
  *   numbers (sign test, Holm p, per-task table, delta, seed) are checked
- *   against /report.json; the cohort pages link the compare page back, and
- *   the pages fit a 390 px screen;
+ *   against /report.json in the page's reading order (issue 29: the
+ *   candidate, else the better-placed cohort, first); a page whose URL puts
+ *   the baseline first reads the candidate's delta with the sign the board
+ *   shows; the cohort pages link the compare page back, and the pages fit a
+ *   390 px screen;
  * - a hostile site: a cohort whose model name is an XSS payload renders as
  *   text on its compare page, and no dialog opens (JavaScript on).
  */
@@ -80,16 +83,21 @@ describe('the demo, JavaScript off: leaderboard -> board -> pair matrix -> compa
     const link = page.locator('.board-pairs table.pair-table tbody tr').nth(0).locator('td').nth(4).locator('a');
     const cellText = (await link.textContent())!;
     await Promise.all([page.waitForURL(/\/compare\//), link.click()]);
-    const [, , , , aHex, bHex] = new URL(page.url()).pathname.split('/');
-    const a = cohorts.get(`sha256:${aHex}`)!;
-    const b = cohorts.get(`sha256:${bHex}`)!;
-    expect(a.cohort_id < b.cohort_id).toBe(true);
-    expect([a.cohort_id, b.cohort_id].sort()).toEqual([board.cohorts[0], board.cohorts[4]].sort());
-    const pair = board.pairs!.find((p) => p.a === a.cohort_id && p.b === b.cohort_id)!;
+    const [, , , , xHex, yHex] = new URL(page.url()).pathname.split('/');
+    // The URL in cohort id order; the page in the reader's order (issue 29): A the candidate, else the one placed higher on the board.
+    const x = cohorts.get(`sha256:${xHex}`)!;
+    const y = cohorts.get(`sha256:${yHex}`)!;
+    expect(x.cohort_id < y.cohort_id).toBe(true);
+    expect([x.cohort_id, y.cohort_id].sort()).toEqual([board.cohorts[0], board.cohorts[4]].sort());
+    const readsFirst = (p: ReportCohort, q: ReportCohort) => (p.subject.role !== q.subject.role ? p.subject.role === 'candidate' : board.cohorts.indexOf(p.cohort_id) < board.cohorts.indexOf(q.cohort_id));
+    const [a, b] = readsFirst(x, y) ? [x, y] : [y, x];
+    expect(await page.locator('h1 a[data-side="a"]').getAttribute('href')).toBe(`/cohorts/${a.cohort_id.slice(7)}/`);
+    const pair = board.pairs!.find((p) => p.a === x.cohort_id && p.b === y.cohort_id)!;
+    const [aBetter, bBetter] = a === x ? [pair.a_better, pair.b_better] : [pair.b_better, pair.a_better];
     const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())!.trim();
     expect(await figure('tasks')).toBe(String(pair.tasks));
-    expect(await figure('a_better')).toBe(String(pair.a_better));
-    expect(await figure('b_better')).toBe(String(pair.b_better));
+    expect(await figure('a_better')).toBe(String(aBetter));
+    expect(await figure('b_better')).toBe(String(bBetter));
     expect(await figure('p')).toBe(pText(pair.p));
     expect(await figure('p_holm')).toBe(pText(pair.p_holm));
     // No pair of the demo has a winner (docs/formulas.md: 17 tasks cannot separate anyone under Holm).
@@ -97,8 +105,8 @@ describe('the demo, JavaScript off: leaderboard -> board -> pair matrix -> compa
     expect(await figure('winner')).toBe('no difference');
     // The cell that was clicked said the same, from row 1's side.
     const rowIsA = board.cohorts[0] === a.cohort_id;
-    expect(cellText).toBe(`no difference · ${rowIsA ? `${pair.a_better}-${pair.b_better}` : `${pair.b_better}-${pair.a_better}`} · p ${pText(pair.p_holm)}`);
-    // Per task: one row per headline task, A's and B's sides from the report, "A" exactly a_better times.
+    expect(cellText).toBe(`no difference · ${rowIsA ? `${aBetter}-${bBetter}` : `${bBetter}-${aBetter}`} · p ${pText(pair.p_holm)}`);
+    // Per task: one row per headline task, A's and B's sides from the report, "A" exactly as often as A has the higher rate.
     const rows = await page.locator('tr[data-task-row]').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent!.trim())));
     const sa = sidesOf(report, a);
     const sb = sidesOf(report, b);
@@ -107,15 +115,15 @@ describe('the demo, JavaScript off: leaderboard -> board -> pair matrix -> compa
       expect(r[1]).toBe(`${sa[t]!.resolved} / ${sa[t]!.attempts} ${sa[t]!.outcome}`);
       expect(r[2]).toBe(`${sb[t]!.resolved} / ${sb[t]!.attempts} ${sb[t]!.outcome}`);
     });
-    expect(rows.filter((r) => r[3] === 'A')).toHaveLength(pair.a_better);
-    expect(rows.filter((r) => r[3] === 'B')).toHaveLength(pair.b_better);
-    // The delta: A's pooled rate minus B's over the tasks both attempted, and its seed.
-    const both = sa.flatMap((x, t) => (x.attempts > 0 && sb[t]!.attempts > 0 ? [t] : []));
+    expect(rows.filter((r) => r[3] === 'A')).toHaveLength(aBetter);
+    expect(rows.filter((r) => r[3] === 'B')).toHaveLength(bBetter);
+    // The delta: A's pooled rate minus B's over the tasks both attempted, and its seed (the ids in the URL's order).
+    const both = sa.flatMap((s, t) => (s.attempts > 0 && sb[t]!.attempts > 0 ? [t] : []));
     const sum = (s: typeof sa, key: 'resolved' | 'attempts') => both.reduce((n, t) => n + s[t]![key], 0);
     expect(await figure('paired_tasks')).toBe(String(both.length));
     expect(await figure('delta')).toBe(points(sum(sa, 'resolved') / sum(sa, 'attempts') - sum(sb, 'resolved') / sum(sb, 'attempts')));
-    const bundles = [...new Set([...a.plans, ...b.plans].map((p) => p.bundle_id))].sort();
-    expect(await figure('seed')).toBe(`${digestCanonical({ bundles, config_digest: report.config_digest })}/${a.cohort_id}/${b.cohort_id}`);
+    const bundles = [...new Set([...x.plans, ...y.plans].map((p) => p.bundle_id))].sort();
+    expect(await figure('seed')).toBe(`${digestCanonical({ bundles, config_digest: report.config_digest })}/${x.cohort_id}/${y.cohort_id}`);
     // Cost and tokens side by side.
     expect(await page.locator('table.compare-sides').textContent()).toContain('Tokens');
     // Back: A's cohort page lists this compare page under "Compare with".
@@ -123,6 +131,34 @@ describe('the demo, JavaScript off: leaderboard -> board -> pair matrix -> compa
     await Promise.all([page.waitForURL(/\/cohorts\//), page.locator('h1 a[data-side="a"]').click()]);
     expect(await page.locator(`a[data-compare-link][href="${comparePath}"]`).count()).toBe(1);
     expect(await page.locator('a[data-compare-link]').count()).toBe(5);
+    await page.close();
+  });
+
+  it('the baseline\'s id sorts first, the page reads the candidate first: its delta has the sign the board shows', { timeout: 60_000 }, async () => {
+    const report = (await (await fetch(`${demo.origin}/report.json`)).json()) as Report;
+    const board = report.boards.find((b) => b.baseline_cohort_id !== null && b.cohorts.some((id) => id !== b.baseline_cohort_id && id > b.baseline_cohort_id! && report.cohorts.find((c) => c.cohort_id === id)!.delta?.rate))!;
+    const baseline = board.baseline_cohort_id!;
+    const candidate = report.cohorts.find((c) => c.board_id === board.board_id && c.cohort_id > baseline && c.subject.role === 'candidate' && c.delta?.rate)!;
+    const page = await jsOff.context.newPage();
+    await page.goto(`${demo.origin}/boards/${board.board_id.slice(7)}/`);
+    // The board: the candidate's row shows its delta against the baseline, and its pair-table row against the baseline's column.
+    const shownDelta = (await page.locator(`[data-figure="${candidate.cohort_id.slice(7)}:delta"]`).first().textContent())!.trim();
+    expect(shownDelta).toBe(points(candidate.delta!.rate));
+    const row = board.cohorts.indexOf(candidate.cohort_id);
+    const col = board.cohorts.indexOf(baseline);
+    const cell = page.locator('.board-pairs table.pair-table tbody tr').nth(row).locator('td').nth(col).locator('a');
+    const pair = board.pairs!.find((p) => p.a === baseline && p.b === candidate.cohort_id)!;
+    expect(await cell.textContent()).toBe(`no difference · ${pair.b_better}-${pair.a_better} · p ${pText(pair.p_holm)}`);
+    await Promise.all([page.waitForURL(/\/compare\//), cell.click()]);
+    // The URL keeps the id order (the baseline first); the page reads the candidate first, says so, and agrees in sign.
+    expect(new URL(page.url()).pathname).toBe(`/boards/${board.board_id.slice(7)}/compare/${baseline.slice(7)}/${candidate.cohort_id.slice(7)}/`);
+    expect((await page.locator('[data-compare-order]').textContent())!.replace(/\s+/g, ' ')).toMatch(/^A = .+ \(candidate\), B = .+ \(baseline\)$/);
+    expect(await page.locator('h1 a[data-side="a"]').getAttribute('href')).toBe(`/cohorts/${candidate.cohort_id.slice(7)}/`);
+    const figure = async (name: string) => (await page.locator(`[data-figure="${name}"]`).textContent())!.trim();
+    expect(await figure('delta')).toBe(shownDelta);
+    // Not the URL's order (baseline - candidate), which the page read before issue 29.
+    expect(await figure('delta')).not.toBe(points(-candidate.delta!.rate!));
+    expect([await figure('a_better'), await figure('b_better')]).toEqual([String(pair.b_better), String(pair.a_better)]);
     await page.close();
   });
 

@@ -2,9 +2,11 @@
  * Test helper: forging a built site as a hostile host or mirror would
  * (issue 24): a copy of the site whose report.json is edited with every id
  * re-derived (report_id, the cohort files, the current entry of
- * changes.json with its diff recomputed, the report id in every page), so
- * only a verifier that re-derives the numbers from the evidence can notice.
+ * changes.json with its diff recomputed, the report id in every page and
+ * badge), so only a verifier that re-derives the numbers from the evidence
+ * can notice.
  */
+import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson, digestHex, selfId } from '../../src/json/canonical.ts';
@@ -63,6 +65,10 @@ export async function forgeReport(site: string, edit: (report: Report) => void):
   await writeFile(join(site, 'changes.json'), `${canonicalJson(changes)}\n`);
   for (const file of await filesEnding(site, ['.html', '.xml', '.csv'])) {
     await replaceInFile(file, digestHex(oldId), digestHex(newId));
+  }
+  // The badges (/badges/<cohort-hex>.svg) name the report by its first 12 hex digits.
+  for (const file of existsSync(join(site, 'badges')) ? await filesEnding(join(site, 'badges'), ['.svg']) : []) {
+    await replaceInFile(file, digestHex(oldId).slice(0, 12), digestHex(newId).slice(0, 12));
   }
   return forged;
 }

@@ -107,8 +107,9 @@ describe('node verify.mjs <dir>', () => {
     expect(out.checks).toBeGreaterThan(20);
     // The rejected bundle, re-hashed for information; no /changes.json in this hand-made site (a site built before it:
     // information, not a mismatch; the built demo's is checked in report-changes.test.ts); no key signed the report.
-    // The re-derivation: no /history.json, leaderboard.csv, changes.json, feed or pages in this hand-made site: said, nothing to compare.
-    expect(out.results.filter((r) => r.status === 'info').map((r) => r.check)).toEqual(['bundle', 'changes', 'signature', 'history', 'csv', 'changes', 'feed', 'page']);
+    // The re-derivation: no /history.json, leaderboard.csv, changes.json, feed, badges or pages in this hand-made site: said, nothing to compare.
+    expect(out.results.filter((r) => r.status === 'info').map((r) => r.check)).toEqual(['bundle', 'changes', 'signature', 'history', 'csv', 'changes', 'feed', 'badge', 'page']);
+    expect(out.results.find((r) => r.check === 'badge')!.detail).toBe('no badge published (a site built before badges existed): nothing to compare');
     expect(out.results.find((r) => r.check === 'report' && r.status === 'ok')!.detail).toMatch(/^re-derived from the evidence, byte for byte: 3 bundles verified again \(2 counted\)/);
     expect(out.results.find((r) => r.check === 'changes')!.detail).toBe('not published (a site built before it existed)');
     expect(out.results.find((r) => r.check === 'signature')!.detail).toMatch(/^not signed/);

@@ -1,6 +1,6 @@
 /**
  * The machine-readable files of a site, written beside the pages:
- * report.json, cohorts/<hex>.json, the evidence (blobs, manifests, listings:
+ * report.json, cohorts/<hex>.json, badges/<cohort-hex>.svg, the evidence (blobs, manifests, listings:
  * publish.ts), leaderboard.csv, feed.xml and sitemap.xml; and the list of
  * the site's page paths.
  */
@@ -16,6 +16,7 @@ import { sitePagePaths } from '../model/page-paths.ts';
 import { atomFeed, changesJson, historyJson, leaderboardCsv, xmlEscape } from '../model/data-texts.ts';
 import { absolute } from '../model/view.ts';
 import { SCORECARD_PATH } from '../model/claims.ts';
+import { badgePath, badgeSvg } from '../views/badge.ts';
 
 export { atomFeed, changesJson, historyJson, leaderboardCsv };
 
@@ -42,6 +43,9 @@ export async function writeDataFiles(
   };
   await put('/report.json', `${canonicalJson(model.report)}\n`);
   for (const cohort of model.report.cohorts) await put(`/cohorts/${hexOf(cohort.cohort_id)}.json`, canonicalJson(cohort));
+  // Each cohort's badge (src/site/views/badge.ts): its figures, the report's short id, and whether this site publishes a valid signature of it.
+  const signed = reportSigned(model);
+  for (const cohort of model.report.cohorts) await put(badgePath(cohort.cohort_id), badgeSvg(model.report, cohort, signed));
   count += await writeEvidenceTo(published.bundles, out);
   for (const r of retained) await put(`/reports/${r.hex}.json`, r.bytes);
   await put('/changes.json', changesJson(model));
@@ -54,6 +58,11 @@ export async function writeDataFiles(
   if ((scorecard === null) !== (model.scorecard === null)) throw new Error('the score card to publish is not the site model\'s');
   if (scorecard !== null) await put(SCORECARD_PATH, scorecard);
   return count;
+}
+
+/** True when the site publishes a signature of its current report that checked at build time (signatures.ts): what its badges say. */
+export function reportSigned(model: Pick<SiteModel, 'report' | 'signatures'>): boolean {
+  return (model.signatures[hexOf(model.report.report_id)] ?? []).some((s) => s.valid);
 }
 
 /** Every page of the site (page-paths.ts). */

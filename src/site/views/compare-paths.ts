@@ -13,6 +13,26 @@ export function pageOrder(x: string, y: string): [string, string] {
   return byString(x, y) <= 0 ? [x, y] : [y, x];
 }
 
+/**
+ * Which of a compare page's two cohorts the page shows first (as A), the
+ * reader's order: a candidate before a baseline; between two of the same
+ * role, the better-ranked one, which is the one placed earlier in the board's
+ * `cohorts` (the report's rank order: the lower `rank`, the competition rank
+ * by headline rate, a cohort without a rate last; equal ranks by cohort id
+ * byte order), the order of the board table and of the pair table's rows.
+ * The URL keeps the cohort id order ({@link pageOrder}). True when `x` reads
+ * first.
+ */
+export function readsFirst(boardCohorts: readonly string[], x: { cohort_id: string; subject: { role: string } }, y: { cohort_id: string; subject: { role: string } }): boolean {
+  const xb = x.subject.role === 'baseline';
+  const yb = y.subject.role === 'baseline';
+  if (xb !== yb) return yb;
+  const i = boardCohorts.indexOf(x.cohort_id);
+  const j = boardCohorts.indexOf(y.cohort_id);
+  if (i === -1 || j === -1) throw new Error(`a compare page of cohorts not on its board: ${x.cohort_id}, ${y.cohort_id}`);
+  return i < j;
+}
+
 /** The path of a compare page (a before b in cohort id order; the arguments in either order). */
 export function comparePath(boardId: string, x: string, y: string): string {
   const [a, b] = pageOrder(x, y);
