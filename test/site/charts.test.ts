@@ -17,7 +17,7 @@ import { DOMParser } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
 import { ReportBoard, ReportCohort } from '../../src/report/schema.ts';
-import { costChart, rateChart, timeChart, type Chart } from '../../src/site/charts/charts.ts';
+import { costChart, rateChart, timeChart, tooFewToPlot, type Chart } from '../../src/site/charts/charts.ts';
 import { cohortMoney, type CohortMoney } from '../../src/facts/money.ts';
 import { CHART_BREAKPOINT_REM, COMPACT, MIN_LABEL_PX, SIZES, WIDE, emWidth, screenPx } from '../../src/site/charts/chart-render.ts';
 
@@ -410,6 +410,34 @@ describe('costChart', () => {
     expect(chart.compact).toBe('');
     expect(chart.notes).toEqual(['No cohort can be placed: a · loop 3.1.0 (baseline): cost unavailable for 16 attempts; b · loop 3.1.0: cost not applicable for 16 attempts.']);
     expect(rateChart(b, c).alt).toContain('1. a · loop 3.1.0 (baseline): 50.0%');
+  });
+
+  it('says in text, without a frame, when fewer than half of the cohorts can be placed; draws from half on', () => {
+    const spec = (id: number, known: boolean): CohortSpec => ({
+      id,
+      model: `m${id}`,
+      role: id === 1 ? 'baseline' : 'candidate',
+      resolved: 10 - id,
+      graded: 10,
+      cost: known ? { micros: id * 1_000_000 } : { currency: null, complete: false, unavailable: 16 },
+    });
+    // 2 of 5 placeable: text only.
+    const few = boardOf([1, 2, 3, 4, 5].map((id) => spec(id, id <= 2)));
+    const chart = costChart(few.board, few.cohorts, moneyOf(few.cohorts));
+    expect(chart.svg).toBe('');
+    expect(chart.compact).toBe('');
+    expect(chart.notes).toEqual([
+      'Cost known for 2 of 5 cohorts, too few for a chart (drawn when at least half can be placed): 1. m1 · loop 3.1.0 (baseline): cost USD 1.00, pass rate 90.0%; 2. m2 · loop 3.1.0: cost USD 2.00, pass rate 80.0%.',
+      'Not placed (3 of 5): m3 · loop 3.1.0: cost unavailable for 16 attempts; m4 · loop 3.1.0: cost unavailable for 16 attempts; m5 · loop 3.1.0: cost unavailable for 16 attempts.',
+    ]);
+    expect(chart.alt).toMatch(/Plotted \(2\):[\s\S]*Not plotted \(3\):/);
+    expect(tooFewToPlot(2, 5)).toBe(true);
+    // 2 of 4 (exactly half): a chart with two points.
+    const half = boardOf([1, 2, 3, 4].map((id) => spec(id, id <= 2)));
+    const drawn = costChart(half.board, half.cohorts, moneyOf(half.cohorts));
+    expect(tooFewToPlot(2, 4)).toBe(false);
+    for (const variant of [drawn.svg, drawn.compact]) expect(all(parse(variant), 'circle, g[data-mark="dot"] path').map(titleOf).filter((t) => t !== '')).toHaveLength(2);
+    expect(drawn.notes.join('\n')).not.toContain('too few for a chart');
   });
 
   it('keeps one currency on the axis and lists the others', () => {

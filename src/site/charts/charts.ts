@@ -147,7 +147,10 @@ function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria
  * frontier uses the bound. Cohorts with no known cost, in another currency
  * than the chart's, or with no graded task are not drawn; the visible notes
  * name each with why. When no cohort can be drawn the SVGs are empty and the
- * notes say why for every cohort. Which cohorts have a known cost is the
+ * notes say why for every cohort; when fewer than half of the board's cohorts
+ * can be drawn (tooFewToPlot) the SVGs are empty too and the notes give the
+ * placed ones as text ("Cost known for 3 of 20 cohorts, ...") and the others
+ * with why. Which cohorts have a known cost is the
  * site facts' (src/facts/money.ts), by cohort id.
  */
 export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, money: ReadonlyMap<string, CohortMoney>): Chart {
@@ -171,6 +174,12 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   }
 
   const notes: string[] = [];
+  // Too few to plot (issue 29): under half of the cohorts placeable leaves a mostly empty frame, so the chart is the text.
+  if (points.length > 0 && tooFewToPlot(points.length, rows.length)) {
+    notes.push(`Cost known for ${points.length} of ${rows.length} cohorts, too few for a chart (drawn when at least half can be placed): ${points.map((p) => `${p.rank}. ${p.label}${roleOf(p)}: ${costWords(p.cohort)}, pass rate ${percent(p.cohort.headline.rate)}`).join('; ')}.`);
+    notes.push(`Not placed (${left.length} of ${rows.length}): ${left.map((r) => `${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency, knownOf(r))}`).join('; ')}.`);
+    return { svg: '', compact: '', alt: lines.join('\n'), notes };
+  }
   if (points.length > 0) {
     notes.push(`Lower cost and higher rate are better. The step line is the Pareto frontier: ${onFrontier.map((p) => `${p.rank}. ${p.label}`).join('; ')} (no other cohort is both cheaper and better).`);
     if (points.some((p) => p.bound)) notes.push('A hollow marker: the cost is a lower bound (some attempts\' cost unavailable or partial); the true cost lies on the dashed line to the right. The frontier uses the lower bound.');
@@ -181,6 +190,15 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   if (points.length === 0) return { svg: '', compact: '', alt: lines.join('\n'), notes };
   const aria = `Total cost against headline pass rate for ${count(drawn.length, 'cohort')} of board ${shortId(board)}, with the Pareto frontier`;
   return { svg: costSvg(board, points, onFrontier, currency, WIDE, aria), compact: costSvg(board, points, onFrontier, currency, COMPACT, aria), alt: lines.join('\n'), notes };
+}
+
+/**
+ * Whether a cost chart of `placed` of a board's `cohorts` is left as text:
+ * when fewer than half of the cohorts can be placed (a known cost in the
+ * chart's currency and a rate), the frame would be mostly empty.
+ */
+export function tooFewToPlot(placed: number, cohorts: number): boolean {
+  return placed * 2 < cohorts;
 }
 
 type CostPoint = Row & { rate: number; cost: number; bound: boolean };
