@@ -23,6 +23,7 @@ import type { Report, ReportBoard, ReportCohort } from '../../report/schema.ts';
 import type { CohortMoney } from '../../facts/money.ts';
 import { amount, hexOf, interval, percent, shortIdentity } from '../views/format.ts';
 import { paretoFrontier } from './chart-pareto.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { COMPACT, emWidth, render, WIDE, type ChartSize } from './chart-render.ts';
 import { hasUsableGrades, NO_USABLE_GRADES } from '../views/usable-grades.ts';
 
@@ -255,6 +256,18 @@ function costSvg(board: ReportBoard, points: readonly CostPoint[], frontier: rea
 /** A report the over-time chart reads: its cohorts, each with its plans (a retained report, or the current one). */
 export type DatedReport = Pick<Report, 'cohorts'>;
 
+/**
+ * A cohort's headline figures in one of its plans (src/site/model/plan-rates.ts):
+ * `usable` counts the attempts that say something about the model.
+ */
+export interface PlanTally {
+  plan_id: string;
+  created_at: string;
+  resolved: number;
+  graded: number;
+  usable: number;
+}
+
 /** One point of the over-time chart. */
 interface TimePoint {
   series: string;
@@ -269,11 +282,20 @@ interface TimePoint {
  * the rate it gave the subject's cohort on this board, pooled over the plans
  * the cohort had then and dated by the newest of them (its created_at, as a
  * UTC day: a cohort of one plan sits at that plan with that plan's rate);
- * and the baseline per plan (the board's `drift`), as a dashed line. Null
- * when these points have fewer than two distinct days: a board whose
- * evidence has one date has no chart.
+ * then, from `tallies` (the current evidence per plan: plan-rates.ts), the
+ * rate pooled over the cohort's plans up to each of its plans' days, which
+ * replaces a report's point of the same day (the last of them is the
+ * current report's own); and the baseline per plan (the board's `drift`),
+ * as a dashed line. A subject with points on two or more days is a solid
+ * line through them. Null when these points have fewer than two distinct
+ * days: a board whose evidence has one date has no chart.
  */
-export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, reports: readonly DatedReport[]): Chart | null {
+export function timeChart(
+  board: ReportBoard,
+  cohorts: ReadonlyMap<string, ReportCohort>,
+  reports: readonly DatedReport[],
+  tallies: ReadonlyMap<string, readonly PlanTally[]> = new Map(),
+): Chart | null {
   const rows = rowsOf(board, cohorts);
   const byId = new Map(rows.map((r) => [r.cohort.cohort_id, r]));
   const points = new Map<string, TimePoint>();
@@ -285,6 +307,23 @@ export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
       // Dated by the newest plan the rate pools; a later report of the same day replaces an earlier one.
       const day = Math.max(...c.plans.map((p) => dayOf(p.created_at)));
       points.set(`${row.key} ${day}`, { series: row.key, day, rate: c.headline.rate * 100, rank: row.rank });
+    }
+  }
+  // The current evidence, plan by plan: pooled up to each plan's day (plans of one day pooled together), as the report pools them.
+  for (const row of rows) {
+    const plans = tallies.get(row.cohort.cohort_id);
+    if (plans === undefined || row.rate === null) continue;
+    const sorted = [...plans].sort((a, b) => dayOf(a.created_at) - dayOf(b.created_at) || compareUtf8(a.plan_id, b.plan_id));
+    let resolved = 0;
+    let graded = 0;
+    let usable = 0;
+    for (const [i, t] of sorted.entries()) {
+      resolved += t.resolved;
+      graded += t.graded;
+      usable += t.usable;
+      const day = dayOf(t.created_at);
+      if (graded === 0 || usable === 0 || (i + 1 < sorted.length && dayOf(sorted[i + 1]!.created_at) === day)) continue;
+      points.set(`${row.key} ${day}`, { series: row.key, day, rate: (resolved / graded) * 100, rank: row.rank });
     }
   }
   const base = rows.find((r) => r.cohort.cohort_id === board.baseline_cohort_id);
@@ -300,7 +339,7 @@ export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   }
   if (base !== undefined && drift.length > 0) lines.push(`${base.rank}. ${base.label} (baseline), per plan: ${drift.map((p) => `${isoDay(p.day)} ${p.rate.toFixed(1)}%`).join(', ')}`);
   const notes = [
-    'Dots and solid lines: each subject\'s headline rate pooled over its plans up to that plan\'s date (UTC), as this report and the retained reports give it. Dashed line and hollow diamonds: the baseline per plan (drift). Labelled by rank in the table:',
+    'Dots and solid lines: each subject\'s headline rate pooled over its plans up to each plan\'s date (UTC), from this report\'s evidence, and from the retained reports at dates it no longer has. Dashed line and hollow diamonds: the baseline per plan (drift). Labelled by rank in the table:',
     rows.filter((r) => reported.some((p) => p.series === r.key)).map((r) => `${r.rank}. ${r.label}${roleOf(r)}`).join('; '),
   ];
   const aria = `Headline pass rate over time for ${count(rows.length, 'cohort')} of board ${shortId(board)}, ${count(days.length, 'date')} from ${isoDay(days[0]!)} to ${isoDay(days[days.length - 1]!)}`;
