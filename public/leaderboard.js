@@ -58,6 +58,12 @@ function sortTable(table) {
   }
 }
 
+/** Whether `term` occurs in `text` where a word starts (the text's start, or after a character that is no letter or digit). */
+function startsWord(text, term) {
+  for (let i = text.indexOf(term); i !== -1; i = text.indexOf(term, i + 1)) if (i === 0 || !/[\p{L}\p{N}]/u.test(text[i - 1])) return true;
+  return false;
+}
+
 function filterRows() {
   const terms = state.q.toLowerCase().split(/\s+/).filter(Boolean);
   let shown = 0;
@@ -65,8 +71,10 @@ function filterRows() {
   for (const table of tables) {
     for (const row of table.tBodies[0].rows) {
       const d = row.dataset;
-      const text = `${d.model ?? ''} ${d.agent ?? ''} ${d.verdict ?? ''} ${d.board ?? ''}`.toLowerCase();
-      const ok = terms.every((t) => text.includes(t)) && (!state.verdict || d.verdict === state.verdict);
+      // Model and agent only (never the verdict or a board title), each word typed at the start of a word of theirs:
+      // "sage" finds lumen/sage-2026 but not system_message.
+      const text = `${d.model ?? ''} ${d.agent ?? ''}`.toLowerCase();
+      const ok = terms.every((t) => startsWord(text, t)) && (!state.verdict || d.verdict === state.verdict);
       row.hidden = !ok;
       all++;
       if (ok) shown++;

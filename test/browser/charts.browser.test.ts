@@ -5,15 +5,17 @@
  * every label at least 11 px on screen and inside its SVG (nothing cut),
  * the charts never wider than the page, the rate chart first and full width,
  * the cost chart's visible caption naming each cohort it does not place and
- * why, the over-time chart present (more than one plan date), each SVG
+ * why, the over-time chart present (more than one plan date) with a solid
+ * line per subject whose plans span several days (issue 29), each SVG
  * role="img" with an aria-label and a text alternative beside it.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
+import type { Report } from '../../src/report/schema.ts';
 
 let dir: string;
 let server: StaticServer;
@@ -125,6 +127,37 @@ describe('board charts', () => {
     expect(alts).toHaveLength(3);
     expect(alts[0]).toContain('1. acme/mini-2026-08-01 · loop 3.1.0: 82.4%');
     expect(alts[2]).toContain('6. acme/base-2025-01-01 · loop 3.1.0 (baseline), per plan: 2026-09-14 51.0%, 2026-10-05 52.9%, 2026-11-02 43.1%');
+  });
+
+  it('the over-time chart draws a solid line per subject with plans on more than one day, ending at its headline rate (issue 29)', { timeout: 60_000 }, async () => {
+    const report = JSON.parse(await readFile(join(dir, 'site', 'report.json'), 'utf8')) as Report;
+    const board = report.boards.find((b) => b.board_id.startsWith('sha256:c895cd60f302'))!;
+    const cohorts = board.cohorts.map((id) => report.cohorts.find((c) => c.cohort_id === id)!);
+    const multi = cohorts.filter((c) => new Set(c.plans.map((p) => p.created_at.slice(0, 10))).size > 1);
+    expect(multi.map((c) => c.subject.model)).toEqual(['acme/mini-2026-08-01', 'orbit/coder-7b-2026-07', 'acme/base-2025-01-01']);
+    const page = await session.context.newPage();
+    try {
+      for (const [width, variant] of [[1280, 'chart-wide'], [390, 'chart-compact']] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(server.origin + boardPath);
+        const lines = await page.$$eval(`figure.chart-time svg.${variant} g[data-mark="line"]:not([stroke-dasharray]) path`, (paths) =>
+          paths.map((p) => ({ vertices: (p.getAttribute('d')!.match(/[ML]/g) ?? []).length, width: (p as SVGGraphicsElement).getBoundingClientRect().width })),
+        );
+        // One path per subject drawn; those with plans on several days are lines through a vertex per day, drawn wider than a dot.
+        expect(lines).toHaveLength(cohorts.length);
+        const drawn = lines.filter((l) => l.vertices > 1);
+        expect(drawn.map((l) => l.vertices)).toEqual(multi.map(() => 3));
+        for (const l of drawn) expect(l.width, variant).toBeGreaterThan(width === 1280 ? 400 : 150);
+      }
+      const alt = (await page.textContent('figure.chart-time pre'))!;
+      for (const c of multi) {
+        const line = alt.split('\n').find((l) => l.includes(`. ${c.subject.model} · ${c.subject.agent.name} ${c.subject.agent.version}`) && l.includes('as reported'))!;
+        expect(line.split('as reported: ')[1]!.split(', ')).toHaveLength(3);
+        expect(line.endsWith(`${(c.headline.rate! * 100).toFixed(1)}%`), line).toBe(true);
+      }
+    } finally {
+      await page.close();
+    }
   });
 
   it('a board whose evidence has one date has no over-time chart', { timeout: 60_000 }, async () => {

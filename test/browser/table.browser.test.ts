@@ -55,23 +55,24 @@ async function shownRows(page: Page): Promise<string[]> {
   );
 }
 
-/** The cohorts the filter must keep: every word in model, agent, version, verdict (or "baseline") or, for an imported run, its board title. */
+/** The cohorts the filter must keep: every word typed starts a word of the model or the agent (name and version); the verdict only by the menu (issue 29). */
 function expectedRows(q: string, verdict: string): string[] {
   const layout = leaderboardLayout(ordered);
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const startsWord = (text: string, word: string) => text.split(word).slice(0, -1).some((before) => before === '' || /[^\p{L}\p{N}]$/u.test(before));
   const rows: string[] = [];
-  const add = (board: ReportBoard, run: boolean) => {
+  const add = (board: ReportBoard) => {
     for (const id of board.cohorts) {
       const c = cohorts.get(id)!;
       const v = c.verdict ?? (c.subject.role === 'baseline' ? 'baseline' : '');
-      const text = `${c.subject.model} ${c.subject.agent.name} ${c.subject.agent.version} ${v} ${run ? boardTitle(report, board) : ''}`.toLowerCase();
-      if (words.every((w) => text.includes(w)) && (!verdict || v === verdict)) rows.push(`/cohorts/${hex(id)}/`);
+      const text = `${c.subject.model} ${c.subject.agent.name} ${c.subject.agent.version}`.toLowerCase();
+      if (words.every((w) => startsWord(text, w)) && (!verdict || v === verdict)) rows.push(`/cohorts/${hex(id)}/`);
     }
   };
   // The page's order: frozen sections, then the imported runs table, then imported boards of several cohorts.
-  layout.frozen.forEach((b) => add(b, false));
-  layout.runs.forEach((b) => add(b, true));
-  layout.imported.forEach((b) => add(b, false));
+  layout.frozen.forEach(add);
+  layout.runs.forEach(add);
+  layout.imported.forEach(add);
   return rows;
 }
 

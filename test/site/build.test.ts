@@ -165,14 +165,17 @@ describe('ledgerboard build', () => {
     // Issue 15: the three imported logs without a usable grade were imported again after the retained reports, and their
     // NOTES.md gained a last section "No usable grades" (appended bytes: the old file is a prefix). Issue 27: the November
     // demo plan was sealed again with a red team's assessments.json and its basis (two files added, none changed).
-    const grown = html.match(/<h2 id="grown">[\s\S]*?<\/section>/)?.[0] ?? '';
+    // Issue 29: normal growth is listed on /reports/#grown; the leaderboard keeps one line linking there (its boards come first).
+    expect(html).not.toContain('<h2 id="grown">');
+    expect(html).toMatch(/<p id="grown">[^<]*<a href="\/reports\/#grown">4 plans<\/a>/);
+    const archive = await readFile(join(outA, 'reports', 'index.html'), 'utf8');
+    const grown = archive.match(/<h2 id="grown">[\s\S]*?<\/section>/)?.[0] ?? '';
     const items = grown.match(/<li>[\s\S]*?<\/li>/g) ?? [];
     expect(items).toHaveLength(4);
     const november = items.filter((item) => item.includes('plan <code>59147f18a228</code>'));
     expect(november).toHaveLength(1);
     expect(november[0]).toContain('0 appended and 2 added files since bundle <code>426a4fc9c24a</code>');
     for (const item of items.filter((i) => i !== november[0])) expect(item).toContain('1 appended and 0 added files');
-    expect(await readdir(join(outA, 'reports'))).toContain('index.html');
   });
 
   it('imported evidence is on its own boards, and every imported page says so plainly', async () => {

@@ -17,7 +17,7 @@ import { DOMParser } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { TERMINAL_CLASSES } from '../../src/analysis/grading.ts';
 import { ReportBoard, ReportCohort } from '../../src/report/schema.ts';
-import { costChart, rateChart, timeChart, type Chart } from '../../src/site/charts/charts.ts';
+import { costChart, rateChart, timeChart, tooFewToPlot, type Chart, type PlanTally } from '../../src/site/charts/charts.ts';
 import { cohortMoney, type CohortMoney } from '../../src/facts/money.ts';
 import { CHART_BREAKPOINT_REM, COMPACT, MIN_LABEL_PX, SIZES, WIDE, emWidth, screenPx } from '../../src/site/charts/chart-render.ts';
 
@@ -412,6 +412,34 @@ describe('costChart', () => {
     expect(rateChart(b, c).alt).toContain('1. a · loop 3.1.0 (baseline): 50.0%');
   });
 
+  it('says in text, without a frame, when fewer than half of the cohorts can be placed; draws from half on', () => {
+    const spec = (id: number, known: boolean): CohortSpec => ({
+      id,
+      model: `m${id}`,
+      role: id === 1 ? 'baseline' : 'candidate',
+      resolved: 10 - id,
+      graded: 10,
+      cost: known ? { micros: id * 1_000_000 } : { currency: null, complete: false, unavailable: 16 },
+    });
+    // 2 of 5 placeable: text only.
+    const few = boardOf([1, 2, 3, 4, 5].map((id) => spec(id, id <= 2)));
+    const chart = costChart(few.board, few.cohorts, moneyOf(few.cohorts));
+    expect(chart.svg).toBe('');
+    expect(chart.compact).toBe('');
+    expect(chart.notes).toEqual([
+      'Cost known for 2 of 5 cohorts, too few for a chart (drawn when at least half can be placed): 1. m1 · loop 3.1.0 (baseline): cost USD 1.00, pass rate 90.0%; 2. m2 · loop 3.1.0: cost USD 2.00, pass rate 80.0%.',
+      'Not placed (3 of 5): m3 · loop 3.1.0: cost unavailable for 16 attempts; m4 · loop 3.1.0: cost unavailable for 16 attempts; m5 · loop 3.1.0: cost unavailable for 16 attempts.',
+    ]);
+    expect(chart.alt).toMatch(/Plotted \(2\):[\s\S]*Not plotted \(3\):/);
+    expect(tooFewToPlot(2, 5)).toBe(true);
+    // 2 of 4 (exactly half): a chart with two points.
+    const half = boardOf([1, 2, 3, 4].map((id) => spec(id, id <= 2)));
+    const drawn = costChart(half.board, half.cohorts, moneyOf(half.cohorts));
+    expect(tooFewToPlot(2, 4)).toBe(false);
+    for (const variant of [drawn.svg, drawn.compact]) expect(all(parse(variant), 'circle, g[data-mark="dot"] path').map(titleOf).filter((t) => t !== '')).toHaveLength(2);
+    expect(drawn.notes.join('\n')).not.toContain('too few for a chart');
+  });
+
   it('keeps one currency on the axis and lists the others', () => {
     const { board: b, cohorts: c } = boardOf(
       [
@@ -567,6 +595,46 @@ describe('timeChart', () => {
     // With the usable grades it had, the same report gives the earlier point.
     const usable = [...then.cohorts.values()].map((c, i) => (i === 1 ? { ...c, headline: { ...c.headline, resolved: 0, rate: 0 }, terminal_classes: { ...none, harness_failure: 0, model_failure: 10 } } : c));
     expect(timeChart(now.board, now.cohorts, [{ cohorts: usable }, { cohorts: [...now.cohorts.values()] }])!.alt).toContain('2. m2 · loop 3.1.0, as reported: 2026-09-14 0.0%, 2026-11-02 50.0%');
+  });
+
+  it('draws a solid line per subject with points on two or more days: the current evidence pooled up to each plan\'s day', () => {
+    // m1 (baseline) and m2 have three plans each, m3 one; per-plan figures as plan-rates.ts reads them from the attempt index.
+    const days = ['2026-09-14T12:00:00Z', '2026-10-05T09:30:00Z', '2026-11-02T14:00:00Z'];
+    const now = dated([days, days, [days[2]!]]);
+    const tally = (i: number, resolved: number, graded: number, usable = graded): PlanTally => ({ plan_id: digest(0x30 + i), created_at: days[i]!, resolved, graded, usable });
+    const tallies = new Map([
+      [digest(1), [tally(0, 2, 10), tally(1, 6, 10), tally(2, 4, 20)]],
+      [digest(2), [tally(2, 5, 10), tally(0, 4, 10), tally(1, 0, 10, 0)]],
+    ]);
+    const chart = timeChart(now.board, now.cohorts, [{ cohorts: [...now.cohorts.values()] }], tallies)!;
+    // Pooled up to each day: m1 2/10, 8/20, 12/40; m2 4/10, 4/20 (its second plan's attempts all unusable, but the pool is usable), 9/30.
+    expect(chart.alt).toContain('1. m1 · loop 3.1.0 (baseline), as reported: 2026-09-14 20.0%, 2026-10-05 40.0%, 2026-11-02 30.0%');
+    expect(chart.alt).toContain('2. m2 · loop 3.1.0, as reported: 2026-09-14 40.0%, 2026-10-05 20.0%, 2026-11-02 30.0%');
+    expect(chart.alt).toContain('3. m3 · loop 3.1.0, as reported: 2026-11-02 60.0%');
+    expect(chart.notes[0]).toMatch(/^Dots and solid lines: each subject's headline rate pooled over its plans up to each plan's date/);
+    for (const svg of [chart.svg, chart.compact]) {
+      const paths = all(parse(svg), 'g[data-mark="line"]:not([stroke-dasharray]) path').map((p) => p.getAttribute('d')!);
+      // One path per series; the two series of three days are lines through three vertices, m3's single point is no line.
+      expect(paths).toHaveLength(3);
+      expect(paths.filter((d) => /^M[-\d.]+,[-\d.]+L[-\d.]+,[-\d.]+L[-\d.]+,[-\d.]+$/.test(d))).toHaveLength(2);
+      expect(paths.filter((d) => !d.includes('L'))).toHaveLength(1);
+      expect(all(parse(svg), 'g[data-mark="dot"] circle')).toHaveLength(7);
+    }
+    // Without the per-plan figures the report gives one point per subject, at its newest plan's day: one date, no chart.
+    expect(timeChart(now.board, now.cohorts, [{ cohorts: [...now.cohorts.values()] }])).toBeNull();
+  });
+
+  it('leaves out a pooled point with no usable grade yet, and a cohort without usable grades altogether', () => {
+    const days = ['2026-09-14T12:00:00Z', '2026-10-05T09:30:00Z'];
+    const now = dated([days, days]);
+    const tallies = new Map([
+      [digest(1), [{ plan_id: digest(0x30), created_at: days[0]!, resolved: 0, graded: 10, usable: 0 }, { plan_id: digest(0x31), created_at: days[1]!, resolved: 5, graded: 10, usable: 10 }]],
+      [digest(2), [{ plan_id: digest(0x30), created_at: days[0]!, resolved: 0, graded: 10, usable: 10 }, { plan_id: digest(0x31), created_at: days[1]!, resolved: 6, graded: 10, usable: 10 }]],
+    ]);
+    const chart = timeChart(now.board, now.cohorts, [{ cohorts: [...now.cohorts.values()] }], tallies)!;
+    expect(chart.alt).toContain('1. m1 · loop 3.1.0 (baseline), as reported: 2026-10-05 25.0%');
+    // A measured 0% (graded fail, usable) is a point.
+    expect(chart.alt).toContain('2. m2 · loop 3.1.0, as reported: 2026-09-14 0.0%, 2026-10-05 30.0%');
   });
 
   it('has role="img" and an aria-label naming the dates', () => {

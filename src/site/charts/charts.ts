@@ -23,6 +23,7 @@ import type { Report, ReportBoard, ReportCohort } from '../../report/schema.ts';
 import type { CohortMoney } from '../../facts/money.ts';
 import { amount, hexOf, interval, percent, shortIdentity } from '../views/format.ts';
 import { paretoFrontier } from './chart-pareto.ts';
+import { compareUtf8 } from '../../json/compare.ts';
 import { COMPACT, emWidth, render, WIDE, type ChartSize } from './chart-render.ts';
 import { hasUsableGrades, NO_USABLE_GRADES } from '../views/usable-grades.ts';
 
@@ -147,7 +148,10 @@ function rateSvg(board: ReportBoard, rows: readonly Row[], size: ChartSize, aria
  * frontier uses the bound. Cohorts with no known cost, in another currency
  * than the chart's, or with no graded task are not drawn; the visible notes
  * name each with why. When no cohort can be drawn the SVGs are empty and the
- * notes say why for every cohort. Which cohorts have a known cost is the
+ * notes say why for every cohort; when fewer than half of the board's cohorts
+ * can be drawn (tooFewToPlot) the SVGs are empty too and the notes give the
+ * placed ones as text ("Cost known for 3 of 20 cohorts, ...") and the others
+ * with why. Which cohorts have a known cost is the
  * site facts' (src/facts/money.ts), by cohort id.
  */
 export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, money: ReadonlyMap<string, CohortMoney>): Chart {
@@ -171,6 +175,12 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   }
 
   const notes: string[] = [];
+  // Too few to plot (issue 29): under half of the cohorts placeable leaves a mostly empty frame, so the chart is the text.
+  if (points.length > 0 && tooFewToPlot(points.length, rows.length)) {
+    notes.push(`Cost known for ${points.length} of ${rows.length} cohorts, too few for a chart (drawn when at least half can be placed): ${points.map((p) => `${p.rank}. ${p.label}${roleOf(p)}: ${costWords(p.cohort)}, pass rate ${percent(p.cohort.headline.rate)}`).join('; ')}.`);
+    notes.push(`Not placed (${left.length} of ${rows.length}): ${left.map((r) => `${r.label}${roleOf(r)}: ${notPlottedWhy(r, currency, knownOf(r))}`).join('; ')}.`);
+    return { svg: '', compact: '', alt: lines.join('\n'), notes };
+  }
   if (points.length > 0) {
     notes.push(`Lower cost and higher rate are better. The step line is the Pareto frontier: ${onFrontier.map((p) => `${p.rank}. ${p.label}`).join('; ')} (no other cohort is both cheaper and better).`);
     if (points.some((p) => p.bound)) notes.push('A hollow marker: the cost is a lower bound (some attempts\' cost unavailable or partial); the true cost lies on the dashed line to the right. The frontier uses the lower bound.');
@@ -181,6 +191,15 @@ export function costChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   if (points.length === 0) return { svg: '', compact: '', alt: lines.join('\n'), notes };
   const aria = `Total cost against headline pass rate for ${count(drawn.length, 'cohort')} of board ${shortId(board)}, with the Pareto frontier`;
   return { svg: costSvg(board, points, onFrontier, currency, WIDE, aria), compact: costSvg(board, points, onFrontier, currency, COMPACT, aria), alt: lines.join('\n'), notes };
+}
+
+/**
+ * Whether a cost chart of `placed` of a board's `cohorts` is left as text:
+ * when fewer than half of the cohorts can be placed (a known cost in the
+ * chart's currency and a rate), the frame would be mostly empty.
+ */
+export function tooFewToPlot(placed: number, cohorts: number): boolean {
+  return placed * 2 < cohorts;
 }
 
 type CostPoint = Row & { rate: number; cost: number; bound: boolean };
@@ -237,6 +256,18 @@ function costSvg(board: ReportBoard, points: readonly CostPoint[], frontier: rea
 /** A report the over-time chart reads: its cohorts, each with its plans (a retained report, or the current one). */
 export type DatedReport = Pick<Report, 'cohorts'>;
 
+/**
+ * A cohort's headline figures in one of its plans (src/site/model/plan-rates.ts):
+ * `usable` counts the attempts that say something about the model.
+ */
+export interface PlanTally {
+  plan_id: string;
+  created_at: string;
+  resolved: number;
+  graded: number;
+  usable: number;
+}
+
 /** One point of the over-time chart. */
 interface TimePoint {
   series: string;
@@ -251,11 +282,20 @@ interface TimePoint {
  * the rate it gave the subject's cohort on this board, pooled over the plans
  * the cohort had then and dated by the newest of them (its created_at, as a
  * UTC day: a cohort of one plan sits at that plan with that plan's rate);
- * and the baseline per plan (the board's `drift`), as a dashed line. Null
- * when these points have fewer than two distinct days: a board whose
- * evidence has one date has no chart.
+ * then, from `tallies` (the current evidence per plan: plan-rates.ts), the
+ * rate pooled over the cohort's plans up to each of its plans' days, which
+ * replaces a report's point of the same day (the last of them is the
+ * current report's own); and the baseline per plan (the board's `drift`),
+ * as a dashed line. A subject with points on two or more days is a solid
+ * line through them. Null when these points have fewer than two distinct
+ * days: a board whose evidence has one date has no chart.
  */
-export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, ReportCohort>, reports: readonly DatedReport[]): Chart | null {
+export function timeChart(
+  board: ReportBoard,
+  cohorts: ReadonlyMap<string, ReportCohort>,
+  reports: readonly DatedReport[],
+  tallies: ReadonlyMap<string, readonly PlanTally[]> = new Map(),
+): Chart | null {
   const rows = rowsOf(board, cohorts);
   const byId = new Map(rows.map((r) => [r.cohort.cohort_id, r]));
   const points = new Map<string, TimePoint>();
@@ -267,6 +307,23 @@ export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
       // Dated by the newest plan the rate pools; a later report of the same day replaces an earlier one.
       const day = Math.max(...c.plans.map((p) => dayOf(p.created_at)));
       points.set(`${row.key} ${day}`, { series: row.key, day, rate: c.headline.rate * 100, rank: row.rank });
+    }
+  }
+  // The current evidence, plan by plan: pooled up to each plan's day (plans of one day pooled together), as the report pools them.
+  for (const row of rows) {
+    const plans = tallies.get(row.cohort.cohort_id);
+    if (plans === undefined || row.rate === null) continue;
+    const sorted = [...plans].sort((a, b) => dayOf(a.created_at) - dayOf(b.created_at) || compareUtf8(a.plan_id, b.plan_id));
+    let resolved = 0;
+    let graded = 0;
+    let usable = 0;
+    for (const [i, t] of sorted.entries()) {
+      resolved += t.resolved;
+      graded += t.graded;
+      usable += t.usable;
+      const day = dayOf(t.created_at);
+      if (graded === 0 || usable === 0 || (i + 1 < sorted.length && dayOf(sorted[i + 1]!.created_at) === day)) continue;
+      points.set(`${row.key} ${day}`, { series: row.key, day, rate: (resolved / graded) * 100, rank: row.rank });
     }
   }
   const base = rows.find((r) => r.cohort.cohort_id === board.baseline_cohort_id);
@@ -282,7 +339,7 @@ export function timeChart(board: ReportBoard, cohorts: ReadonlyMap<string, Repor
   }
   if (base !== undefined && drift.length > 0) lines.push(`${base.rank}. ${base.label} (baseline), per plan: ${drift.map((p) => `${isoDay(p.day)} ${p.rate.toFixed(1)}%`).join(', ')}`);
   const notes = [
-    'Dots and solid lines: each subject\'s headline rate pooled over its plans up to that plan\'s date (UTC), as this report and the retained reports give it. Dashed line and hollow diamonds: the baseline per plan (drift). Labelled by rank in the table:',
+    'Dots and solid lines: each subject\'s headline rate pooled over its plans up to each plan\'s date (UTC), from this report\'s evidence, and from the retained reports at dates it no longer has. Dashed line and hollow diamonds: the baseline per plan (drift). Labelled by rank in the table:',
     rows.filter((r) => reported.some((p) => p.series === r.key)).map((r) => `${r.rank}. ${r.label}${roleOf(r)}`).join('; '),
   ];
   const aria = `Headline pass rate over time for ${count(rows.length, 'cohort')} of board ${shortId(board)}, ${count(days.length, 'date')} from ${isoDay(days[0]!)} to ${isoDay(days[days.length - 1]!)}`;

@@ -21,7 +21,8 @@ import { hexOf } from '../views/format.ts';
 import { MAX_ROWS } from '../views/rows.ts';
 import { renderNotes, startNotesRenderer } from '../views/notes.ts';
 import { highlightJson } from '../views/highlight.ts';
-import { costChart, rateChart, timeChart, type DatedReport } from '../charts/charts.ts';
+import { costChart, rateChart, timeChart, type DatedReport, type PlanTally } from '../charts/charts.ts';
+import { planTallies } from './plan-rates.ts';
 import type { PlanChange } from '../../history/compare.ts';
 import type { Published, PublishedBundle, SiteFile } from './published.ts';
 import { absolute, cohortMap } from './view.ts';
@@ -90,7 +91,7 @@ export async function buildSiteModel(
     plans,
     otherClaims,
     cohortMoney: facts.cohortMoney,
-    charts: chartsOf(report, cohorts, facts.cohortMoney, retained.reports),
+    charts: chartsOf(report, cohorts, facts.cohortMoney, retained.reports, facts.attemptIndex === undefined ? new Map() : planTallies(report, facts.attemptIndex)),
     compare: siteCompare(report.boards, cohorts, facts.compare),
     tasks: Object.fromEntries(report.boards.map((b) => [b.board_id, { tasks: boardTasks[b.board_id]?.tasks ?? [], matrix: taskMatrix(b, boardTasks[b.board_id]?.tasks ?? []) }])),
     transcripts,
@@ -161,11 +162,20 @@ function retainedWithheld(entry: { record: RetainedWithheld | null; problem: str
   return { problem: entry.problem, files: files.slice(0, MAX_ROWS), count: files.length, revealed: count('revealed'), still: count('withheld'), absent: count('absent') };
 }
 
-/** Each board's charts; the over-time chart reads the retained reports whose id re-derives (oldest evidence first), then this one. */
-function chartsOf(report: Report, cohorts: ReturnType<typeof cohortMap>, cohortMoney: readonly CohortMoney[], retained: NonNullable<SiteModelOptions['retained']>['reports']): SiteModel['charts'] {
+/**
+ * Each board's charts; the over-time chart reads the retained reports whose id re-derives (oldest evidence first), then
+ * this one, then the current evidence per plan (plan-rates.ts; none without the attempt index).
+ */
+function chartsOf(
+  report: Report,
+  cohorts: ReturnType<typeof cohortMap>,
+  cohortMoney: readonly CohortMoney[],
+  retained: NonNullable<SiteModelOptions['retained']>['reports'],
+  tallies: ReadonlyMap<string, readonly PlanTally[]>,
+): SiteModel['charts'] {
   const dated: DatedReport[] = [...retained.flatMap((r) => (r.report !== null && r.problems.length === 0 ? [r.report] : [])), report];
   const money = new Map(report.cohorts.map((c, i) => [c.cohort_id, cohortMoney[i]!]));
-  return Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts, money), time: timeChart(b, cohorts, dated) }]));
+  return Object.fromEntries(report.boards.map((b) => [b.board_id, { rate: rateChart(b, cohorts), cost: costChart(b, cohorts, money), time: timeChart(b, cohorts, dated, tallies) }]));
 }
 
 /**
