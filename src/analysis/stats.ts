@@ -10,6 +10,7 @@
  * are bugs in the caller, not findings about evidence: they throw RangeError.
  */
 import { createHash } from 'node:crypto';
+import { exp } from './exp.ts';
 
 /** z for a two-sided 95% interval, as FORMAT.md 7.2 gives it. */
 export const Z95 = 1.959963984540054;
@@ -419,7 +420,7 @@ const ERF_XSMALL = 1.11e-16;
 function expMinusSquareTimes(y: number, r: number): number {
   const ysq = Math.trunc(y * 16) / 16;
   const del = (y - ysq) * (y + ysq);
-  return Math.exp(-ysq * ysq) * Math.exp(-del) * r;
+  return exp(-ysq * ysq) * exp(-del) * r;
 }
 
 /** Complementary error function, W. J. Cody's CALERF (JINT = 1), transcribed. */

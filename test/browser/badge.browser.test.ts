@@ -13,7 +13,7 @@ import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
 let demo: DemoSite;
 
 beforeAll(async () => {
-  demo = await openDemoSite('ledgerboard-badge-');
+  demo = await openDemoSite();
 }, 300_000);
 afterAll(() => demo?.close());
 

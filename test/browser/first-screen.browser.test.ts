@@ -32,7 +32,7 @@ let site: DemoSite;
 let report: Report;
 
 beforeAll(async () => {
-  site = await openDemoSite('ledgerboard-first-screen-');
+  site = await openDemoSite();
   report = site.report;
 }, 240_000);
 
