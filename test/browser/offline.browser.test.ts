@@ -97,6 +97,13 @@ describe('an offline copy opened from file://', () => {
     await follow(page, 'nav a[href="../../index.html"]');
     await check(/^file:\/\/.*\/site\/index\.html$/);
     expect(seen).toHaveLength(6);
+    // The filter works from file:// too: it hides every row for a name no row has, and keeps the query in the URL.
+    const rows = page.locator('table.board-table tbody tr');
+    const shown = () => rows.evaluateAll((all) => all.filter((r) => !(r as HTMLElement).hidden).length);
+    expect(await shown()).toBeGreaterThan(1);
+    await page.fill('form[data-board-filter] input[name="q"]', 'zzzz-no-such-name');
+    await page.waitForFunction(() => location.search === '?q=zzzz-no-such-name');
+    expect(await shown()).toBe(0);
     expect(failed).toEqual([]);
     expect(errors).toEqual([]);
     expect(session.external).toEqual([]);
