@@ -7,7 +7,7 @@
  * bytes; and the render cache never mixes offline and online pages.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseHTML } from 'linkedom';
@@ -21,6 +21,7 @@ import { buildSiteOf } from '../helpers/site-build.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { testCache } from '../helpers/cache-store.ts';
 import { regularFiles } from '../helpers/site-fixture.ts';
+import { runCli } from '../helpers/cli.ts';
 
 afterAll(removeTempDirs);
 
@@ -167,6 +168,11 @@ describe('an offline build', () => {
     expect(verify.split('data-offline-note').length - 1).toBe(1);
     expect(verify.indexOf('data-offline-note')).toBeLessThan(verify.indexOf('data-rederive-root'));
     expect(online.get('verify/index.html')!.toString('utf8')).not.toContain('data-offline-note');
+    // Every page with the in-browser verifier (the plan pages too) says it once, and only those.
+    const verifierPages = [...offline].filter(([p, b]) => p.endsWith('.html') && b.includes('data-verify-root'));
+    expect(verifierPages.map(([p]) => p)).toContain('verify/index.html');
+    expect(verifierPages.some(([p]) => p.startsWith('plans/'))).toBe(true);
+    for (const [p, b] of offline) if (p.endsWith('.html')) expect(b.toString('utf8').split('data-offline-note').length - 1, p).toBe(verifierPages.some(([q]) => q === p) ? 1 : 0);
     const index = offline.get('index.html')!.toString('utf8');
     expect(index).toContain('<script src="leaderboard.js" defer></script>');
     expect(index).not.toContain('type="module"');
@@ -210,4 +216,21 @@ describe('an offline build', () => {
     await build(out, false, cache);
     expect(differing(online, await siteBytes(out))).toEqual([]);
   }, 600_000);
+
+  it('is what `ledgerboard build --offline` writes (its help names the flag)', async () => {
+    const dir = await makeTempDir('lb-offline-cli-');
+    const bundles = join(dir, 'bundles');
+    await mkdir(bundles);
+    for (const [i, source] of results.map((r) => r.path).entries()) await cp(source, join(bundles, `b${i}`), { recursive: true });
+    await writeFile(join(dir, 'ledgerboard.config.json'), JSON.stringify({ title: 'Offline board', site_url: 'https://example.org/board/', bundles_dir: 'bundles' }));
+    const out = join(dir, 'site');
+    const run = await runCli(['build', '--offline', '--config', join(dir, 'ledgerboard.config.json'), '--out', out, '--no-cache']);
+    expect(run.code, run.stderr).toBe(0);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('<link rel="stylesheet" href="site.css">');
+    expect(index).toContain('<link rel="canonical" href="https://example.org/board/">');
+    expect(index).not.toMatch(/\s(?:href|src)="\/(?!\/)/);
+    const help = await runCli(['build', '--help']);
+    expect(help.stdout + help.stderr).toContain('--offline');
+  }, 300_000);
 });
