@@ -5,7 +5,7 @@
  * - opened from file://, the reader follows links leaderboard -> board ->
  *   cohort -> task page -> back, each page with site.css applied, the
  *   leaderboard's script running, and no failed request; /verify/ says that
- *   its checks cannot run from file://;
+ *   its checks cannot run from file://, and its buttons say so when pressed;
  * - served under a sub-path (/mirror/sub/) by a plain static server, every
  *   internal link reachable from the leaderboard answers 200 under the
  *   sub-path, and the in-browser verifier and re-derivation reach match.
@@ -110,7 +110,7 @@ describe('an offline copy opened from file://', () => {
     await page.close();
   });
 
-  it('/verify/ says its checks cannot run from file://, before its first check', { timeout: 60_000 }, async () => {
+  it('/verify/ says its checks cannot run from file://, before its first check, and so do its buttons when pressed', { timeout: 60_000 }, async () => {
     const page = await session.context.newPage();
     await page.goto(pathToFileURL(join(out, 'verify', 'index.html')).href);
     const note = page.locator('[data-offline-note]');
@@ -118,6 +118,15 @@ describe('an offline copy opened from file://', () => {
     expect(await note.isVisible()).toBe(true);
     expect(await note.textContent()).toContain('node verify.mjs .');
     expect((await loaded(page)).cssLine).toMatch(/^#[0-9a-f]{6}$/);
+    // What the note warns of: pressed anyway, the check ends in error (a fetch from file:// is refused), never in match.
+    await page.click('[data-verify-root] button[data-verify]');
+    await page.waitForFunction(() => ['match', 'mismatch', 'error'].includes(document.querySelector('[data-verify-root]')?.getAttribute('data-verify-status') ?? ''), undefined, { timeout: 60_000 });
+    expect(await page.getAttribute('[data-verify-root]', 'data-verify-status')).toBe('error');
+    expect(await page.locator('[data-verify-root]').first().textContent()).toContain('a page opened from a file:// address cannot fetch files; run node verify.mjs .');
+    // And the re-derivation says so at once, instead of a worker that fails without a word.
+    await page.click('button[data-rederive]');
+    await page.waitForFunction(() => document.querySelector('[data-rederive-root]')?.getAttribute('data-rederive-status') === 'error', undefined, { timeout: 30_000 });
+    expect(await page.textContent('[data-rederive-live]')).toContain('a page opened from a file:// address cannot start the re-derivation');
     await page.close();
   });
 });
