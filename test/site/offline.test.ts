@@ -45,6 +45,10 @@ describe('relativeLinks and offlinePage', () => {
         '<p>text href=&#34;/not-an-attribute&#34; and /boards/ in prose</p> <code data-x="/boards/">data</code>',
       ].join('\n'),
     );
+    // Dot segments (a publisher's notes may link "/../../x") resolve as a browser would, never above the copy's root.
+    expect(relativeLinks('<a href="/../../../etc/passwd">a</a><a href="/a/%2e%2E/%2e%2e/b?x#y">b</a><a href="/a\\..\\..\\c">c</a><a href="/a/b/..">d</a><a href="/./">e</a>', 'boards/ab/index.html')).toBe(
+      '<a href="../../etc/passwd">a</a><a href="../../b?x#y">b</a><a href="../../c">c</a><a href="../../a/index.html">d</a><a href="../../index.html">e</a>',
+    );
     // At the root: no "../" at all.
     expect(relativeLinks('<a href="/">h</a><a href="/reports/">r</a>', 'index.html')).toBe('<a href="index.html">h</a><a href="reports/index.html">r</a>');
   });

@@ -40,10 +40,28 @@ function upTo(file: string): string {
   return '../'.repeat(depth);
 }
 
+/**
+ * A root-relative path (after its leading "/") with its dot segments resolved as a browser resolves them
+ * (`.`, `..`, and their percent-encoded forms; `\` is a separator in http and file URLs), never above the
+ * root: a link in untrusted text (a publisher's notes) cannot point out of the copy's folder.
+ */
+function clampedPath(path: string): string {
+  const segments = path.split(/[/\\]/);
+  const kept: string[] = [];
+  let directory = false;
+  for (const segment of segments) {
+    const dots = segment.replace(/%2e/gi, '.');
+    directory = dots === '.' || dots === '..';
+    if (dots === '..') kept.pop();
+    else if (dots !== '.') kept.push(segment);
+  }
+  return `${kept.join('/')}${directory && kept.length > 0 ? '/' : ''}`;
+}
+
 /** One root-relative link value (after its leading "/") as a path relative to the page in `file`. */
 function relativeLink(rest: string, up: string): string {
   const cut = rest.search(/[?#]/);
-  const path = cut === -1 ? rest : rest.slice(0, cut);
+  const path = clampedPath(cut === -1 ? rest : rest.slice(0, cut));
   const suffix = cut === -1 ? '' : rest.slice(cut);
   const target = path === '' || path.endsWith('/') ? `${path}index.html` : path;
   return `${up}${target}${suffix}`;
