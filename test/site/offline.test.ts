@@ -213,8 +213,8 @@ describe('an offline build', () => {
     }
     const cache = join(work, `cache-${which}`);
     const out = join(work, `cached-${which}`);
-    const dropStamps = async () => {
-      for (const name of await readdir(cache)) if (name.startsWith('site-') || name.startsWith('render-')) await rm(join(cache, name));
+    const drop = async (...kinds: string[]) => {
+      for (const name of await readdir(cache)) if (kinds.some((k) => name.startsWith(`${k}-`))) await rm(join(cache, name));
     };
     const first = await build(out, false, cache, c);
     expect(first.rendered!.length).toBeGreaterThan(10);
@@ -228,11 +228,20 @@ describe('an offline build', () => {
     await build(out, false, cache, c);
     expect(differing(expectOnline, await siteBytes(out))).toEqual([]);
     // ... and through the page listing alone (no page taken from the other mode's output).
-    await dropStamps();
+    await drop('site', 'render');
     const again = await build(out, true, cache, c);
     expect(again.rendered!.length).toBeGreaterThan(10);
     expect(differing(expectOffline, await siteBytes(out))).toEqual([]);
-    await dropStamps();
+    await drop('site', 'render');
+    await build(out, false, cache, c);
+    expect(differing(expectOnline, await siteBytes(out))).toEqual([]);
+    // An offline build with nothing kept renders every page, and keeps no whole render: an online build after it
+    // (its output stamp and page listing gone) takes no offline page from the cache.
+    await drop('site', 'render', 'pages');
+    await build(out, true, cache, c);
+    expect(differing(expectOffline, await siteBytes(out))).toEqual([]);
+    expect((await readdir(cache)).some((n) => n.startsWith('render-'))).toBe(false);
+    await drop('site', 'pages');
     await build(out, false, cache, c);
     expect(differing(expectOnline, await siteBytes(out))).toEqual([]);
   }, 600_000);
