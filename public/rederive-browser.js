@@ -115,6 +115,12 @@
       chosen = ledgers;
     }
     var worker;
+    // An offline copy opened from a folder (docs/site.md "Offline copies"): no worker starts and nothing can be fetched there.
+    if (location.protocol === 'file:') {
+      root.setAttribute('data-rederive-status', 'error');
+      say('error: a page opened from a file:// address cannot start the re-derivation or fetch the evidence; run node verify.mjs . in the site\'s folder (it re-derives the same), or serve the folder over HTTP.');
+      return;
+    }
     try {
       worker = new Worker(new URL('verify-worker.js', new URL('./', SCRIPT_URL || document.baseURI)));
     } catch (error) {

@@ -158,6 +158,8 @@
       }
     } catch (error) {
       if (timedOut) throw new Error(href + ': nothing received for ' + IDLE_MS / 1000 + ' s: stopped');
+      // An offline copy opened from a folder (docs/site.md "Offline copies"): the browser refuses every fetch there.
+      if (/^file:/.test(href)) throw new Error(href + ': a page opened from a file:// address cannot fetch files; run node verify.mjs . in the site\'s folder, or serve it over HTTP');
       throw error;
     } finally {
       clearTimeout(timer);

@@ -39,7 +39,7 @@ export const DEFAULT_OUT_DIR = 'dist';
 
 export const buildCommand: Command = {
   summary: 'build the static site from the bundles directory',
-  usage: `Usage: ledgerboard build [--bundles DIR] [--out DIR] [--config FILE] [--strict] [--cache DIR | --no-cache]
+  usage: `Usage: ledgerboard build [--bundles DIR] [--out DIR] [--config FILE] [--strict] [--offline] [--cache DIR | --no-cache]
 
 Reads and verifies every bundle under DIR (the config's bundles_dir: one
 directory or a list, default content/bundles), prints each bundle's status and findings, analyses the
@@ -53,6 +53,11 @@ Options:
   --out DIR       the output directory (default ${DEFAULT_OUT_DIR})
   --config FILE   the config (default ./ledgerboard.config.json when present)
   --strict        exit 1 if any bundle is not verified (the site is still built)
+  --offline       an offline copy: every internal link relative to its page
+                  and naming index.html, so the output opens from a folder
+                  (file://), a zip or any sub-path with no server; canonical
+                  and citation URLs stay absolute (site_url); the in-browser
+                  verifier cannot run from file:// (verify.mjs can)
 ${CACHE_HELP}
 
 The build writes only beside the output: <out>.lock while it runs (a second
@@ -75,7 +80,7 @@ Environment:
                       file $XDG_CONFIG_HOME/ledgerboard/cache-key is used
   XDG_CACHE_HOME, XDG_CONFIG_HOME  where the cache and its key live
                       (default ~/.cache and ~/.config)`,
-  options: { bundles: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' }, ...CACHE_OPTIONS },
+  options: { bundles: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' }, offline: { type: 'boolean' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`build takes no positional arguments (got ${JSON.stringify(positionals[0])}); use --bundles DIR`);
     const sourceDate = sourceDateOrUsage(process.env.SOURCE_DATE_EPOCH);
@@ -123,6 +128,7 @@ Environment:
         facts: factsOf(run),
         outDir: out,
         sourceDate,
+        ...(values.offline === true ? { offline: true } : {}),
         log: (line) => io.stderr.write(`build: ${line}\n`),
       });
     } catch (error) {

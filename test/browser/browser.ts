@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 
@@ -47,8 +47,11 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a fresh profile directory; requests leaving 127.0.0.1 are recorded and aborted. */
-export async function launchBrowser(options: { javaScriptEnabled: boolean }): Promise<BrowserSession> {
+/**
+ * Launches Chromium with a fresh profile directory; requests leaving 127.0.0.1 are recorded and aborted, but for
+ * file:// URLs under `files` (a directory: an offline copy opened from a folder), when given.
+ */
+export async function launchBrowser(options: { javaScriptEnabled: boolean; files?: string }): Promise<BrowserSession> {
   requireChromium();
   const profile = await mkdtemp(join(tmpdir(), 'ledgerboard-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -59,8 +62,9 @@ export async function launchBrowser(options: { javaScriptEnabled: boolean }): Pr
     viewport: { width: 1280, height: 900 },
   });
   const external: string[] = [];
+  const files = options.files === undefined ? null : pathToFileURL(join(options.files, '/')).href;
   await context.route(
-    (url) => url.hostname !== '127.0.0.1' && url.protocol !== 'data:' && url.protocol !== 'about:',
+    (url) => url.hostname !== '127.0.0.1' && url.protocol !== 'data:' && url.protocol !== 'about:' && !(files !== null && url.protocol === 'file:' && url.href.startsWith(files)),
     async (route) => {
       external.push(route.request().url());
       await route.abort('blockedbyclient');

@@ -12,7 +12,7 @@
  * URL they were given (verify.mjs).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 const ROOT_RELATIVE = /(\s(?:href|src)=")\/(?![/\\])/g;
 
@@ -26,13 +26,18 @@ export function rebaseHtml(html: string, base: string): string {
 /** Rewrites every .html file under `dir` (the rendered pages) for `base`; returns how many changed. */
 export async function rebaseSite(dir: string, base: string): Promise<number> {
   if (base === '/') return 0;
+  return rewriteHtmlFiles(dir, (html) => rebaseHtml(html, base));
+}
+
+/** Rewrites every .html file under `dir` with `rewrite` (given its text and its `/`-separated path under `dir`); returns how many changed. */
+export async function rewriteHtmlFiles(dir: string, rewrite: (html: string, file: string) => string): Promise<number> {
   let changed = 0;
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   for (const entry of entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name)).sort()) {
     const html = await readFile(entry, 'utf8');
-    const rebased = rebaseHtml(html, base);
-    if (rebased !== html) {
-      await writeFile(entry, rebased);
+    const rewritten = rewrite(html, relative(dir, entry).split(sep).join('/'));
+    if (rewritten !== html) {
+      await writeFile(entry, rewritten);
       changed++;
     }
   }

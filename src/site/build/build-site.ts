@@ -13,7 +13,8 @@ import { buildSiteModel } from '../model/model.ts';
 import { readRetained } from '../../history/retained-reports.ts';
 import { tidyBeside } from './atomic.ts';
 import { publishedOf, withheldJson, type ReadBundle } from './publish.ts';
-import { rebaseHtml, rebaseSite } from './base-path.ts';
+import { rebaseHtml, rebaseSite, rewriteHtmlFiles } from './base-path.ts';
+import { offlinePage } from './offline.ts';
 import type { HistoryCheck } from '../../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { renderPages } from './render.ts';
@@ -75,6 +76,12 @@ export interface SiteBuildOptions {
    * output stamp is not used (it lists a directory).
    */
   effects?: BuildEffects;
+  /**
+   * An offline copy (offline.ts, docs/site.md "Offline copies"): every internal link written relative to its
+   * page, directory links naming index.html, so the output opens from a folder (file://) or any sub-path.
+   * In the output stamp's key and in every page's key: an offline and an online build never take each other's pages.
+   */
+  offline?: boolean;
 }
 
 /**
@@ -107,6 +114,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
           retainedDir: options.retainedDir,
           ...(options.attestationsDir === undefined ? {} : { attestationsDir: options.attestationsDir }),
           sourceDate: options.sourceDate ?? null,
+          ...(options.offline === true ? { offline: true } : {}),
           // The card's own bytes (published as they are): a card re-indented has the same digest, so the same report, but another /scorecard.json.
           ...(scorecard === null ? {} : { scorecard: digestBytes(scorecard) }),
         });
@@ -149,7 +157,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     facts: options.facts,
   });
   const built = await effects.output(async (out) => {
-    const rendered = await renderSite(model, config, tasks, out, effects, options.renderCache);
+    const rendered = await renderSite(model, config, tasks, out, effects, options.renderCache, options.offline === true);
     let files = 0;
     options.log('writing raw evidence and data files');
     files += await writeDataFiles(model, published, retained.reports, out, options.history?.manifests ?? [], scorecard);
@@ -185,20 +193,23 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
  * listing; every rendered file moved under the base path. Returns the page
  * paths Astro rendered (null: the whole kept render was taken).
  */
-async function renderSite(model: SiteModel, config: Config, tasks: Awaited<ReturnType<typeof siteTasks>>, out: OutputWriter, effects: BuildEffects, cache: CacheStore | undefined): Promise<string[] | null> {
+async function renderSite(model: SiteModel, config: Config, tasks: Awaited<ReturnType<typeof siteTasks>>, out: OutputWriter, effects: BuildEffects, cache: CacheStore | undefined, offline: boolean): Promise<string[] | null> {
   const base = basePathOf(config);
+  // Every rendered page's links: under the base path, or (an offline copy) relative to the page (offline.ts).
+  const links = (html: string, file: string): string => (offline ? offlinePage(html, file) : rebaseHtml(html, base));
   // The report-wide parts of every page (the citation meta tags, the footer), stamped after the render (stamp.ts).
-  const stamp = stampContext(model, base);
+  const stamp = { ...stampContext(model, base), ...(offline ? { offline } : {}) };
   const key = cache === undefined ? null : await renderKey(model);
   const kept = key === null ? null : await readKeptRender(cache!, key);
   if (kept !== null) {
     effects.log('pages: the render of the same model and site code, from the cache');
-    for (const file of kept) await out.writeFile(file.path, file.path.endsWith('.html') ? stampPage(stamp, file.path, Buffer.from(rebaseHtml(Buffer.from(file.bytes).toString('utf8'), base))).bytes : file.bytes);
+    for (const file of kept) await out.writeFile(file.path, file.path.endsWith('.html') ? stampPage(stamp, file.path, Buffer.from(links(Buffer.from(file.bytes).toString('utf8'), file.path))).bytes : file.bytes);
     return null;
   }
   const listing = cache === undefined ? null : await readPageListing(cache, effects.outDir);
   const site = await siteCodeIdentity();
-  const configDigest = digestCanonical(config as unknown as Parameters<typeof digestCanonical>[0]);
+  // The config, and for an offline copy the mode too, in every page's key (an online build never takes an offline page).
+  const configDigest = digestCanonical((offline ? { config, offline } : config) as unknown as Parameters<typeof digestCanonical>[0]);
   const whole = modelDigest(model);
   let keys = new Map<string, string>();
   // Pages taken from the previous output: path to bytes (each re-hashed against the kept listing), stamped again for this report.
@@ -239,8 +250,9 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
     },
     async take(dir, asked) {
       if (dir !== null) {
-        // Under a base path (site_url with a path), every root-relative link moves under it.
-        await rebaseSite(dir, base);
+        // Under a base path (site_url with a path), every root-relative link moves under it; an offline copy's are made relative.
+        if (offline) await rewriteHtmlFiles(dir, offlinePage);
+        else await rebaseSite(dir, base);
         const files = await renderedFiles(dir);
         const pageFiles = new Map([...keys.keys()].map((path) => [pageFile(path), path]));
         for (const file of files) {
@@ -250,7 +262,7 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
             reused.delete(path);
           }
         }
-        if (asked === null && cache !== undefined && key !== null && base === '/') await keepRender(cache, key, files);
+        if (asked === null && cache !== undefined && key !== null && base === '/' && !offline) await keepRender(cache, key, files);
         assets = files.filter((f) => !pageFiles.has(f.path)).map((f) => [f.path, f.bytes]);
         // Every rendered page stamped in place (a page is every .html file: one that is not a page of the site is a bug).
         for (const file of files) {

@@ -63,6 +63,8 @@ export interface OutputInputs {
   sourceDate: string | null;
   /** The digest of the score card file's bytes (published as they are at /scorecard.json); absent: no card. */
   scorecard?: string;
+  /** An offline copy (offline.ts): true; absent: the site as served. */
+  offline?: true;
 }
 
 /** The key of the output of these inputs. */
@@ -77,6 +79,7 @@ export async function outputKey(inputs: OutputInputs): Promise<string> {
     attestations: inputs.attestationsDir === undefined ? null : await directoryListing(inputs.attestationsDir),
     source_date: inputs.sourceDate,
     ...(inputs.scorecard === undefined ? {} : { scorecard: inputs.scorecard }),
+    ...(inputs.offline === true ? { offline: true } : {}),
   });
 }
 

@@ -23,6 +23,8 @@
 import { bibtexEntry, CITE_FOOT_MARKER, CITE_HEAD_MARKER_START, CITE_MARKER_PREFIX, shownPageTitle, type PageCite } from '../views/cite.ts';
 import { short } from '../views/format.ts';
 import { rebaseHtml } from './base-path.ts';
+import { relativeLinks } from './offline.ts';
+import { pageFile } from '../model/page-slices.ts';
 import { plainCitation } from '../views/cite.ts';
 
 /** The report-wide inputs of the stamp (in no page's key). */
@@ -38,6 +40,8 @@ export interface StampContext {
   generator: { name: string; version: string };
   /** The base path ("/" or "/x/"): root-relative links of the stamped HTML move under it (base-path.ts). */
   base: string;
+  /** An offline copy (offline.ts): the stamped HTML's root-relative links are written relative to the page instead. */
+  offline?: boolean;
 }
 
 /** Where the stamp wrote its two parts in a page's final bytes, and the page's cite inputs: what a later build needs to stamp it again. */
@@ -161,6 +165,8 @@ export function stampPage(ctx: StampContext, file: string, rendered: Uint8Array)
   const headEnd = bytes.indexOf(END, headAt + HEAD_START.length);
   if (headEnd === -1 || headEnd > foots[0]!) throw new Error(`the stamp: ${file}: a head marker that does not end`);
   const cite = parseCite(bytes.subarray(headAt + HEAD_START.length, headEnd).toString('utf8'));
+  // An offline copy's stamped links are relative to the page's file, named by its path (a bug if they differ).
+  if (ctx.offline === true && pageFile(cite.path) !== file.replace(/^\//, '')) throw new Error(`the stamp: ${file} holds the cite inputs of ${JSON.stringify(cite.path)}`);
   return restamp(ctx, bytes, [headAt, headEnd + END.length - headAt, foots[0]!, FOOT.length], cite);
 }
 
@@ -173,8 +179,9 @@ export function stampPage(ctx: StampContext, file: string, rendered: Uint8Array)
 export function restamp(ctx: StampContext, bytes: Uint8Array, at: readonly [number, number, number, number], cite: PageCite): { bytes: Buffer; stamped: StampedPage } {
   const [hs, hl, fs, fl] = at;
   if (!(hs >= 0 && hl >= 0 && fs >= hs + hl && fl >= 0 && fs + fl <= bytes.length)) throw new Error(`the stamp: parts out of the page (${at.join(', ')} of ${bytes.length} bytes)`);
-  const head = Buffer.from(rebaseHtml(citeHead(ctx, cite), ctx.base));
-  const foot = Buffer.from(rebaseHtml(citeFoot(ctx, cite), ctx.base));
+  const links = (html: string): string => (ctx.offline === true ? relativeLinks(html, pageFile(cite.path)) : rebaseHtml(html, ctx.base));
+  const head = Buffer.from(links(citeHead(ctx, cite)));
+  const foot = Buffer.from(links(citeFoot(ctx, cite)));
   const before = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = Buffer.concat([before.subarray(0, hs), head, before.subarray(hs + hl, fs), foot, before.subarray(fs + fl)]);
   const footAt = hs + head.length + (fs - hs - hl);
