@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.ts';
 import { boardsInOrder } from '../../src/report/board-order.ts';
 import { compareUtf8 } from '../../src/json/compare.ts';
-import { siteSubjects, subjectKeys, subjectPath, SUBJECT_KEY_DIGITS } from '../../src/site/model/models.ts';
+import { siteSubjects, subjectKeys, subjectPath, SUBJECT_KEY_DIGITS, SUBJECT_MISSING_SHOWN } from '../../src/site/model/models.ts';
 import { buildSite, ROOT, sitemapPaths } from '../browser/browser.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { textOf } from '../helpers/page-text.ts';
@@ -65,6 +65,25 @@ describe('the site model of model and agent pages (the demo report)', () => {
     const { models } = siteSubjects(report, order);
     expect(models.some((s) => new Set(s.cohorts.map((id) => report.cohorts.find((c) => c.cohort_id === id)!.board_id)).size > 1)).toBe(true);
     expect(models.some((s) => s.missingCount > 0)).toBe(true);
+  });
+});
+
+describe('many boards', () => {
+  it(`a page names the first ${SUBJECT_MISSING_SHOWN} boards without it, in display order, and counts them all`, () => {
+    const n = SUBJECT_MISSING_SHOWN + 50;
+    const boards = Array.from({ length: n }, (_, i) => ({ board_id: `sha256:${i.toString(16).padStart(64, '0')}`, cohorts: [`sha256:c${i}`] }));
+    // One model on every third board, each board's cohort another model otherwise; display order reversed.
+    const cohorts = boards.map((b, i) => ({ cohort_id: b.cohorts[0]!, board_id: b.board_id, subject: { model: i % 3 === 0 ? 'm' : `other-${i}`, agent: { name: 'a', version: '1' } } }));
+    const order = boards.map((_, i) => n - 1 - i);
+    const { models, agents } = siteSubjects({ boards, cohorts } as unknown as Report, order);
+    const m = models.find((s) => s.name === 'm')!;
+    const without = order.filter((i) => i % 3 !== 0).map((i) => boards[i]!.board_id);
+    expect(m.missingCount).toBe(without.length);
+    expect(m.missing).toEqual(without.slice(0, SUBJECT_MISSING_SHOWN));
+    expect(m.cohorts).toEqual(order.filter((i) => i % 3 === 0).map((i) => `sha256:c${i}`));
+    expect(agents).toHaveLength(1);
+    expect(agents[0]!.missingCount).toBe(0);
+    expect(agents[0]!.cohorts).toHaveLength(n);
   });
 });
 

@@ -18,10 +18,16 @@
 import type { Report, ReportCohort } from '../../report/schema.ts';
 import { compareUtf8 } from '../../json/compare.ts';
 import { taskKey } from '../views/task-key.ts';
-import { MAX_ROWS } from '../views/rows.ts';
 
 /** How many hex digits of the name's SHA-256 a key has (64 for a name whose 16 another name of its kind shares). */
 export const SUBJECT_KEY_DIGITS = 16;
+
+/**
+ * How many of the boards without it a model's or agent's page names (then how
+ * many more): every page names boards, so a site of many boards and many
+ * models would otherwise grow with their product.
+ */
+export const SUBJECT_MISSING_SHOWN = 100;
 
 /** A model's or an agent's page. */
 export interface SiteSubject {
@@ -31,7 +37,7 @@ export interface SiteSubject {
   key: string;
   /** Its cohorts on every board: the boards in display order, on each board in its rank order. */
   cohorts: string[];
-  /** The first MAX_ROWS boards (display order) with no cohort of it. */
+  /** The first SUBJECT_MISSING_SHOWN boards (display order) with no cohort of it. */
   missing: string[];
   /** How many boards have no cohort of it. */
   missingCount: number;
@@ -84,8 +90,12 @@ function subjectsOf(kind: SubjectKind, report: Pick<Report, 'boards' | 'cohorts'
     }
   }
   return [...subjects.values()].map(({ boards, ...s }) => {
-    const missing = ordered.filter((b) => !boards.has(b.board_id)).map((b) => b.board_id);
-    return { ...s, missing: missing.slice(0, MAX_ROWS), missingCount: missing.length };
+    const missing: string[] = [];
+    for (const b of ordered) {
+      if (missing.length === SUBJECT_MISSING_SHOWN) break;
+      if (!boards.has(b.board_id)) missing.push(b.board_id);
+    }
+    return { ...s, missing, missingCount: ordered.length - boards.size };
   });
 }
 

@@ -43,7 +43,7 @@
  * Pure: no disk; the keys are SHA-256 of JSON texts made in a fixed order.
  */
 import { createHash } from 'node:crypto';
-import { boardTitle } from '../views/board-names.ts';
+import { boardTitle, boardTitles } from '../views/board-names.ts';
 import { hexOf } from '../views/format.ts';
 import type { SiteModel } from './model-types.ts';
 import { sitePagePaths } from './page-paths.ts';
@@ -191,15 +191,16 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
   }
   // Model and agent pages (src/pages/models/[key].astro, src/pages/agents/[key].astro: src/components/SubjectPage.astro).
   const origin = (id: string): string | null => boards.get(id)?.key.origin ?? null;
+  const titles = boardTitles(report);
   for (const [kind, list] of [['model', model.subjects.models], ['agent', model.subjects.agents]] as [SubjectKind, typeof model.subjects.models][]) {
     for (const subject of list) {
       set(subjectPath(kind, subject.key), {
         subject,
         cohorts: subject.cohorts.map((id) => {
           const c = cohortOf(model, id);
-          return [c, cohortMoneyOf(model, id), titleOf(c.board_id), origin(c.board_id), linksOf(id)];
+          return [c, cohortMoneyOf(model, id), titles.get(c.board_id) ?? null, origin(c.board_id), linksOf(id)];
         }),
-        missing: subject.missing.map((id) => [titleOf(id), origin(id)]),
+        missing: subject.missing.map((id) => [titles.get(id) ?? null, origin(id)]),
         card,
       });
     }
