@@ -15,6 +15,7 @@
  *
  * Chromium must be at /usr/bin/chromium: the suite fails (never skips) without it.
  */
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -279,7 +280,7 @@ describe('demo site, JavaScript on: Verify in this browser', () => {
   });
 });
 
-const PAGE_TYPES = ['leaderboard', 'board', 'cohort', 'plan', 'rejected', 'incompatibilities', 'verify'] as const;
+const PAGE_TYPES = ['leaderboard', 'board', 'cohort', 'plan', 'rejected', 'incompatibilities', 'verify', 'model', 'models'] as const;
 
 function demoPath(kind: (typeof PAGE_TYPES)[number]): string {
   switch (kind) {
@@ -291,6 +292,11 @@ function demoPath(kind: (typeof PAGE_TYPES)[number]): string {
       return `/cohorts/${hex(demo.report.cohorts.find((c) => c.verdict !== null)!.cohort_id)}/`;
     case 'plan':
       return firstCountedPlan(demo);
+    case 'model': {
+      // The model page of the first cohort (src/site/model/models.ts: the first 16 hex digits of the SHA-256 of the model id).
+      const model = demo.report.cohorts.find((c) => c.verdict !== null)!.subject.model;
+      return `/models/${createHash('sha256').update(model, 'utf8').digest('hex').slice(0, 16)}/`;
+    }
     default:
       return `/${kind}/`;
   }

@@ -35,7 +35,7 @@ const SCHEMES = ['light', 'dark'] as const;
 const HASH_RUN = /[0-9a-f]{12,}/i;
 
 /** Every kind of page the site has; each must be present in the demo (methodology once the site has it). */
-const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare', 'transcript'] as const;
+const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare', 'transcript', 'model', 'agent', 'models'] as const;
 type Kind = (typeof KINDS)[number];
 
 function kindOf(path: string): Kind {
@@ -45,7 +45,10 @@ function kindOf(path: string): Kind {
   if (/^\/transcripts\/[0-9a-f]{64}\/[0-9a-f]{64}\/$/.test(path)) return 'transcript';
   const m = /^\/(boards|cohorts|plans|reports)\/[0-9a-f]{64}\/$/.exec(path);
   if (m) return ({ boards: 'board', cohorts: 'cohort', plans: 'plan', reports: 'report' } as const)[m[1] as 'boards' | 'cohorts' | 'plans' | 'reports'];
-  const fixed = /^\/(reports|incompatibilities|rejected|verify|methodology)\/$/.exec(path);
+  // Model and agent pages (src/site/model/models.ts): 16 hex digits of the name's SHA-256, or 64 when another name shares them.
+  const subject = /^\/(models|agents)\/(?:[0-9a-f]{16}|[0-9a-f]{64})\/$/.exec(path);
+  if (subject) return subject[1] === 'models' ? 'model' : 'agent';
+  const fixed = /^\/(reports|incompatibilities|rejected|verify|methodology|models)\/$/.exec(path);
   if (fixed) return fixed[1] as Kind;
   throw new Error(`a page of no known kind: ${path} (add its kind to test/browser/ux.browser.test.ts)`);
 }

@@ -20,6 +20,7 @@ import type { Assessment } from '../../schema/assessments.ts';
 import type { Scorecard } from '../../claims/scorecard.ts';
 import type { SiteMoney } from '../../facts/money.ts';
 import type { CohortMoney, SiteFacts } from '../../facts/index.ts';
+import type { SiteSubjects } from './models.ts';
 
 export type { SiteFile, WithheldFile } from './published.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -254,6 +255,12 @@ export interface SiteModel {
   scorecard: SiteScorecard | null;
   /** Per cohort id, the assessments shown beside its assessed claims (claims-model.ts siteAssessments); a cohort with none is absent. */
   assessments: Record<string, SiteAssessment[]>;
+  /**
+   * The model pages (/models/<key>/) and agent pages (/agents/<key>/), each
+   * with its cohorts on every board and the boards with none (models.ts
+   * siteSubjects).
+   */
+  subjects: SiteSubjects;
 }
 
 /** The score card as the site holds it (claims-model.ts siteScorecard): the card, its digest (the report config's `scorecard`) and its published size. */

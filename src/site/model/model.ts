@@ -41,6 +41,7 @@ import { shellQuote } from '../views/shell-quote.ts';
 import { rateRuleOf, sourceLineOf, type BundleOutcomes } from './imported-facts.ts';
 import { importSplits } from './import-splits.ts';
 import { siteAssessments, siteScorecard } from './claims-model.ts';
+import { siteSubjects } from './models.ts';
 
 export type * from './model-types.ts';
 
@@ -79,13 +80,14 @@ export async function buildSiteModel(
   const outcomes = options.outcomes ?? computed?.outcomes ?? {};
   // The card the claims came from (its digest is the report config's), and who assessed the assessed ones (FORMAT.md 11).
   const scorecard = siteScorecard(report, config.scorecard === undefined ? null : scorecardOf(config as Config)!.bytes);
+  const boardOrder = boardsInOrder(report).map((b) => boardIndex.get(b.board_id)!);
   return {
     title: config.title,
     siteUrl,
     // Plain data: the config's own members only (an in-memory config may carry its loaded score card under a symbol,
     // which JSON leaves out and a model read back would not have).
     report: { ...report, config: Object.fromEntries(Object.entries(report.config)) as Report['config'] },
-    boardOrder: boardsInOrder(report).map((b) => boardIndex.get(b.board_id)!),
+    boardOrder,
     cohortIndex: Object.fromEntries(report.cohorts.map((c, i) => [c.cohort_id, i])),
     bundles,
     plans,
@@ -114,6 +116,7 @@ export async function buildSiteModel(
     evidence: evidenceSize(published.bundles.map((b, i) => ({ ledger: report.bundles[i]!.plan?.ledger.digest ?? null, files: b.files }))),
     scorecard,
     assessments: await siteAssessments(report, scorecard, published, options.assessments),
+    subjects: siteSubjects(report, boardOrder),
   };
 }
 

@@ -7,6 +7,7 @@ import type { SiteModel } from './model-types.ts';
 import { taskPath } from '../views/task-key.ts';
 import { transcriptPath } from './transcripts.ts';
 import { boardsOf } from './view.ts';
+import { subjectPath } from './models.ts';
 
 /** Every page of the site. */
 export function sitePagePaths(model: SiteModel): string[] {
@@ -18,6 +19,9 @@ export function sitePagePaths(model: SiteModel): string[] {
     ...model.transcripts.map((t) => transcriptPath(t.bundle_hex, t.key)),
     ...model.report.cohorts.map((c) => `/cohorts/${hexOf(c.cohort_id)}/`),
     ...Object.keys(model.plans).map((hex) => `/plans/${hex}/`),
+    '/models/',
+    ...model.subjects.models.map((s) => subjectPath('model', s.key)),
+    ...model.subjects.agents.map((s) => subjectPath('agent', s.key)),
     '/incompatibilities/',
     '/rejected/',
     '/verify/',
@@ -27,4 +31,4 @@ export function sitePagePaths(model: SiteModel): string[] {
 }
 
 /** The pages Astro renders whenever it runs (pages without getStaticPaths: one each, never filtered). */
-export const FIXED_PAGES: readonly string[] = ['/', '/methodology/', '/incompatibilities/', '/rejected/', '/verify/', '/reports/'];
+export const FIXED_PAGES: readonly string[] = ['/', '/methodology/', '/incompatibilities/', '/rejected/', '/verify/', '/reports/', '/models/'];

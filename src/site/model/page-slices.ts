@@ -25,6 +25,14 @@
  * - A retained report page: its report, changes, signatures, whether current.
  * - A transcript page: its transcript row and the digest of its transcript
  *   as written, its board entry and title, its cohort.
+ * - A model or agent page (/models/<key>/, /agents/<key>/): its entry
+ *   (models.ts), each of its cohorts with its money, its board's title and
+ *   origin and the other kind's page it links, each board without it (title,
+ *   origin), the score card.
+ * - Every page that names a cohort's subject (board, cohort, compare, task
+ *   and transcript pages) holds the paths of the model and agent pages it
+ *   links: a key can be 64 hex digits when another name shares its first 16
+ *   (models.ts subjectKeys).
  * - Every other page (the leaderboard, feeds, indexes): the whole model (the
  *   digest of its lines as the pages receive them: render-cache.ts renderKey).
  *
@@ -35,7 +43,7 @@
  * Pure: no disk; the keys are SHA-256 of JSON texts made in a fixed order.
  */
 import { createHash } from 'node:crypto';
-import { boardTitle } from '../views/board-names.ts';
+import { boardTitle, boardTitles } from '../views/board-names.ts';
 import { hexOf } from '../views/format.ts';
 import type { SiteModel } from './model-types.ts';
 import { sitePagePaths } from './page-paths.ts';
@@ -48,6 +56,7 @@ import { compareLinks } from '../views/compare-paths.ts';
 import { claimsOf, cohortPlanCeilings } from './claims.ts';
 import { reportChanges } from './report-changes.ts';
 import { hasUsableGrades } from '../views/usable-grades.ts';
+import { subjectLinks, subjectPath, type SubjectKind } from './models.ts';
 
 /** The name of the key format (in every key). */
 export const PAGE_KEY_FORMAT = 'ledgerboard.page-key.v1';
@@ -91,6 +100,7 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
   const titleOf = (id: string): string | null => (boards.has(id) ? boardTitle(report, boards.get(id)!) : null);
   const taskKeysOf = (id: string): string[] | null => model.tasks[id]?.tasks.map((t) => t.key) ?? null;
   const card = model.scorecard?.card ?? null;
+  const linksOf = (id: string): { model: string; agent: string } => subjectLinks(model.subjects, cohortOf(model, id));
   for (const board of boardsOf(model)) {
     const hex = hexOf(board.board_id);
     const title = boardTitle(report, board);
@@ -111,15 +121,16 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
       charts: model.charts[board.board_id] ?? null,
       compare: model.compare[board.board_id] ?? null,
       tasks: model.tasks[board.board_id] ?? null,
+      subjectLinks: board.cohorts.map(linksOf),
     });
     // Its compare pages (src/pages/boards/[hex]/compare/[a]/[b].astro): the pair, its two cohorts and sides.
     const data = model.compare[board.board_id];
     for (const [key, page] of Object.entries(data?.pages ?? {})) {
-      set(`/boards/${hex}/compare/${key}/`, { board, title, page, a: cohortOf(model, page.a), b: cohortOf(model, page.b), money: [cohortMoneyOf(model, page.a), cohortMoneyOf(model, page.b)], sides: [data!.sides[page.a] ?? null, data!.sides[page.b] ?? null], cap: data!.cap, full: data!.full, resolution: data!.resolution });
+      set(`/boards/${hex}/compare/${key}/`, { board, title, page, a: cohortOf(model, page.a), b: cohortOf(model, page.b), money: [cohortMoneyOf(model, page.a), cohortMoneyOf(model, page.b)], sides: [data!.sides[page.a] ?? null, data!.sides[page.b] ?? null], cap: data!.cap, full: data!.full, resolution: data!.resolution, subjectLinks: [linksOf(page.a), linksOf(page.b)] });
     }
     // Its task pages (src/pages/boards/[hex]/tasks/[key].astro).
     for (const task of model.tasks[board.board_id]?.tasks ?? []) {
-      set(taskPath(hex, task.key), { board, title, cohorts, task, detail: inputs.details[task.page] ?? null });
+      set(taskPath(hex, task.key), { board, title, cohorts, task, detail: inputs.details[task.page] ?? null, subjectLinks: board.cohorts.map(linksOf) });
     }
   }
   // Cohort pages (src/pages/cohorts/[hex].astro).
@@ -145,6 +156,7 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
       card,
       assessments: model.assessments[c.cohort_id] ?? [],
       ceilings: card === null || claimsOf(c) === null ? [] : cohortPlanCeilings(card, model, c),
+      subjectLinks: linksOf(c.cohort_id),
     });
   }
   // Plan pages (src/pages/plans/[hex].astro): the bundle (its page holds the plan as shown), its report entry, history and feeds.
@@ -175,7 +187,23 @@ export function pageSlices(model: SiteModel, inputs: Pick<PageKeyInputs, 'whole'
   }
   for (const [n, t] of model.transcripts.entries()) {
     const board = boards.get(t.board_id) ?? null;
-    set(transcriptPath(t.bundle_hex, t.key), { t, board, title: board === null ? null : boardTitle(report, board), cohort: cohortOf(model, t.cohort_id), transcript: inputs.transcripts[n] ?? null });
+    set(transcriptPath(t.bundle_hex, t.key), { t, board, title: board === null ? null : boardTitle(report, board), cohort: cohortOf(model, t.cohort_id), transcript: inputs.transcripts[n] ?? null, subjectLinks: linksOf(t.cohort_id) });
+  }
+  // Model and agent pages (src/pages/models/[key].astro, src/pages/agents/[key].astro: src/components/SubjectPage.astro).
+  const origin = (id: string): string | null => boards.get(id)?.key.origin ?? null;
+  const titles = boardTitles(report);
+  for (const [kind, list] of [['model', model.subjects.models], ['agent', model.subjects.agents]] as [SubjectKind, typeof model.subjects.models][]) {
+    for (const subject of list) {
+      set(subjectPath(kind, subject.key), {
+        subject,
+        cohorts: subject.cohorts.map((id) => {
+          const c = cohortOf(model, id);
+          return [c, cohortMoneyOf(model, id), titles.get(c.board_id) ?? null, origin(c.board_id), linksOf(id)];
+        }),
+        missing: subject.missing.map((id) => [titles.get(id) ?? null, origin(id)]),
+        card,
+      });
+    }
   }
   return slices;
 }

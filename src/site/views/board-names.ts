@@ -157,6 +157,18 @@ export function boardTitle(report: { boards: readonly ReportBoard[] }, board: Re
   return boardTitleParts(report.boards, board).join(' · ');
 }
 
+const titles = new WeakMap<readonly ReportBoard[], Map<string, string>>();
+
+/** Every board's title by board id, made once per report's list of boards (for a page that names many boards: a model page). */
+export function boardTitles(report: { boards: readonly ReportBoard[] }): ReadonlyMap<string, string> {
+  let map = titles.get(report.boards);
+  if (map === undefined) {
+    map = new Map(report.boards.map((b) => [b.board_id, boardTitle(report, b)]));
+    titles.set(report.boards, map);
+  }
+  return map;
+}
+
 /** The leaderboard's layout: a section per board, except imported boards of one cohort, which share one compact table. */
 export interface LeaderboardLayout {
   /** Frozen boards, in display order: a full section each. */
