@@ -32,8 +32,8 @@ ledgerboard (not the script the site serves):
   again by the format's rules (imports re-run on their kept originals),
   the counted ones analysed with the config the report carries, compared
   with /report.json byte for byte; then the cohort files, leaderboard.csv,
-  changes.json, the feed and the figures the pages print. A difference
-  names the first member that differs.
+  changes.json, the feed, the figures the pages print and every cohort's
+  badge (/badges/). A difference names the first member that differs.
 - the site's /verify.mjs compared with the one this version makes, when
   the report names this version.
 

@@ -237,8 +237,15 @@ export const METHODOLOGY: readonly MethodologySection[] = [
         id: 'rederived',
         term: 'Re-derived',
         text: [
-          'verify.mjs (node verify.mjs <site>), `ledgerboard verify-site` and the re-derivation on /verify/ re-derive every id and digest, then verify every published bundle again by every rule of the format from the bytes this site publishes (imports re-run on their kept originals), re-run the append-only check against the published retained manifests, analyse the counted bundles with the config the report carries, and compare the report so made with report.json byte for byte; then the cohort files, leaderboard.csv, changes.json, the feed and the figures the pages print. A difference names the member that differs.',
+          'verify.mjs (node verify.mjs <site>), `ledgerboard verify-site` and the re-derivation on /verify/ re-derive every id and digest, then verify every published bundle again by every rule of the format from the bytes this site publishes (imports re-run on their kept originals), re-run the append-only check against the published retained manifests, analyse the counted bundles with the config the report carries, and compare the report so made with report.json byte for byte; then the cohort files, leaderboard.csv, changes.json, the feed, the figures the pages print and every cohort\u2019s badge (/badges/). A difference names the member that differs.',
           'verify.mjs is this site\'s build of that same code, bundled into one file; `ledgerboard verify-site` is a stranger\'s own installed copy, which says which version re-derived the report.',
+        ],
+      },
+      {
+        id: 'format',
+        term: 'FORMAT.md N',
+        text: [
+          'Where a page cites "FORMAT.md 7.1" or "FORMAT.md 10", it means that section of the evidence format this site was verified against: docs/format.md in the ledgerboard repository, and in every installed copy of the ledgerboard package (node_modules/ledgerboard/docs/format.md), at the version that built this site (report.json, generator.version).',
         ],
       },
       {
