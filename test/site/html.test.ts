@@ -68,11 +68,11 @@ describe('attemptRowsHtml', () => {
     ...over,
   });
 
-  it('writes each cell as the template did: fixed markup, escaped values, one space between cells', () => {
+  it('writes each cell as the template did: fixed markup, escaped values, one space between cells, each figure whole in a span.nw', () => {
     const html = attemptRowsHtml([row({ reason: 'failed', retries: 2, cost: { state: 'partial', micros: 10_000 } })], 'USD');
     expect(html).toBe(
       `<tr data-terminal="resolved"> <th scope="row">#1 a-1</th> <td>completed</td> <td>resolved (failed)</td> <td>pass, generation 1</td>` +
-        ` <td class="num">&gt;= USD 0.01 (partial)</td> <td class="num">1,200 / 34</td> <td class="num">1m 01s, 2 retries</td>` +
+        ` <td class="num"><span class="nw">&gt;= USD 0.01</span> (partial)</td> <td class="num">1,200 / 34</td> <td class="num"><span class="nw">1m 01s</span>, <span class="nw">2 retries</span></td>` +
         ` <td><a href="/blobs/${'cd'.repeat(32)}" title="the published attempts.jsonl (its blob); the attempt is on this line">line 7</a> of <a href="/plans/${'ab'.repeat(32)}/">its plan</a></td> <td>none</td> </tr>`,
     );
     expect(costText({ state: 'unavailable', micros: null }, 'USD')).toBe('unavailable');
@@ -84,7 +84,7 @@ describe('attemptRowsHtml', () => {
     expect(withheld).toContain('<td>none (missing)</td>');
     expect(withheld).toContain('<td class="num">unknown</td>');
     expect(withheld).toContain('<td>line 3 of <a');
-    expect(withheld).toContain('<ul class="artifacts"><li>patch (withheld) (5 bytes)</li><li><a href="/transcripts/a/b/" data-transcript-link>transcript</a> (from the original log, as text)</li></ul>');
+    expect(withheld).toContain('<ul class="artifacts"><li>patch (withheld) <span class="nw">(5 bytes)</span></li><li><a href="/transcripts/a/b/" data-transcript-link>transcript</a> (from the original log, as text)</li></ul>');
   });
 
   it('every hostile string in a row reads as text: no element but the row\'s own, each cell holding the value', () => {

@@ -20,7 +20,17 @@ export function costText(cost: TaskAttemptRow['cost'], currency: string | null):
   return `${partial ? '>= ' : ''}${amount(cost.micros ?? 0, currency)}${partial ? ' (partial)' : ''}`;
 }
 
-/** The rows of one cohort's attempts table (`<tr>` elements, no whitespace between them). */
+/**
+ * An attempt's cost as its row writes it: costText, the amount (">= USD 0.02") in a span.nw so it never breaks across lines
+ * (public/tables.css); the words around it wrap.
+ */
+function costHtml(cost: TaskAttemptRow['cost'], currency: string | null): string {
+  if (cost.state !== 'complete' && cost.state !== 'partial') return text(costText(cost, currency));
+  const partial = cost.state === 'partial';
+  return `<span class="nw">${text(`${partial ? '>= ' : ''}${amount(cost.micros ?? 0, currency)}`)}</span>${partial ? ' (partial)' : ''}`;
+}
+
+/** The rows of one cohort's attempts table (`<tr>` elements, no whitespace between them); figures (cost, wall time, retries, sizes) each in a span.nw. */
 export function attemptRowsHtml(rows: readonly TaskAttemptRow[], currency: string | null): string {
   let html = '';
   for (const a of rows) {
@@ -35,9 +45,9 @@ export function attemptRowsHtml(rows: readonly TaskAttemptRow[], currency: strin
       ` <td>${text(a.outcome)}</td>` +
       ` <td>${text(a.terminal)}${a.reason ? text(` (${a.reason})`) : ''}</td>` +
       ` <td>${text(grade)}</td>` +
-      ` <td class="num">${text(costText(a.cost, currency))}</td>` +
+      ` <td class="num">${costHtml(a.cost, currency)}</td>` +
       ` <td class="num">${text(tokens)}</td>` +
-      ` <td class="num">${text(duration(a.wall_seconds))}${a.retries > 0 ? text(`, ${a.retries} retries`) : ''}</td>` +
+      ` <td class="num"><span class="nw">${text(duration(a.wall_seconds))}</span>${a.retries > 0 ? `, <span class="nw">${text(a.retries)} retries</span>` : ''}</td>` +
       ` <td>${line} of <a${attr('href', `/plans/${a.plan_hex}/`)}>its plan</a></td>` +
       ` <td>${artifactsHtml(a)}</td> </tr>`;
   }
@@ -50,7 +60,7 @@ function artifactsHtml(a: TaskAttemptRow): string {
   if (a.artifacts.length === 0 && a.transcript === null) return note === '' ? 'none' : `<ul class="artifacts">${note}</ul>`;
   let html = '<ul class="artifacts">';
   for (const f of a.artifacts) {
-    html += `<li>${f.url === null ? `${text(f.role)} (${text(f.textNote ?? '')})` : `<a${attr('href', f.url)}>${text(f.role)}</a>`}${f.bytes !== null ? text(` (${grouped(f.bytes)} bytes)`) : ''}</li>`;
+    html += `<li>${f.url === null ? `${text(f.role)} (${text(f.textNote ?? '')})` : `<a${attr('href', f.url)}>${text(f.role)}</a>`}${f.bytes !== null ? ` <span class="nw">(${text(grouped(f.bytes))} bytes)</span>` : ''}</li>`;
   }
   if (a.transcript !== null) html += `<li><a${attr('href', a.transcript)} data-transcript-link>transcript</a> (from the original log, as text)</li>`;
   return `${html}${note}</ul>`;
