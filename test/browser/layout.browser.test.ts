@@ -52,7 +52,7 @@ let withheld: { server: StaticServer; plans: string[]; report: string };
 let transcriptPages: { widest: string[]; tallest: string[] };
 
 beforeAll(async () => {
-  demo = await openDemoSite('ledgerboard-layout-');
+  demo = await openDemoSite();
   // The demo evidence with its grader files withheld (a long reason), retained once so a retained report lists them too.
   const work = await makeTempDir('ledgerboard-layout-withheld-');
   await cp(join(ROOT, 'content', 'bundles'), join(work, 'evidence'), { recursive: true });
