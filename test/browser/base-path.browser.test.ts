@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSite, type SiteServer } from '../../src/site/build/serve.ts';
 import { buildSite, launchBrowser, requireChromium, ROOT, type BrowserSession } from './browser.ts';
+import { crawlSite } from './crawl.ts';
 
 const BASE = '/board/';
 let dir: string;
@@ -47,38 +48,7 @@ afterAll(async () => {
 
 describe('a site under /board/', () => {
   it('every internal link from the leaderboard, followed to the end, answers 200 under the base', { timeout: 300_000 }, async () => {
-    const origin = new URL(server.url).origin;
-    const seen = new Set<string>();
-    const queue = [BASE];
-    const broken: string[] = [];
-    const outside: string[] = [];
-    const page = await session.context.newPage();
-    while (queue.length > 0) {
-      const path = queue.shift()!;
-      if (seen.has(path)) continue;
-      seen.add(path);
-      if (!path.startsWith(BASE)) {
-        outside.push(path);
-        continue;
-      }
-      const response = await fetch(origin + path);
-      if (response.status !== 200) {
-        broken.push(`${path}: ${response.status}`);
-        continue;
-      }
-      if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) continue;
-      await page.goto(origin + path);
-      const links = await page.$$eval('a[href], link[href], script[src]', (elements) =>
-        // An SVG <a> (the task matrix's cells) has an SVGAnimatedString href: its attribute, resolved against the page.
-        elements.map((e) => (e instanceof SVGAElement ? new URL(e.getAttribute('href') ?? '', document.baseURI).href : (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src)),
-      );
-      for (const link of links) {
-        const url = new URL(link);
-        if (url.origin !== origin) continue;
-        queue.push(url.pathname);
-      }
-    }
-    await page.close();
+    const { seen, broken, outside } = await crawlSite(session.context, new URL(server.url).origin, BASE, BASE);
     expect(broken).toEqual([]);
     expect(outside).toEqual([]);
     expect(session.external).toEqual([]);

@@ -21,6 +21,7 @@ import { serveSite, type SiteServer } from '../../src/site/build/serve.ts';
 import { buildSiteOf } from '../helpers/site-build.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
+import { crawlSite } from './crawl.ts';
 
 const MIRROR = '/mirror/sub/';
 let out: string;
@@ -133,36 +134,7 @@ describe('an offline copy opened from file://', () => {
 
 describe(`the same copy served under ${MIRROR}`, () => {
   it('every internal link from the leaderboard, followed to the end, answers 200 under the sub-path', { timeout: 300_000 }, async () => {
-    const origin = new URL(server.url).origin;
-    const seen = new Set<string>();
-    const queue = [MIRROR];
-    const broken: string[] = [];
-    const outside: string[] = [];
-    const page = await session.context.newPage();
-    while (queue.length > 0) {
-      const path = queue.shift()!;
-      if (seen.has(path)) continue;
-      seen.add(path);
-      if (!path.startsWith(MIRROR)) {
-        outside.push(path);
-        continue;
-      }
-      const response = await fetch(origin + path);
-      if (response.status !== 200) {
-        broken.push(`${path}: ${response.status}`);
-        continue;
-      }
-      if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) continue;
-      await page.goto(origin + path);
-      const links = await page.$$eval('a[href], link[href], script[src]', (elements) =>
-        elements.map((e) => (e instanceof SVGAElement ? new URL(e.getAttribute('href') ?? '', document.baseURI).href : (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src)),
-      );
-      for (const link of links) {
-        const url = new URL(link);
-        if (url.origin === origin) queue.push(url.pathname);
-      }
-    }
-    await page.close();
+    const { seen, broken, outside } = await crawlSite(session.context, new URL(server.url).origin, MIRROR, MIRROR);
     expect(broken).toEqual([]);
     expect(outside).toEqual([]);
     for (const kind of ['boards/', 'cohorts/', 'plans/', 'blobs/', 'bundles/', 'verify/', 'site.css', 'leaderboard.js']) {
