@@ -21,6 +21,7 @@ import { boardsInOrder } from '../../src/report/board-order.ts';
 import { compareUtf8 } from '../../src/json/compare.ts';
 import { siteSubjects, subjectKeys, subjectPath, SUBJECT_KEY_DIGITS, SUBJECT_MISSING_SHOWN } from '../../src/site/model/models.ts';
 import { buildSite, ROOT, sitemapPaths } from '../browser/browser.ts';
+import { sharedDemoBuild } from '../browser/shared-demo.ts';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 import { textOf } from '../helpers/page-text.ts';
 import { NO_USABLE_GRADES } from '../../src/site/views/usable-grades.ts';
@@ -126,8 +127,7 @@ describe('the demo site', () => {
   let out = '';
   let report: Report;
   beforeAll(async () => {
-    out = join(await makeTempDir('ledgerboard-models-'), 'demo');
-    await buildSite({ out });
+    out = await sharedDemoBuild();
     report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
   }, 240_000);
   const page = (path: string) => readFile(join(out, path, 'index.html'), 'utf8');

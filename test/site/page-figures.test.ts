@@ -29,6 +29,7 @@ import {
   readPageFigures,
 } from '../../src/site/model/page-figures.ts';
 import { buildSite } from '../browser/browser.ts';
+import { sharedDemoBuild } from '../browser/shared-demo.ts';
 import { hostileModel, hostileSpecs, readCorpora, type HostileCorpora } from '../browser/hostile.ts';
 import { makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
 
@@ -65,8 +66,7 @@ async function allPages(dir: string): Promise<string[]> {
 beforeAll(async () => {
   const work = await makeTempDir('ledgerboard-page-figures-');
   corpora = await readCorpora();
-  await buildSite({ out: join(work, 'demo') });
-  demo = await open(join(work, 'demo'));
+  demo = await open(await sharedDemoBuild());
   // Two verified bundles whose subjects and tasks are corpus strings, on a site under a base path.
   const bundles = join(work, 'hostile-bundles');
   for (const spec of hostileSpecs(corpora, 2)) await cp(await writeModel(hostileModel(spec)), join(bundles, spec.tag), { recursive: true });

@@ -25,8 +25,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupedIncompatibilities, type Report } from '../../src/report/schema.ts';
 import { cohortPairCount, expandCohortPairs } from '../../src/analysis/incompatibilities.ts';
 import { boardTitle } from '../../src/site/views/board-names.ts';
-import { buildSite, sitemapPaths } from '../browser/browser.ts';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
+import { sitemapPaths } from '../browser/browser.ts';
+import { sharedDemoBuild } from '../browser/shared-demo.ts';
+import { removeTempDirs } from '../helpers/bundle-builder.ts';
 
 let out = '';
 let report: Report;
@@ -45,8 +46,7 @@ const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt
 const countedPlans = () => report.bundles.filter((b) => b.counted && b.plan_id !== null);
 
 beforeAll(async () => {
-  out = join(await makeTempDir('ledgerboard-ux-pages-'), 'site');
-  await buildSite({ out });
+  out = await sharedDemoBuild();
   report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
   paths = await sitemapPaths(out);
 }, 300_000);
@@ -128,7 +128,11 @@ describe('cohort pages', () => {
       const ids = html.slice(start, end);
       // The page's own content (the footer's citation names the page's URL, which holds the cohort id).
       const main = [html.indexOf('<main'), html.indexOf('</main>')] as const;
-      const outside = textOf(html.slice(main[0], start) + html.slice(end, main[1]));
+      // The Badge section's embed snippets are addresses to copy (this page's URL and the badge's hold the cohort id), not prose: left out, as the footer is.
+      const badge = [html.indexOf('<section aria-labelledby="badge" data-badge>'), html.indexOf('</section>', html.indexOf('data-badge>'))] as const;
+      expect(badge[0], c.cohort_id).toBeGreaterThan(0);
+      expect(badge[0]).toBeLessThan(start);
+      const outside = textOf(html.slice(main[0], badge[0]) + html.slice(badge[1], start) + html.slice(end, main[1]));
       if (c.verdict !== null) expect(html.indexOf('id="verdict"')).toBeLessThan(start);
       expect(html.indexOf('Score vector')).toBeLessThan(start);
       const values = [c.board_id, c.ledger_digest, c.harness_commit, ...c.plans.map((p) => p.plan_id), ...(c.delta ? [c.delta.seed] : [])];
