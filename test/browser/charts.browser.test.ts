@@ -9,25 +9,23 @@
  * line per subject whose plans span several days (issue 29), each SVG
  * role="img" with an aria-label and a text alternative beside it.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
+import { launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
+import { sharedDemoBuild } from './shared-demo.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 import type { Report } from '../../src/report/schema.ts';
 
-let dir: string;
 let server: StaticServer;
 let session: BrowserSession;
+let out: string;
 let boardPath: string;
 let oneDatePath: string;
 
 beforeAll(async () => {
   requireChromium();
-  dir = await mkdtemp(join(tmpdir(), 'lb-charts-'));
-  const out = join(dir, 'site');
-  await buildSite({ out });
+  out = await sharedDemoBuild();
   const boards = await readdir(join(out, 'boards'));
   // The demo's frozen boards: c895cd60f302 (three plans) and a7bdcfaf9741 (one plan, offline tools).
   boardPath = `/boards/${boards.find((b) => b.startsWith('c895cd60f302'))!}/`;
@@ -39,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
   await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 interface Shown {
@@ -130,7 +127,7 @@ describe('board charts', () => {
   });
 
   it('the over-time chart draws a solid line per subject with plans on more than one day, ending at its headline rate (issue 29)', { timeout: 60_000 }, async () => {
-    const report = JSON.parse(await readFile(join(dir, 'site', 'report.json'), 'utf8')) as Report;
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     const board = report.boards.find((b) => b.board_id.startsWith('sha256:c895cd60f302'))!;
     const cohorts = board.cohorts.map((id) => report.cohorts.find((c) => c.cohort_id === id)!);
     const multi = cohorts.filter((c) => new Set(c.plans.map((p) => p.created_at.slice(0, 10))).size > 1);

@@ -22,6 +22,7 @@ import { pText } from '../../src/site/charts/chart-pairs.ts';
 import { digestCanonical } from '../../src/json/canonical.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
 import { buildSite, launchBrowser, requireChromium, sitemapPaths, type BrowserSession } from './browser.ts';
+import { sharedDemoBuild } from './shared-demo.ts';
 import { hostileModel, hostileSpecs, readCorpora, type HostileSpec } from './hostile.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
@@ -35,7 +36,6 @@ let jsOn: BrowserSession;
 beforeAll(async () => {
   requireChromium();
   const work = await makeTempDir('ledgerboard-pairs-');
-  await buildSite({ out: join(work, 'demo') });
   spec = hostileSpecs(await readCorpora(), 1)[0]!;
   const dir = await writeModel(hostileModel(spec));
   const status = (await verifyDir(dir)).status;
@@ -46,7 +46,7 @@ beforeAll(async () => {
   await buildSite({ bundles: join(work, 'hostile-bundles'), out: join(work, 'hostile'), config });
   hostilePages = await sitemapPaths(join(work, 'hostile'));
   [demo, hostile, jsOff, jsOn] = await Promise.all([
-    serveStatic(join(work, 'demo')),
+    serveStatic(await sharedDemoBuild()),
     serveStatic(join(work, 'hostile')),
     launchBrowser({ javaScriptEnabled: false }),
     launchBrowser({ javaScriptEnabled: true }),

@@ -24,8 +24,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { removeTempDirs } from '../helpers/bundle-builder.ts';
+import { launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { sharedDemoBuild } from './shared-demo.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
 /** A phone: the width the issue measured at. */
@@ -63,9 +64,7 @@ let hasMethodology = false;
 
 beforeAll(async () => {
   requireChromium();
-  const work = await makeTempDir('ledgerboard-ux-');
-  out = join(work, 'demo');
-  await buildSite({ out });
+  out = await sharedDemoBuild();
   hasMethodology = existsSync(join(out, 'methodology', 'index.html'));
   const fixed = ['/rejected/', '/incompatibilities/', '/verify/', '/reports/', ...(hasMethodology ? ['/methodology/'] : [])];
   for (const path of new Set([...(await sitemapPaths(out)), ...fixed])) {
