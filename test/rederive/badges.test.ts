@@ -100,7 +100,7 @@ describe('the badges of a signed site', () => {
     await writeFile(config, JSON.stringify({ title: 'badges', site_url: 'https://badges.example/', bundles_dir: join(work, 'bundles') }));
     const made = await runCli(['keygen', '-o', join(work, 'keys'), '--config', config]);
     const keyid = /^key id ([0-9a-f]{64})$/m.exec(made.stdout)![1]!;
-    expect((await runCli(['sign', '--key', join(work, 'keys', `ledgerboard-${keyid.slice(0, 16)}.key`), '--config', config, '--no-cache'])).code).toBe(0);
+    expect((await runCli(['sign', '--key', join(work, 'keys', `ledgerboard-${keyid}.key`), '--config', config, '--no-cache'])).code).toBe(0);
     const dist = join(work, 'signed-site');
     expect((await runCli(['build', '--config', config, '--out', dist, '--no-cache'])).code).toBe(0);
     const signed = JSON.parse(await readFile(join(dist, 'report.json'), 'utf8')) as Report;
