@@ -18,10 +18,10 @@
  * A failure is an outcome, not an exception: the plan stays frozen and the
  * caller says what failed (docs/cli.md).
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIGEST_PATTERN, selfId } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
+import { readRegularFile } from '../files/read.ts';
 import { buildAnchorRequest, checkAnchorAnswer, AnchorAnswerProblem } from './anchor-request.ts';
 import { exists, mkdirDurable, writeCreateOnly } from './create-only.ts';
 import { AlreadyExistsError, refuse } from './problems.ts';
@@ -30,6 +30,8 @@ import { AlreadyExistsError, refuse } from './problems.ts';
 export const ANCHOR_TIMEOUT_MS = 30_000;
 /** The most bytes of an answer read (a token is a few KiB). */
 export const ANCHOR_MAX_BYTES = 1024 * 1024;
+/** The most bytes of a plan.json --anchor-only reads. */
+const MAX_PLAN_BYTES = 16 * 1024 * 1024;
 /** Names tried per host (`<host>.tsr`, `<host>-2.tsr`, ...). */
 const MAX_NAMES = 100;
 
@@ -183,13 +185,9 @@ async function post(url: string, der: Buffer, timeoutMs: number, maxBytes: numbe
  */
 export async function frozenPlanId(dir: string): Promise<string> {
   const file = join(dir, 'plan.json');
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    refuse({ file, message: code === 'ENOENT' ? 'is missing: --anchor-only anchors a plan already frozen (ledgerboard freeze -o DIR)' : `cannot be read (${code ?? 'error'})` });
-  }
+  if (!(await exists(file))) refuse({ file, message: 'is missing: --anchor-only anchors a plan already frozen (ledgerboard freeze -o DIR)' });
+  const bytes = await readRegularFile(file, MAX_PLAN_BYTES);
+  if (bytes === null) refuse({ file, message: `is not a regular file of at most ${MAX_PLAN_BYTES} bytes that can be read (a link is not followed)` });
   const parsed = parseStrictJson(bytes);
   if (!parsed.ok) refuse({ file, line: parsed.error.line, column: parsed.error.column, message: `is not valid JSON (${parsed.error.message})` });
   const value = parsed.value;

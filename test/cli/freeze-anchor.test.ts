@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +171,7 @@ describe('freeze --anchor-only: anchoring a plan frozen before', () => {
     expect(manifest.files.map((f) => f.path)).toContain('anchors/127.0.0.1.tsr');
   });
 
-  it('refuses a plan.json whose id does not re-derive, and a directory without a plan (exit 2, nothing asked)', async () => {
+  it('refuses a plan.json whose id does not re-derive, a plan.json that is a link, and a directory without a plan (exit 2, nothing asked)', async () => {
     const empty = await scratch.dir();
     const before = tsa.requests.length;
     const missing = await cli(['freeze', '--anchor-only', empty, '--anchor', tsa.url]);
@@ -186,6 +186,12 @@ describe('freeze --anchor-only: anchoring a plan frozen before', () => {
     const forged = await cli(['freeze', '--anchor-only', edited, '--anchor', tsa.url]);
     expect(forged.code).toBe(2);
     expect(forged.stderr).toMatch(/plan_id sha256:[0-9a-f]{64} does not re-derive \(the plan's bytes give sha256:[0-9a-f]{64}\): a token over it would anchor nothing/);
+    // A plan.json that is a link to a frozen plan is not followed.
+    const linked = await scratch.dir();
+    await symlink(join(dir, 'plan.json'), join(linked, 'plan.json'));
+    const link = await cli(['freeze', '--anchor-only', linked, '--anchor', tsa.url]);
+    expect(link.code).toBe(2);
+    expect(link.stderr).toContain('plan.json: is not a regular file of at most 16777216 bytes that can be read (a link is not followed)');
     expect(tsa.requests.length).toBe(before);
   });
 });
