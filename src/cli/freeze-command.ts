@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { MAX_YAML_BYTES } from '../author/strict-yaml.ts';
 import { freezePlan, writeFrozenPlan, type InputFile } from '../author/freeze.ts';
 import { anchorPlan, anchorUrlProblem, frozenPlanId } from '../author/anchor.ts';
+import { exists } from '../author/create-only.ts';
 import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/problems.ts';
 import { EXIT, UsageError, type Command, type CliIo } from './command.ts';
 import { terminalSafe } from './terminal.ts';
@@ -106,7 +107,11 @@ refused input.`,
       if (anchors.length === 0) return EXIT.ok;
       return await anchorAndSay(out as string, plan.plan_id, anchors, io, true);
     } catch (error) {
-      return refusal(error, io);
+      const status = refusal(error, io);
+      if (error instanceof AlreadyExistsError && anchors.length > 0 && (await exists(join(out as string, 'plan.json')))) {
+        io.stderr.write(`ledgerboard freeze: nothing was anchored; to anchor the plan already there: ${terminalSafe(`ledgerboard freeze --anchor-only ${shellQuote(out as string)} ${anchors.map((url) => `--anchor ${shellQuote(url)}`).join(' ')}`)}\n`);
+      }
+      return status;
     }
   },
 };

@@ -216,6 +216,17 @@ describe('freeze --anchor usage', () => {
     expect(tsa.requests.length).toBe(before);
   });
 
+  it('freeze --anchor into a directory already holding a plan: exit 1, nothing asked, the --anchor-only command given', async () => {
+    const { dir } = await freeze();
+    const before = tsa.requests.length;
+    const again = await cli(['freeze', inputs.plan, '--ledger', inputs.ledger, '--aliases', inputs.aliases, '-o', dir, '--anchor', tsa.url]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`ledgerboard freeze: ${join(dir, 'plan.json')} already exists: a frozen plan is never overwritten`);
+    expect(again.stderr).toContain(`ledgerboard freeze: nothing was anchored; to anchor the plan already there: ledgerboard freeze --anchor-only ${dir} --anchor ${tsa.url}\n`);
+    expect(tsa.requests.length).toBe(before);
+    expect(await anchorsOf(dir)).toEqual([]);
+  });
+
   it('--help documents --anchor and --anchor-only', async () => {
     const help = await cli(['freeze', '--help']);
     expect(help.stdout).toContain('[--anchor URL]...');
