@@ -100,17 +100,26 @@ async function askOne(dir: string, planId: string, url: string, host: string, op
   const answer = checkAnchorAnswer(body, request);
   if (answer instanceof AnchorAnswerProblem) return fail(answer.message);
   const anchors = join(dir, 'anchors');
-  await mkdirDurable(anchors);
+  const cannotWrite = (error: unknown, where: string): AnchorOutcome => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    return fail(`the token came, but ${where} cannot be written (${code})`);
+  };
+  try {
+    await mkdirDurable(anchors);
+  } catch (error) {
+    return cannotWrite(error, anchors);
+  }
   const base = anchorBaseName(url);
   for (let n = 1; n <= MAX_NAMES; n++) {
     const name = `${base}${n === 1 ? '' : `-${n}`}.tsr`;
     const path = join(anchors, name);
-    if (await exists(path)) continue;
     try {
+      if (await exists(path)) continue;
       await writeCreateOnly(path, body);
     } catch (error) {
       if (error instanceof AlreadyExistsError) continue;
-      throw error;
+      return cannotWrite(error, path);
     }
     const genTime = answer.genTime.replace(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)/, '$1-$2-$3T$4:$5:$6');
     return { url, host, ok: true, path, genTime, status: answer.status === 0 ? 'granted' : 'grantedWithMods' };

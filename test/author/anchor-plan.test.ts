@@ -56,6 +56,15 @@ describe('anchorPlan', () => {
     expect(progress[1]).toMatch(/^done: granted at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, .*anchors\/127\.0\.0\.1-2\.tsr\n$/);
   });
 
+  it('a token that cannot be written (anchors is a file) is a failure naming the path, not a crash', async () => {
+    tsa.setMode('ok');
+    const dir = await scratch.dir();
+    await writeFile(join(dir, 'anchors'), 'not a directory');
+    const [outcome] = await anchorPlan(dir, planId, [tsa.url], () => undefined);
+    expect(outcome).toMatchObject({ ok: false, message: `the token came, but ${join(dir, 'anchors')} cannot be written (EEXIST)` });
+    expect(await readFile(join(dir, 'anchors'), 'utf8')).toBe('not a directory');
+  });
+
   it('a slow authority fails at the time bound, and nothing is written', async () => {
     tsa.setMode('ok', 1500);
     const dir = await scratch.dir();
