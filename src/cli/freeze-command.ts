@@ -1,7 +1,13 @@
-/** `ledgerboard freeze <plan.yaml> --ledger <ledger.jsonl> [--aliases FILE] (-o DIR | --dry-run)` (issue #6). */
+/**
+ * `ledgerboard freeze <plan.yaml> --ledger <ledger.jsonl> [--aliases FILE] (-o DIR | --dry-run) [--anchor URL]...`
+ * (issue #6), and `ledgerboard freeze --anchor-only DIR --anchor URL...` (FORMAT.md 12: anchoring a plan frozen before).
+ */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { MAX_YAML_BYTES } from '../author/strict-yaml.ts';
 import { freezePlan, writeFrozenPlan, type InputFile } from '../author/freeze.ts';
+import { anchorPlan, anchorUrlProblem, frozenPlanId } from '../author/anchor.ts';
+import { exists } from '../author/create-only.ts';
 import { AlreadyExistsError, AuthorInputError, refusalText } from '../author/problems.ts';
 import { EXIT, UsageError, type Command, type CliIo } from './command.ts';
 import { terminalSafe } from './terminal.ts';
@@ -9,7 +15,8 @@ import { shellQuote } from '../site/views/shell-quote.ts';
 
 export const freezeCommand: Command = {
   summary: 'freeze a YAML plan into plan.json (create-only)',
-  usage: `Usage: ledgerboard freeze <plan.yaml> --ledger <ledger.jsonl> [--aliases FILE] (-o DIR | --dry-run)
+  usage: `Usage: ledgerboard freeze <plan.yaml> --ledger <ledger.jsonl> [--aliases FILE] (-o DIR | --dry-run) [--anchor URL]...
+       ledgerboard freeze --anchor-only DIR --anchor URL...
 
 Freezes a human-written YAML plan into plan.json (FORMAT.md section 3):
 resolves alias selectors (":mini") to exact model identities through the
@@ -33,15 +40,29 @@ Options:
                    ":mini": acme/mini-2026-08-01
   -o, --out DIR    the bundle directory to write into (created if needed)
   --dry-run        print plan.json to stdout and write nothing
+  --anchor URL     after writing plan.json, ask this RFC 3161 time-stamp
+                   authority (http: or https:; repeat for several) for a
+                   token over the plan id and write it to
+                   DIR/anchors/<host>.tsr for seal to list (FORMAT.md 12;
+                   docs/publishing.md "Anchoring a freeze")
+  --anchor-only DIR  ask the --anchor authorities for a plan frozen before
+                   (DIR/plan.json; refused once DIR is sealed)
 
-Exit: 0 frozen (or printed), 1 DIR/plan.json already exists, 2 usage error or refused input.`,
+Exit: 0 frozen (or printed) and every authority's token written; 1 DIR/plan.json
+already exists, or the plan is frozen but an authority gave no token (the
+plan stays written: ask again with --anchor-only DIR); 2 usage error or
+refused input.`,
   options: {
     ledger: { type: 'string' },
     aliases: { type: 'string' },
     out: { type: 'string', short: 'o' },
     'dry-run': { type: 'boolean' },
+    anchor: { type: 'string', multiple: true },
+    'anchor-only': { type: 'string' },
   },
   async run(values, positionals, io) {
+    const anchors = anchorUrls(values.anchor as unknown as string[] | undefined);
+    if (values['anchor-only'] !== undefined) return anchorOnly(values, positionals, anchors, io);
     if (positionals.length !== 1) throw new UsageError(`freeze takes one plan file (got ${positionals.length})`);
     const ledgerPath = values.ledger;
     if (typeof ledgerPath !== 'string') throw new UsageError('freeze needs --ledger <ledger.jsonl>');
@@ -49,6 +70,7 @@ Exit: 0 frozen (or printed), 1 DIR/plan.json already exists, 2 usage error or re
     const out = values.out;
     if (!dryRun && typeof out !== 'string') throw new UsageError('freeze needs -o <dir> (or --dry-run to print the plan and write nothing)');
     if (dryRun && typeof out === 'string') throw new UsageError('--dry-run writes nothing: give either -o <dir> or --dry-run');
+    if (dryRun && anchors.length > 0) throw new UsageError('--dry-run writes nothing, so there is no plan to anchor: give -o <dir> with --anchor');
     const aliasesPath = typeof values.aliases === 'string' ? values.aliases : undefined;
 
     const planFile = await readInput(positionals[0]!, MAX_YAML_BYTES);
@@ -82,12 +104,73 @@ Exit: 0 frozen (or printed), 1 DIR/plan.json already exists, 2 usage error or re
           '',
         ].join('\n'),
       );
-      return EXIT.ok;
+      if (anchors.length === 0) return EXIT.ok;
+      return await anchorAndSay(out as string, plan.plan_id, anchors, io, true);
     } catch (error) {
-      return refusal(error, io);
+      const status = refusal(error, io);
+      if (error instanceof AlreadyExistsError && anchors.length > 0 && (await exists(join(out as string, 'plan.json')))) {
+        io.stderr.write(`ledgerboard freeze: nothing was anchored; to anchor the plan already there: ${terminalSafe(`ledgerboard freeze --anchor-only ${shellQuote(out as string)} ${anchors.map((url) => `--anchor ${shellQuote(url)}`).join(' ')}`)}\n`);
+      }
+      return status;
     }
   },
 };
+
+/** The --anchor URLs, each checked (http: or https:) before anything is written. */
+function anchorUrls(given: string[] | undefined): string[] {
+  const urls = given ?? [];
+  for (const url of urls) {
+    const problem = anchorUrlProblem(url);
+    if (problem !== null) throw new UsageError(problem);
+  }
+  return urls;
+}
+
+/** `freeze --anchor-only DIR --anchor URL...`: anchors a plan frozen before. */
+async function anchorOnly(values: Record<string, string | boolean | undefined>, positionals: string[], anchors: string[], io: CliIo): Promise<number> {
+  const dir = values['anchor-only'] as string;
+  if (positionals.length > 0) throw new UsageError(`--anchor-only anchors the plan already in ${dir}: give no plan file (got ${positionals.length})`);
+  for (const option of ['ledger', 'aliases', 'out', 'dry-run']) {
+    if (values[option] !== undefined) throw new UsageError(`--anchor-only freezes nothing: --${option} cannot go with it`);
+  }
+  if (anchors.length === 0) throw new UsageError('--anchor-only needs at least one --anchor <URL>');
+  let planId: string;
+  try {
+    planId = await frozenPlanId(dir);
+  } catch (error) {
+    return refusal(error, io);
+  }
+  io.stdout.write(`anchoring plan ${planId} (${terminalSafe(dir)}/plan.json)\n`);
+  return anchorAndSay(dir, planId, anchors, io, false);
+}
+
+/**
+ * Asks every authority, printing progress on stderr ("asking <host> ...
+ * done"), each token written on stdout and each failure on stderr. Exit 0
+ * when every authority gave a token, else 1 (the plan stays frozen).
+ */
+async function anchorAndSay(dir: string, planId: string, urls: string[], io: CliIo, justFrozen: boolean): Promise<number> {
+  const outcomes = await anchorPlan(dir, planId, urls, (text) => io.stderr.write(terminalSafe(text.replace(/\n$/, '')) + (text.endsWith('\n') ? '\n' : '')));
+  const hex = planId.slice('sha256:'.length);
+  for (const outcome of outcomes) {
+    if (!outcome.ok) continue;
+    io.stdout.write(
+      `  ${terminalSafe(outcome.path)}: time-stamp by ${terminalSafe(outcome.host)} at ${outcome.genTime} (${outcome.status}); seal lists it\n` +
+        `  check it: openssl ts -verify -digest ${hex} -in ${shellQuote(outcome.path)} -CAfile <the authority's root.pem>\n`,
+    );
+  }
+  const failed = outcomes.filter((o) => !o.ok);
+  if (failed.length === 0) return EXIT.ok;
+  for (const outcome of failed) io.stderr.write(`ledgerboard freeze: ${terminalSafe(outcome.host)} gave no token: ${terminalSafe(outcome.message)}\n`);
+  const retry = `ledgerboard freeze --anchor-only ${shellQuote(dir)} ${failed.map((o) => `--anchor ${shellQuote(o.url)}`).join(' ')}`;
+  io.stderr.write(
+    `ledgerboard freeze: ${failed.length} of ${outcomes.length} authorit${outcomes.length === 1 ? 'y' : 'ies'} gave no token. ` +
+      (justFrozen
+        ? `The plan is frozen and written all the same (${terminalSafe(join(dir, 'plan.json'))}); freeze --anchor cannot run again on a frozen plan. Ask again with: ${terminalSafe(retry)}\n`
+        : `Nothing was written for ${failed.length === 1 ? 'it' : 'them'}; ask again with: ${terminalSafe(retry)}\n`),
+  );
+  return EXIT.notVerified;
+}
 
 function refusal(error: unknown, io: CliIo): number {
   if (error instanceof AuthorInputError) {
