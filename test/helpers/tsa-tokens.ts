@@ -1,0 +1,145 @@
+/**
+ * A throw-away RFC 3161 time-stamp authority made with `openssl` in a temp
+ * directory (FORMAT.md 12): a root CA, an intermediate CA and a TSA
+ * certificate (extendedKeyUsage critical timeStamping), a generated
+ * openssl.cnf with a `tsa` section, and `openssl ts -query` / `-reply` to
+ * make requests and answers. No key is ever committed: every key is made
+ * here, per test run, and removed with the directory.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The signer key's kind: RSA (PKCS#1 v1.5 signatures), an EC P-256 key (ECDSA) or Ed25519. */
+export type TsaKeyKind = 'rsa' | 'ec' | 'ed25519';
+
+export interface QueryOptions {
+  readonly algorithm?: 'sha256' | 'sha1' | 'sha512';
+  readonly cert?: boolean;
+  readonly policy?: string;
+  readonly name?: string;
+}
+
+export interface Tsa {
+  readonly dir: string;
+  /** The root CA's certificate, PEM. */
+  readonly rootPem: string;
+  /** The path of root.pem, chain.pem (intermediate + TSA certificates) and tsa.pem. */
+  readonly paths: { readonly root: string; readonly chain: string; readonly tsaCert: string; readonly tsaKey: string; readonly config: string };
+  /**
+   * A request over `digestHex` (hex of the hashed message) with the given imprint algorithm (SHA-256 unless
+   * said), asking for the signer certificate unless `cert` is false, under `policy` when given; returns the
+   * path of the .tsq.
+   */
+  query(digestHex: string, options?: QueryOptions): string;
+  /** The DER TimeStampResp for a request file (path of the .tsr written too). */
+  reply(queryPath: string, name?: string): { readonly path: string; readonly bytes: Buffer };
+  /** The bare TimeStampToken for a request file (`-token_out`). */
+  token(queryPath: string, name?: string): { readonly path: string; readonly bytes: Buffer };
+  /** `openssl ts -reply -in <tsr> -text` (or `-token_in` for a token). */
+  text(path: string, token?: boolean): string;
+  /** Runs openssl with these arguments in the TSA's directory; returns stdout. Throws on a non-zero exit. */
+  openssl(args: readonly string[]): string;
+  remove(): void;
+}
+
+const SUBJECTS = {
+  root: '/C=XX/O=Ledgerboard Test/CN=Test Root CA',
+  intermediate: '/C=XX/O=Ledgerboard Test/CN=Test Intermediate CA',
+  tsa: '/C=XX/O=Ledgerboard Test, Time/OU=Stamps+CN=Test TSA',
+};
+
+function keyArgs(kind: TsaKeyKind): string[] {
+  if (kind === 'rsa') return ['-newkey', 'rsa:2048'];
+  if (kind === 'ec') return ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
+  return ['-newkey', 'ed25519'];
+}
+
+/**
+ * Makes a TSA in a new temp directory. `rootSubject` changes the root's name (a second, unrelated root);
+ * `signerKey` the TSA certificate's key kind; `digest` the CMS signer digest of the `tsa` section.
+ */
+export function makeTsa(options: { readonly rootSubject?: string; readonly signerKey?: TsaKeyKind; readonly digest?: 'sha256' | 'sha384' | 'sha512' } = {}): Tsa {
+  const dir = mkdtempSync(join(tmpdir(), 'lb-tsa-'));
+  const run = (args: readonly string[]): string => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8');
+  const config = join(dir, 'openssl.cnf');
+  writeFileSync(
+    config,
+    [
+      '[ req ]',
+      'distinguished_name = dn',
+      'prompt = no',
+      '[ dn ]',
+      'CN = unused',
+      '[ v3_ca ]',
+      'basicConstraints = critical, CA:true',
+      'keyUsage = critical, keyCertSign, cRLSign',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid:always',
+      '[ v3_tsa ]',
+      'basicConstraints = critical, CA:false',
+      'keyUsage = critical, digitalSignature',
+      'extendedKeyUsage = critical, timeStamping',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid:always',
+      '[ tsa ]',
+      'default_tsa = tsa_config',
+      '[ tsa_config ]',
+      `dir = ${dir}`,
+      'serial = $dir/serial',
+      'crypto_device = builtin',
+      'signer_cert = $dir/tsa.pem',
+      'certs = $dir/chain.pem',
+      'signer_key = $dir/tsa.key',
+      `signer_digest = ${options.digest ?? 'sha256'}`,
+      'default_policy = 1.2.3.4.1',
+      'other_policies = 1.2.3.4.5',
+      'digests = sha1, sha256, sha384, sha512',
+      'accuracy = secs:1',
+      'ordering = yes',
+      'tsa_name = yes',
+      'ess_cert_id_chain = no',
+      'ess_cert_id_alg = sha256',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'serial'), '01\n');
+  const days = ['-days', '3650'];
+  run(['req', '-x509', '-config', config, ...keyArgs('rsa'), '-nodes', '-keyout', 'root.key', '-out', 'root.pem', '-subj', options.rootSubject ?? SUBJECTS.root, '-extensions', 'v3_ca', ...days]);
+  run(['req', '-new', '-config', config, ...keyArgs('rsa'), '-nodes', '-keyout', 'int.key', '-out', 'int.csr', '-subj', SUBJECTS.intermediate]);
+  run(['x509', '-req', '-in', 'int.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2', '-extfile', config, '-extensions', 'v3_ca', '-out', 'int.pem', ...days]);
+  run(['req', '-new', '-config', config, ...keyArgs(options.signerKey ?? 'rsa'), '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', SUBJECTS.tsa, '-multivalue-rdn']);
+  run(['x509', '-req', '-in', 'tsa.csr', '-CA', 'int.pem', '-CAkey', 'int.key', '-set_serial', '3', '-extfile', config, '-extensions', 'v3_tsa', '-out', 'tsa.pem', ...days]);
+  writeFileSync(join(dir, 'chain.pem'), readFileSync(join(dir, 'int.pem'), 'utf8') + readFileSync(join(dir, 'tsa.pem'), 'utf8'));
+  let count = 0;
+  const fresh = (name: string | undefined, ext: string) => join(dir, `${name ?? `f${++count}`}.${ext}`);
+  return {
+    dir,
+    rootPem: readFileSync(join(dir, 'root.pem'), 'utf8'),
+    paths: { root: join(dir, 'root.pem'), chain: join(dir, 'chain.pem'), tsaCert: join(dir, 'tsa.pem'), tsaKey: join(dir, 'tsa.key'), config },
+    query(digestHex, options = {}) {
+      const out = fresh(options.name, 'tsq');
+      const policy = options.policy === undefined ? [] : ['-tspolicy', options.policy];
+      run(['ts', '-query', '-digest', digestHex, `-${options.algorithm ?? 'sha256'}`, ...(options.cert === false ? [] : ['-cert']), ...policy, '-out', out]);
+      return out;
+    },
+    reply(queryPath, name) {
+      const out = fresh(name, 'tsr');
+      run(['ts', '-reply', '-config', config, '-queryfile', queryPath, '-out', out]);
+      return { path: out, bytes: readFileSync(out) };
+    },
+    token(queryPath, name) {
+      const out = fresh(name, 'tst');
+      run(['ts', '-reply', '-config', config, '-queryfile', queryPath, '-token_out', '-out', out]);
+      return { path: out, bytes: readFileSync(out) };
+    },
+    text(path, token = false) {
+      return run(['ts', '-reply', '-config', config, '-in', path, ...(token ? ['-token_in'] : []), '-text']);
+    },
+    openssl: run,
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
