@@ -54,7 +54,7 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
   };
 }
 
-const PEM = /-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]*?)-----END CERTIFICATE-----/g;
+const PEM = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
 
 /** The certificates of a PEM text (one file of `timestamp_roots`). Throws when it holds none or one does not parse. */
 export function parsePinnedRoots(pem: string): PinnedRoot[] {

@@ -1,6 +1,7 @@
 /**
  * An X.509 Name as an RFC 4514 string: the relative distinguished names
- * last first, joined by commas, the attributes of one joined by `+`, the
+ * last first, joined by commas, the attributes of one joined by `+` (also
+ * last first, as `openssl -nameopt RFC2253` writes them), the
  * types of RFC 4514 section 3 by their short names and any other by its
  * dotted OID, string values escaped as section 2.4 says and any other value
  * as `#` and the hex of its DER.
@@ -52,6 +53,6 @@ function attributeString(attribute: AttributeTypeAndValue): string {
 export function rfc4514(name: Name): string {
   return [...name]
     .reverse()
-    .map((rdn) => [...rdn].map(attributeString).join('+'))
+    .map((rdn) => [...rdn].reverse().map(attributeString).join('+'))
     .join(',');
 }

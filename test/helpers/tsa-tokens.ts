@@ -58,9 +58,12 @@ function keyArgs(kind: TsaKeyKind): string[] {
 
 /**
  * Makes a TSA in a new temp directory. `rootSubject` changes the root's name (a second, unrelated root);
- * `signerKey` the TSA certificate's key kind; `digest` the CMS signer digest of the `tsa` section.
+ * `signerKey` the TSA certificate's key kind; `digest` the CMS signer digest of the `tsa` section;
+ * `precisionDigits` the genTime's fraction digits (`clock_precision_digits`, none unless said).
  */
-export function makeTsa(options: { readonly rootSubject?: string; readonly signerKey?: TsaKeyKind; readonly digest?: 'sha256' | 'sha384' | 'sha512' } = {}): Tsa {
+export function makeTsa(
+  options: { readonly rootSubject?: string; readonly signerKey?: TsaKeyKind; readonly digest?: 'sha256' | 'sha384' | 'sha512'; readonly precisionDigits?: number } = {},
+): Tsa {
   const dir = mkdtempSync(join(tmpdir(), 'lb-tsa-'));
   const run = (args: readonly string[]): string => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8');
   const config = join(dir, 'openssl.cnf');
@@ -101,6 +104,7 @@ export function makeTsa(options: { readonly rootSubject?: string; readonly signe
       'tsa_name = yes',
       'ess_cert_id_chain = no',
       'ess_cert_id_alg = sha256',
+      `clock_precision_digits = ${options.precisionDigits ?? 0}`,
       '',
     ].join('\n'),
   );

@@ -1,0 +1,218 @@
+/**
+ * FORMAT.md 12: RFC 3161 time-stamp tokens over a plan id, checked from
+ * their bytes. The tokens come from a throw-away TSA made with `openssl`
+ * (test/helpers/tsa-tokens.ts: root CA, intermediate, TSA certificate with
+ * extendedKeyUsage critical timeStamping, all keys in a temp directory),
+ * and standard in both directions: `openssl ts -verify` accepts every token
+ * checkAnchorToken calls ok and pinned, and every token openssl accepts is
+ * ok and pinned here but for the two where the format is stricter on purpose.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkAnchorToken, MAX_TOKEN_BYTES, parsePinnedRoots, tokenParts, type AnchorCheck, type PinnedRoot } from '../../src/anchor/check.ts';
+import { makeTsa, type Tsa } from '../helpers/tsa-tokens.ts';
+
+const PLAN = createHash('sha256').update('a frozen plan').digest('hex');
+const OTHER_PLAN = createHash('sha256').update('another plan').digest('hex');
+
+const tsa = makeTsa();
+const ecTsa = makeTsa({ signerKey: 'ec' });
+const msTsa = makeTsa({ precisionDigits: 3 });
+const stranger = makeTsa({ rootSubject: '/C=XX/O=Someone Else/CN=Other Root CA' });
+afterAll(() => [tsa, ecTsa, msTsa, stranger].forEach((t) => t.remove()));
+
+const roots = parsePinnedRoots(tsa.rootPem);
+const strangerRoots = parsePinnedRoots(stranger.rootPem);
+
+/** Every token checked in this file, to hold openssl to the same answers at the end. */
+const seen: { label: string; bytes: Buffer; plan: string; tsa: Tsa; pinnedTo: Tsa | undefined; result: AnchorCheck }[] = [];
+
+function check(label: string, bytes: Uint8Array, plan: string, of: Tsa, pinnedTo: Tsa | undefined): AnchorCheck {
+  const pinned: readonly PinnedRoot[] = pinnedTo === undefined ? [] : pinnedTo === tsa ? roots : pinnedTo === stranger ? strangerRoots : parsePinnedRoots(pinnedTo.rootPem);
+  const result = checkAnchorToken(bytes, plan, pinned);
+  seen.push({ label, bytes: Buffer.from(bytes), plan, tsa: of, pinnedTo, result });
+  return result;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The genTime openssl prints (`Time stamp: Dec  2 11:20:25[.123] 2026 GMT`), as RFC 3339. */
+function opensslGenTime(text: string): string {
+  const m = /^Time stamp: (\w{3}) +(\d{1,2}) (\d\d:\d\d:\d\d)(\.\d+)? (\d{4}) GMT$/m.exec(text);
+  if (m === null) throw new Error(`no time stamp in:\n${text}`);
+  const month = String(MONTHS.indexOf(m[1]!) + 1).padStart(2, '0');
+  const fraction = (m[4] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
+  return `${m[5]}-${month}-${m[2]!.padStart(2, '0')}T${m[3]}${fraction}Z`;
+}
+
+/** The subject openssl prints for a certificate as an RFC 2253/4514 string. */
+function opensslSubject(certPath: string): string {
+  return execFileSync('openssl', ['x509', '-in', certPath, '-noout', '-subject', '-nameopt', 'RFC2253']).toString().trim().replace(/^subject=/, '');
+}
+
+const query = tsa.query(PLAN, { name: 'good' });
+const response = tsa.reply(query, 'good');
+const token = tsa.token(query, 'good-token');
+
+describe('a good token', () => {
+  it('a TimeStampResp and the bare TimeStampToken give ok, the genTime openssl prints and the TSA subject as RFC 4514, pinned to the root', () => {
+    const authority = opensslSubject(tsa.paths.tsaCert);
+    expect(authority).toBe('CN=Test TSA+OU=Stamps,O=Ledgerboard Test\\, Time,C=XX');
+    const fromResponse = check('response', response.bytes, PLAN, tsa, tsa);
+    expect(fromResponse).toEqual({ ok: true, genTime: opensslGenTime(tsa.text(response.path)), authority, pinned: true });
+    const fromToken = check('token', token.bytes, PLAN, tsa, tsa);
+    expect(fromToken).toEqual({ ok: true, genTime: opensslGenTime(tsa.text(token.path, true)), authority, pinned: true });
+    expect(fromResponse.ok && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(fromResponse.genTime)).toBe(true);
+  });
+
+  it('is not pinned with another root, nor with none, and is pinned with a PEM file holding both roots', () => {
+    expect(check('other root', response.bytes, PLAN, tsa, stranger)).toMatchObject({ ok: true, pinned: false });
+    expect(check('no root', response.bytes, PLAN, tsa, undefined)).toMatchObject({ ok: true, pinned: false });
+    const both = parsePinnedRoots(stranger.rootPem + tsa.rootPem);
+    expect(both).toHaveLength(2);
+    expect(checkAnchorToken(response.bytes, PLAN, both)).toMatchObject({ ok: true, pinned: true });
+  });
+
+  it('an ECDSA (P-256) signer checks and is pinned', () => {
+    const r = ecTsa.reply(ecTsa.query(PLAN, { name: 'ec' }), 'ec');
+    expect(check('ecdsa', r.bytes, PLAN, ecTsa, ecTsa)).toEqual({ ok: true, genTime: opensslGenTime(ecTsa.text(r.path)), authority: opensslSubject(ecTsa.paths.tsaCert), pinned: true });
+  });
+
+  it('a genTime with milliseconds keeps them exactly', () => {
+    const r = msTsa.reply(msTsa.query(PLAN, { name: 'ms' }), 'ms');
+    const printed = opensslGenTime(msTsa.text(r.path));
+    expect(printed).toMatch(/T\d\d:\d\d:\d\d(\.\d{1,3})?Z$/);
+    expect(check('milliseconds', r.bytes, PLAN, msTsa, msTsa)).toMatchObject({ ok: true, genTime: printed, pinned: true });
+  });
+});
+
+describe('ANCHOR_MISMATCH', () => {
+  it("another plan's digest, named in the detail", () => {
+    const r = tsa.reply(tsa.query(OTHER_PLAN, { name: 'other-plan' }), 'other-plan');
+    expect(check('other plan', r.bytes, PLAN, tsa, tsa)).toEqual({ ok: false, code: 'ANCHOR_MISMATCH', detail: `the imprint is sha256:${OTHER_PLAN}, not this plan's id` });
+    // The same token is good for the plan it stamps.
+    expect(check('other plan, its own', r.bytes, OTHER_PLAN, tsa, tsa)).toMatchObject({ ok: true, pinned: true });
+  });
+
+  it('a SHA-1 or a SHA-512 imprint, saying which', () => {
+    const sha1 = tsa.reply(tsa.query(PLAN.slice(0, 40), { algorithm: 'sha1', name: 'sha1' }), 'sha1');
+    expect(check('sha1 imprint', sha1.bytes, PLAN, tsa, tsa)).toEqual({ ok: false, code: 'ANCHOR_MISMATCH', detail: 'the imprint is SHA-1, not SHA-256 of the plan id' });
+    const sha512 = tsa.reply(tsa.query(PLAN + PLAN, { algorithm: 'sha512', name: 'sha512' }), 'sha512');
+    expect(check('sha512 imprint', sha512.bytes, PLAN, tsa, tsa)).toEqual({ ok: false, code: 'ANCHOR_MISMATCH', detail: 'the imprint is SHA-512, not SHA-256 of the plan id' });
+  });
+});
+
+describe('ANCHOR_UNREADABLE', () => {
+  const unreadable = (label: string, bytes: Uint8Array, reason: RegExp) => {
+    const result = check(label, bytes, PLAN, tsa, tsa);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.code).toBe('ANCHOR_UNREADABLE');
+    expect(result.detail).toMatch(reason);
+  };
+
+  it('truncated bytes, at the start, in the middle and one byte short; a trailing byte', () => {
+    for (const cut of [0, 1, 2, 100, Math.floor(response.bytes.length / 2), response.bytes.length - 1]) {
+      unreadable(`truncated at ${cut}`, response.bytes.subarray(0, cut), /truncated/);
+    }
+    unreadable('truncated token', token.bytes.subarray(0, token.bytes.length - 1), /truncated/);
+    unreadable('trailing byte', Buffer.concat([response.bytes, Buffer.of(0)]), /^the bytes are not DER: 1 trailing bytes/);
+  });
+
+  it('one flipped byte of the signature', () => {
+    const parts = tokenParts(response.bytes);
+    expect(parts.signatureAt.end - parts.signatureAt.start).toBe(256);
+    const at = response.bytes.length - parts.token.length + parts.signatureAt.start + 17;
+    const flipped = Buffer.from(response.bytes);
+    flipped[at]! ^= 0x01;
+    unreadable('flipped signature byte', flipped, /^the signature does not check with the signer certificate: the signature does not verify$/);
+  });
+
+  it('one flipped byte of the TSTInfo (its policy OID): the message digest no longer matches', () => {
+    const policy = Buffer.of(0x06, 0x04, 0x2a, 0x03, 0x04, 0x01); // 1.2.3.4.1, the default policy
+    const at = response.bytes.indexOf(policy);
+    expect(at).toBeGreaterThan(0);
+    expect(response.bytes.indexOf(policy, at + 1)).toBe(-1);
+    const flipped = Buffer.from(response.bytes);
+    flipped[at + policy.length - 1]! ^= 0x01;
+    unreadable('flipped TSTInfo byte', flipped, /^the signed message digest does not match the TSTInfo/);
+  });
+
+  /** The response with its signature replaced by `key`'s over the same signed attributes (RSA 2048: same length). */
+  const resigned = (key: Parameters<typeof sign>[2]): Buffer => {
+    const parts = tokenParts(response.bytes);
+    const signature = sign('sha256', parts.signedAttributes, key);
+    expect(signature).toHaveLength(parts.signatureAt.end - parts.signatureAt.start);
+    const out = Buffer.from(response.bytes);
+    signature.copy(out, response.bytes.length - parts.token.length + parts.signatureAt.start);
+    return out;
+  };
+
+  it('re-signed by another key with the original certificate kept (and, as a control, re-signed by the TSA key: ok)', () => {
+    const control = resigned(createPrivateKey(readFileSync(tsa.paths.tsaKey)));
+    expect(check('re-signed by the TSA key', control, PLAN, tsa, tsa)).toMatchObject({ ok: true, pinned: true });
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    unreadable('re-signed by another key', resigned(other), /^the signature does not check with the signer certificate: the signature does not verify$/);
+  });
+
+  it('a rejection status response (an unaccepted policy)', () => {
+    const rejected = tsa.reply(tsa.query(PLAN, { policy: '1.2.9.9', name: 'rejected' }), 'rejected');
+    expect(tsa.text(rejected.path)).toMatch(/Status: Rejected/);
+    unreadable('rejection', rejected.bytes, /^the response's status is 2 \(rejection\).*not granted$/);
+  });
+
+  it('a token that does not carry the signer certificate (requested without -cert)', () => {
+    const bare = tsa.reply(tsa.query(PLAN, { cert: false, name: 'nocert' }), 'nocert');
+    unreadable('no certificate', bare.bytes, /^the token does not carry the signer certificate$/);
+  });
+
+  it(`a token over ${MAX_TOKEN_BYTES} bytes, and bytes that are no token`, () => {
+    unreadable('over the limit', new Uint8Array(MAX_TOKEN_BYTES + 1), new RegExp(`^the token is ${MAX_TOKEN_BYTES + 1} bytes, over the limit of ${MAX_TOKEN_BYTES}$`));
+    unreadable('a certificate', readFileSync(tsa.paths.tsaCert), /not DER/);
+    unreadable('an indefinite length', Buffer.of(0x30, 0x80, 0x00, 0x00), /indefinite length/);
+    unreadable('a request', readFileSync(query), /not parse|neither|SignedData|does not/);
+  });
+
+  it('refuses a plan id that is not 64 lowercase hex digits (a bug of the caller)', () => {
+    expect(() => checkAnchorToken(response.bytes, `sha256:${PLAN}`, roots)).toThrow(TypeError);
+    expect(() => checkAnchorToken(response.bytes, PLAN.toUpperCase(), roots)).toThrow(TypeError);
+  });
+});
+
+describe('pinned roots', () => {
+  it('a PEM text without a certificate, or with one that is not base64, is refused', () => {
+    expect(() => parsePinnedRoots('nothing here')).toThrow('the PEM text holds no certificate');
+    expect(() => parsePinnedRoots('-----BEGIN CERTIFICATE-----\nAB*D\n-----END CERTIFICATE-----\n')).toThrow('certificate 1 of the PEM text is not base64');
+  });
+});
+
+describe('openssl agrees, both directions', () => {
+  it('`openssl ts -verify -digest <plan> -CAfile <root> -untrusted <chain>` accepts exactly the tokens called ok and pinned', () => {
+    const rows: string[] = [];
+    for (const [i, s] of seen.entries()) {
+      const file = join(s.tsa.dir, `seen-${i}.bin`);
+      writeFileSync(file, s.bytes);
+      const isToken = s.bytes.length > 4 && s.bytes[s.bytes[1]! & 0x80 ? 2 + (s.bytes[1]! & 0x7f) : 2] === 0x06;
+      const root = (s.pinnedTo ?? s.tsa).paths.root;
+      let accepted: boolean;
+      try {
+        const out = execFileSync('openssl', ['ts', '-verify', '-digest', s.plan, ...(isToken ? ['-token_in'] : []), '-in', file, '-CAfile', root, '-untrusted', s.tsa.paths.chain], { stdio: 'pipe' }).toString();
+        accepted = /Verification: OK/.test(out) && s.pinnedTo !== undefined;
+      } catch {
+        accepted = false;
+      }
+      rows.push(`${s.label}: ours ${s.result.ok && s.result.pinned}, openssl ${accepted}`);
+    }
+    expect(rows.length).toBeGreaterThanOrEqual(28);
+    expect(rows.filter((r) => r.endsWith('ours true, openssl true')).map((r) => r.split(':')[0])).toEqual(['response', 'token', 'ecdsa', 'milliseconds', 'other plan, its own', 're-signed by the TSA key']);
+    // Ours ok and pinned: openssl accepts, no exception.
+    expect(rows.filter((r) => r.endsWith('ours true, openssl false'))).toEqual([]);
+    // openssl accepts: ours ok and pinned, except where FORMAT.md 12 and format-decisions.md are stricter on
+    // purpose: DER means no trailing bytes, and the token must carry its signer's certificate (openssl took it
+    // from -untrusted).
+    expect(rows.filter((r) => r.endsWith('ours false, openssl true'))).toEqual(['trailing byte: ours false, openssl true', 'no certificate: ours false, openssl true']);
+  });
+});
