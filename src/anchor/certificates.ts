@@ -13,7 +13,7 @@ import type { KeyObject } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { BasicConstraints, Certificate, ExtendedKeyUsage, id_ce_basicConstraints, id_ce_extKeyUsage, id_ce_subjectKeyIdentifier, id_kp_timeStamping, SubjectKeyIdentifier } from '@peculiar/asn1-x509';
 import { checkDer, childrenOf, bytesOf } from './der.ts';
-import { checkSignature, publicKeyOf } from './signatures.ts';
+import { checkSignature, publicKeyOf, rethrowNotInBrowser } from './signatures.ts';
 
 /** The longest chain followed, signer and pinned root included. */
 export const MAX_CHAIN = 8;
@@ -108,7 +108,8 @@ function issued(issuer: ParsedCertificate, cert: ParsedCertificate): boolean {
   try {
     const signature = new Uint8Array(cert.certificate.signatureValue);
     return checkSignature(cert.certificate.signatureAlgorithm, null, issuer.key(), cert.tbs, signature) === null;
-  } catch {
+  } catch (error) {
+    rethrowNotInBrowser(error);
     return false;
   }
 }

@@ -29,7 +29,7 @@ import { TimeStampResp, TSTInfo, id_ct_tstInfo } from '@peculiar/asn1-tsp';
 import { checkDer, childrenOf, bytesOf, DerError, type Tlv } from './der.ts';
 import { chainsToRoot, parseCertificate, sameBytes, subjectKeyIdentifierOf, type ParsedCertificate, type PinnedRoot } from './certificates.ts';
 import { rfc4514 } from './names.ts';
-import { acceptedHash, checkSignature, hashName, SHA256_OID } from './signatures.ts';
+import { acceptedHash, checkSignature, hashName, rethrowNotInBrowser, SHA256_OID } from './signatures.ts';
 
 export type { PinnedRoot } from './certificates.ts';
 export { parsePinnedRoots, MAX_CHAIN } from './certificates.ts';
@@ -239,7 +239,8 @@ function imprintProblem(tstInfo: TSTInfo, planIdHex: string): string | null {
 /**
  * Checks one token (a TimeStampResp or a TimeStampToken, DER) over the plan whose id is `sha256:<planIdHex>`
  * against the reader's pinned roots. Never throws for the token's bytes; throws a TypeError for a plan id
- * that is not 64 lowercase hex digits (a bug of the caller).
+ * that is not 64 lowercase hex digits (a bug of the caller), and lets a NotInBrowserError through (the
+ * browser's node:crypto stand-in has no `verify` or `createPublicKey` today: there the check is not made).
  */
 export function checkAnchorToken(bytes: Uint8Array, planIdHex: string, roots: readonly PinnedRoot[]): AnchorCheck {
   if (!/^[0-9a-f]{64}$/.test(planIdHex)) throw new TypeError(`checkAnchorToken: the plan id ${JSON.stringify(planIdHex)} is not 64 lowercase hex digits`);
@@ -255,6 +256,7 @@ export function checkAnchorToken(bytes: Uint8Array, planIdHex: string, roots: re
     return { ok: true, genTime: rfc3339(genTime), authority: rfc4514(signer.certificate.tbsCertificate.subject), pinned: chainsToRoot(signer, intermediates, roots, genTime) };
   } catch (error) {
     if (error instanceof Unreadable) return unreadable(error.message);
+    rethrowNotInBrowser(error);
     return unreadable(`the token cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -29,6 +29,15 @@ const HASHES: Readonly<Record<string, { readonly name: string; readonly node?: '
 
 export const SHA256_OID = '2.16.840.1.101.3.4.2.1';
 
+/**
+ * Rethrows the error a browser stand-in for node:crypto throws for what only Node can do (by name: it is
+ * src/rederive/browser's NotInBrowserError, above this room): a check that cannot run here is not a token
+ * that does not check, and the caller says "not re-derived here" rather than ANCHOR_UNREADABLE.
+ */
+export function rethrowNotInBrowser(error: unknown): void {
+  if (error instanceof Error && error.name === 'NotInBrowserError') throw error;
+}
+
 /** A hash algorithm's name for a sentence: its common name, or its OID. */
 export function hashName(oid: string): string {
   return HASHES[oid]?.name ?? `the algorithm ${oid}`;
@@ -138,6 +147,7 @@ export function checkSignature(algorithm: AlgorithmIdentifier, digest: 'sha256' 
     } else return `the signature algorithm ${oid} is not supported`;
     return ok ? null : 'the signature does not verify';
   } catch (error) {
+    rethrowNotInBrowser(error);
     return `the signature cannot be checked: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
