@@ -12,7 +12,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:cr
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAnchorToken, MAX_TOKEN_BYTES, parsePinnedRoots, tokenParts, type AnchorCheck, type PinnedRoot } from '../../src/anchor/check.ts';
+import { checkAnchorToken, MAX_CHAIN, MAX_TOKEN_BYTES, parsePinnedRoots, tokenParts, type AnchorCheck, type PinnedRoot } from '../../src/anchor/check.ts';
 import { makeTsa, type Tsa } from '../helpers/tsa-tokens.ts';
 
 const PLAN = createHash('sha256').update('a frozen plan').digest('hex');
@@ -21,8 +21,9 @@ const OTHER_PLAN = createHash('sha256').update('another plan').digest('hex');
 const tsa = makeTsa();
 const ecTsa = makeTsa({ signerKey: 'ec' });
 const msTsa = makeTsa({ precisionDigits: 3 });
+const sha384Tsa = makeTsa({ digest: 'sha384', signerKey: 'ec' });
 const stranger = makeTsa({ rootSubject: '/C=XX/O=Someone Else/CN=Other Root CA' });
-afterAll(() => [tsa, ecTsa, msTsa, stranger].forEach((t) => t.remove()));
+afterAll(() => [tsa, ecTsa, msTsa, sha384Tsa, stranger].forEach((t) => t.remove()));
 
 const roots = parsePinnedRoots(tsa.rootPem);
 const strangerRoots = parsePinnedRoots(stranger.rootPem);
@@ -79,6 +80,23 @@ describe('a good token', () => {
   it('an ECDSA (P-256) signer checks and is pinned', () => {
     const r = ecTsa.reply(ecTsa.query(PLAN, { name: 'ec' }), 'ec');
     expect(check('ecdsa', r.bytes, PLAN, ecTsa, ecTsa)).toEqual({ ok: true, genTime: opensslGenTime(ecTsa.text(r.path)), authority: opensslSubject(ecTsa.paths.tsaCert), pinned: true });
+  });
+
+  it('a SHA-384 signer digest checks; a SHA-1 one is refused by name (openssl accepts it)', () => {
+    const r = sha384Tsa.reply(sha384Tsa.query(PLAN, { name: 'sha384' }), 'sha384');
+    expect(check('sha384 signer digest', r.bytes, PLAN, sha384Tsa, sha384Tsa)).toMatchObject({ ok: true, pinned: true });
+    const sha1 = makeTsa({ digest: 'sha1' });
+    try {
+      const old = sha1.reply(sha1.query(PLAN));
+      expect(sha1.openssl(['ts', '-verify', '-digest', PLAN, '-in', old.path, '-CAfile', sha1.paths.root, '-untrusted', sha1.paths.chain])).toMatch(/Verification: OK/);
+      expect(checkAnchorToken(old.bytes, PLAN, parsePinnedRoots(sha1.rootPem))).toEqual({
+        ok: false,
+        code: 'ANCHOR_UNREADABLE',
+        detail: "the signer's digest algorithm: SHA-1 is not an accepted digest (SHA-256, SHA-384 or SHA-512)",
+      });
+    } finally {
+      sha1.remove();
+    }
   });
 
   it('a genTime with milliseconds keeps them exactly', () => {
@@ -191,6 +209,57 @@ describe('pinned roots', () => {
   });
 });
 
+describe('the chain to a pinned root', () => {
+  /** openssl's answer with the root and the full chain given (-untrusted), for the cases its rules and ours share. */
+  const opensslAccepts = (t: Tsa, path: string): boolean => {
+    try {
+      return /Verification: OK/.test(t.openssl(['ts', '-verify', '-digest', PLAN, '-in', path, '-CAfile', t.paths.root, '-untrusted', t.paths.chain]));
+    } catch {
+      return false;
+    }
+  };
+
+  it(`${MAX_CHAIN} certificates (signer, 6 intermediates, root) are pinned; ${MAX_CHAIN + 1} are not, though openssl accepts both`, () => {
+    const eight = makeTsa({ intermediates: 6 });
+    const nine = makeTsa({ intermediates: 7 });
+    try {
+      const a = eight.reply(eight.query(PLAN));
+      const b = nine.reply(nine.query(PLAN));
+      // The 6 intermediates and the signer (openssl puts the signer in twice: as the signer and from `certs`).
+      expect(new Set(tokenParts(a.bytes).certificates.map((c) => Buffer.from(c.der).toString('hex'))).size).toBe(7);
+      expect(checkAnchorToken(a.bytes, PLAN, parsePinnedRoots(eight.rootPem))).toMatchObject({ ok: true, pinned: true });
+      expect(checkAnchorToken(b.bytes, PLAN, parsePinnedRoots(nine.rootPem))).toMatchObject({ ok: true, pinned: false });
+      expect([opensslAccepts(eight, a.path), opensslAccepts(nine, b.path)]).toEqual([true, true]);
+    } finally {
+      eight.remove();
+      nine.remove();
+    }
+  });
+
+  it('intermediates come from the token only: a token carrying the signer alone is ok but not pinned; pinning the intermediate pins it', () => {
+    const alone = makeTsa({ carryChain: false });
+    try {
+      const r = alone.reply(alone.query(PLAN));
+      expect(tokenParts(r.bytes).certificates).toHaveLength(1);
+      expect(checkAnchorToken(r.bytes, PLAN, parsePinnedRoots(alone.rootPem))).toMatchObject({ ok: true, pinned: false });
+      expect(checkAnchorToken(r.bytes, PLAN, parsePinnedRoots(readFileSync(join(alone.dir, 'int.pem'), 'utf8')))).toMatchObject({ ok: true, pinned: true });
+    } finally {
+      alone.remove();
+    }
+  });
+
+  it('a signer certificate not valid at the genTime (expired the day before) is ok but not pinned, and openssl refuses it too', () => {
+    const expired = makeTsa({ signerDays: -1 });
+    try {
+      const r = expired.reply(expired.query(PLAN));
+      expect(checkAnchorToken(r.bytes, PLAN, parsePinnedRoots(expired.rootPem))).toMatchObject({ ok: true, pinned: false });
+      expect(opensslAccepts(expired, r.path)).toBe(false);
+    } finally {
+      expired.remove();
+    }
+  });
+});
+
 describe('openssl agrees, both directions', () => {
   it('`openssl ts -verify -digest <plan> -CAfile <root> -untrusted <chain>` accepts exactly the tokens called ok and pinned', () => {
     const rows: string[] = [];
@@ -209,7 +278,7 @@ describe('openssl agrees, both directions', () => {
       rows.push(`${s.label}: ours ${s.result.ok && s.result.pinned}, openssl ${accepted}`);
     }
     expect(rows.length).toBeGreaterThanOrEqual(28);
-    expect(rows.filter((r) => r.endsWith('ours true, openssl true')).map((r) => r.split(':')[0])).toEqual(['response', 'token', 'ecdsa', 'milliseconds', 'other plan, its own', 're-signed by the TSA key']);
+    expect(rows.filter((r) => r.endsWith('ours true, openssl true')).map((r) => r.split(':')[0])).toEqual(['response', 'token', 'ecdsa', 'sha384 signer digest', 'milliseconds', 'other plan, its own', 're-signed by the TSA key']);
     // Ours ok and pinned: openssl accepts, no exception.
     expect(rows.filter((r) => r.endsWith('ours true, openssl false'))).toEqual([]);
     // openssl accepts: ours ok and pinned, except where FORMAT.md 12 and format-decisions.md are stricter on

@@ -59,10 +59,21 @@ function keyArgs(kind: TsaKeyKind): string[] {
 /**
  * Makes a TSA in a new temp directory. `rootSubject` changes the root's name (a second, unrelated root);
  * `signerKey` the TSA certificate's key kind; `digest` the CMS signer digest of the `tsa` section;
- * `precisionDigits` the genTime's fraction digits (`clock_precision_digits`, none unless said).
+ * `precisionDigits` the genTime's fraction digits (`clock_precision_digits`, none unless said);
+ * `intermediates` how many CAs stand between the root and the TSA certificate (1 unless said; EC keys
+ * past the first, for speed); `carryChain: false` leaves them out of the tokens (`certs` unset), which then
+ * carry the signer certificate alone; `signerDays` the TSA certificate's validity (-1: expired yesterday).
  */
 export function makeTsa(
-  options: { readonly rootSubject?: string; readonly signerKey?: TsaKeyKind; readonly digest?: 'sha256' | 'sha384' | 'sha512'; readonly precisionDigits?: number } = {},
+  options: {
+    readonly rootSubject?: string;
+    readonly signerKey?: TsaKeyKind;
+    readonly digest?: 'sha1' | 'sha256' | 'sha384' | 'sha512';
+    readonly precisionDigits?: number;
+    readonly intermediates?: number;
+    readonly carryChain?: boolean;
+    readonly signerDays?: number;
+  } = {},
 ): Tsa {
   const dir = mkdtempSync(join(tmpdir(), 'lb-tsa-'));
   const run = (args: readonly string[]): string => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8');
@@ -93,7 +104,7 @@ export function makeTsa(
       'serial = $dir/serial',
       'crypto_device = builtin',
       'signer_cert = $dir/tsa.pem',
-      'certs = $dir/chain.pem',
+      ...(options.carryChain === false ? [] : ['certs = $dir/chain.pem']),
       'signer_key = $dir/tsa.key',
       `signer_digest = ${options.digest ?? 'sha256'}`,
       'default_policy = 1.2.3.4.1',
@@ -111,11 +122,19 @@ export function makeTsa(
   writeFileSync(join(dir, 'serial'), '01\n');
   const days = ['-days', '3650'];
   run(['req', '-x509', '-config', config, ...keyArgs('rsa'), '-nodes', '-keyout', 'root.key', '-out', 'root.pem', '-subj', options.rootSubject ?? SUBJECTS.root, '-extensions', 'v3_ca', ...days]);
-  run(['req', '-new', '-config', config, ...keyArgs('rsa'), '-nodes', '-keyout', 'int.key', '-out', 'int.csr', '-subj', SUBJECTS.intermediate]);
-  run(['x509', '-req', '-in', 'int.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2', '-extfile', config, '-extensions', 'v3_ca', '-out', 'int.pem', ...days]);
+  let issuer = 'root';
+  const chain: string[] = [];
+  for (let i = 1; i <= (options.intermediates ?? 1); i++) {
+    const name = i === 1 ? 'int' : `int${i}`;
+    const subject = i === 1 ? SUBJECTS.intermediate : `/C=XX/O=Ledgerboard Test/CN=Test Intermediate CA ${i}`;
+    run(['req', '-new', '-config', config, ...keyArgs(i === 1 ? 'rsa' : 'ec'), '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
+    run(['x509', '-req', '-in', `${name}.csr`, '-CA', `${issuer}.pem`, '-CAkey', `${issuer}.key`, '-set_serial', String(i + 1), '-extfile', config, '-extensions', 'v3_ca', '-out', `${name}.pem`, ...days]);
+    chain.push(readFileSync(join(dir, `${name}.pem`), 'utf8'));
+    issuer = name;
+  }
   run(['req', '-new', '-config', config, ...keyArgs(options.signerKey ?? 'rsa'), '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', SUBJECTS.tsa, '-multivalue-rdn']);
-  run(['x509', '-req', '-in', 'tsa.csr', '-CA', 'int.pem', '-CAkey', 'int.key', '-set_serial', '3', '-extfile', config, '-extensions', 'v3_tsa', '-out', 'tsa.pem', ...days]);
-  writeFileSync(join(dir, 'chain.pem'), readFileSync(join(dir, 'int.pem'), 'utf8') + readFileSync(join(dir, 'tsa.pem'), 'utf8'));
+  run(['x509', '-req', '-in', 'tsa.csr', '-CA', `${issuer}.pem`, '-CAkey', `${issuer}.key`, '-set_serial', '99', '-extfile', config, '-extensions', 'v3_tsa', '-out', 'tsa.pem', '-days', String(options.signerDays ?? 3650)]);
+  writeFileSync(join(dir, 'chain.pem'), chain.join('') + readFileSync(join(dir, 'tsa.pem'), 'utf8'));
   let count = 0;
   const fresh = (name: string | undefined, ext: string) => join(dir, `${name ?? `f${++count}`}.${ext}`);
   return {
