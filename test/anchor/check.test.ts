@@ -99,6 +99,35 @@ describe('a good token', () => {
     }
   });
 
+  it('RSA-PSS signatures (openssl cms, salt 32) check; a signer named by its subject key identifier (-keyid) is found', () => {
+    const tstInfo = tokenParts(response.bytes).tstInfoBytes;
+    const pss = tsa.cmsToken(tstInfo, ['-keyopt', 'rsa_padding_mode:pss', '-keyopt', 'rsa_pss_saltlen:32']);
+    expect(tokenParts(pss).signerInfo.signatureAlgorithm.algorithm).toBe('1.2.840.113549.1.1.10');
+    const authority = opensslSubject(tsa.paths.tsaCert);
+    const genTime = opensslGenTime(tsa.text(response.path));
+    expect(checkAnchorToken(pss, PLAN, roots)).toEqual({ ok: true, genTime, authority, pinned: true });
+    const byKeyId = tsa.cmsToken(tstInfo, ['-keyid']);
+    expect(tokenParts(byKeyId).signerInfo.sid.subjectKeyIdentifier).toBeDefined();
+    expect(checkAnchorToken(byKeyId, PLAN, roots)).toEqual({ ok: true, genTime, authority, pinned: true });
+    // The same PSS token with one signature byte flipped does not check.
+    const parts = tokenParts(pss);
+    const flipped = Buffer.from(pss);
+    flipped[parts.signatureAt.start + 3]! ^= 0x80;
+    expect(checkAnchorToken(flipped, PLAN, roots)).toMatchObject({ ok: false, code: 'ANCHOR_UNREADABLE' });
+  });
+
+  it('a grantedWithMods status (1) is read like granted; waiting (3) with the same token is ANCHOR_UNREADABLE', () => {
+    // The status is outside what the TSA signs: PKIStatusInfo SEQUENCE { INTEGER 0 } right after the outer header.
+    const at = response.bytes.indexOf(Buffer.of(0x30, 0x03, 0x02, 0x01, 0x00));
+    expect(at).toBe(4);
+    const withMods = Buffer.from(response.bytes);
+    withMods[at + 4] = 1;
+    expect(checkAnchorToken(withMods, PLAN, roots)).toEqual(checkAnchorToken(response.bytes, PLAN, roots));
+    const waiting = Buffer.from(response.bytes);
+    waiting[at + 4] = 3;
+    expect(checkAnchorToken(waiting, PLAN, roots)).toEqual({ ok: false, code: 'ANCHOR_UNREADABLE', detail: "the response's status is 3 (waiting), not granted" });
+  });
+
   it('a genTime with milliseconds keeps them exactly', () => {
     // A time whose milliseconds are all zeros has no fraction (DER drops trailing zeros): ask again then.
     let r = msTsa.reply(msTsa.query(PLAN, { name: 'ms' }), 'ms');

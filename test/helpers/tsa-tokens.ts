@@ -39,6 +39,13 @@ export interface Tsa {
   token(queryPath: string, name?: string): { readonly path: string; readonly bytes: Buffer };
   /** `openssl ts -reply -in <tsr> -text` (or `-token_in` for a token). */
   text(path: string, token?: boolean): string;
+  /**
+   * A bare token made by `openssl cms -sign` over the given TSTInfo DER with the TSA's key and certificate
+   * (and the intermediates): for signatures `openssl ts -reply` does not make (RSA-PSS with `-keyopt`) and a
+   * signer named by its subject key identifier (`-keyid`). It has no ESS signing-certificate attribute, so
+   * `openssl ts -verify` refuses it.
+   */
+  cmsToken(tstInfo: Uint8Array, args?: readonly string[]): Buffer;
   /** Runs openssl with these arguments in the TSA's directory; returns stdout. Throws on a non-zero exit. */
   openssl(args: readonly string[]): string;
   remove(): void;
@@ -159,6 +166,15 @@ export function makeTsa(
     },
     text(path, token = false) {
       return run(['ts', '-reply', '-config', config, '-in', path, ...(token ? ['-token_in'] : []), '-text']);
+    },
+    cmsToken(tstInfo, args = []) {
+      const input = fresh(undefined, 'tstinfo');
+      const out = fresh(undefined, 'cms');
+      writeFileSync(input, tstInfo);
+      const intermediates = join(dir, 'intermediates.pem');
+      writeFileSync(intermediates, chain.join(''));
+      run(['cms', '-sign', '-binary', '-in', input, '-econtent_type', '1.2.840.113549.1.9.16.1.4', '-signer', 'tsa.pem', '-inkey', 'tsa.key', '-md', 'sha256', ...args, '-nodetach', '-outform', 'DER', '-out', out, '-certfile', intermediates]);
+      return readFileSync(out);
     },
     openssl: run,
     remove() {
