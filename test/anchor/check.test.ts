@@ -12,7 +12,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:cr
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAnchorToken, MAX_CHAIN, MAX_TOKEN_BYTES, parsePinnedRoots, tokenParts, type AnchorCheck, type PinnedRoot } from '../../src/anchor/check.ts';
+import { checkAnchorToken, MAX_CHAIN, MAX_TOKEN_BYTES, MAX_TOKEN_CERTIFICATES, parsePinnedRoots, tokenParts, type AnchorCheck, type PinnedRoot } from '../../src/anchor/check.ts';
 import { makeTsa, type Tsa } from '../helpers/tsa-tokens.ts';
 
 const PLAN = createHash('sha256').update('a frozen plan').digest('hex');
@@ -223,6 +223,25 @@ describe('ANCHOR_UNREADABLE', () => {
     unreadable('a certificate', readFileSync(tsa.paths.tsaCert), /not DER/);
     unreadable('an indefinite length', Buffer.of(0x30, 0x80, 0x00, 0x00), /indefinite length/);
     unreadable('a request', readFileSync(query), /not parse|neither|SignedData|does not/);
+  });
+
+  it(`a token carrying ${MAX_TOKEN_CERTIFICATES} certificates is read; ${MAX_TOKEN_CERTIFICATES + 1} is ANCHOR_UNREADABLE`, () => {
+    // openssl carries the intermediates and the signer twice (as the signer and from `certs`).
+    const at = makeTsa({ intermediates: MAX_TOKEN_CERTIFICATES - 2 });
+    const over = makeTsa({ intermediates: MAX_TOKEN_CERTIFICATES - 1 });
+    try {
+      const a = at.reply(at.query(PLAN));
+      expect(tokenParts(a.bytes).certificates).toHaveLength(MAX_TOKEN_CERTIFICATES);
+      expect(checkAnchorToken(a.bytes, PLAN, parsePinnedRoots(at.rootPem))).toMatchObject({ ok: true, pinned: false });
+      expect(checkAnchorToken(over.reply(over.query(PLAN)).bytes, PLAN, parsePinnedRoots(over.rootPem))).toEqual({
+        ok: false,
+        code: 'ANCHOR_UNREADABLE',
+        detail: `the token carries more than ${MAX_TOKEN_CERTIFICATES} certificates`,
+      });
+    } finally {
+      at.remove();
+      over.remove();
+    }
   });
 
   it('refuses a plan id that is not 64 lowercase hex digits (a bug of the caller)', () => {
