@@ -54,6 +54,8 @@ const ARGS: Record<string, unknown[]> = {
   NotInBrowserError: ['re-importing an Inspect .eval archive'],
   OriginalUnreadableError: ['source/log.json is not held by this copy of the site'],
   ChangedWhileRead: [{ code: 'FILE_CHANGED', severity: 'error', message: 'plan.json changed while read' }],
+  DerError: ['truncated: a value at byte 0 has no room for its tag and length'],
+  TimeStampTokenError: ['the bytes are not a DER SEQUENCE'],
 };
 
 async function errorClasses(): Promise<{ name: string; file: string; cls: ErrorClass }[]> {

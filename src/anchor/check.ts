@@ -22,6 +22,7 @@
  * {@link MAX_TOKEN_CERTIFICATES} certificates a token, chains of at most
  * MAX_CHAIN certificates.
  */
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 import { createHash } from 'node:crypto';
 import { ContentInfo, EncapsulatedContentInfo, IssuerAndSerialNumber, SignedData, SignerIdentifier, SignerInfo } from '@peculiar/asn1-cms';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
@@ -65,7 +66,11 @@ const MESSAGE_DIGEST_ATTRIBUTE = '1.2.840.113549.1.9.4';
 const TST_INFO_OID_DER = Uint8Array.of(0x06, 0x0b, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x10, 0x01, 0x04);
 
 /** A reason the token cannot be read or checked (ANCHOR_UNREADABLE). */
-class Unreadable extends Error {}
+/** A token that cannot be read or checked (internal: the check returns it as ANCHOR_UNREADABLE). */
+export class TimeStampTokenError extends LedgerboardError {
+  static override readonly code: string = 'TIME_STAMP_TOKEN_UNREADABLE';
+  static override readonly exitStatus = EXIT_STATUS.internal;
+}
 
 function unreadable(detail: string): AnchorProblem {
   return { ok: false, code: 'ANCHOR_UNREADABLE', detail };
@@ -75,7 +80,7 @@ function parse<T>(bytes: Uint8Array, type: new () => T, what: string): T {
   try {
     return AsnConvert.parse(bytes, type);
   } catch (error) {
-    throw new Unreadable(`the ${what} does not parse: ${error instanceof Error ? error.message : String(error)}`);
+    throw new TimeStampTokenError(`the ${what} does not parse: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -109,61 +114,61 @@ export interface TokenParts {
 /** A TimeStampResp's token, or a bare token: the ContentInfo's DER. */
 function tokenBytes(bytes: Uint8Array, outer: Tlv): Uint8Array {
   const first = childrenOf(bytes, outer)[0];
-  if (outer.tag !== 0x30 || first === undefined) throw new Unreadable('the bytes are not a DER SEQUENCE (a TimeStampResp or a TimeStampToken)');
+  if (outer.tag !== 0x30 || first === undefined) throw new TimeStampTokenError('the bytes are not a DER SEQUENCE (a TimeStampResp or a TimeStampToken)');
   if (first.tag === 0x06) return bytes; // ContentInfo: contentType OID first
-  if (first.tag !== 0x30) throw new Unreadable('the bytes are neither a TimeStampResp nor a TimeStampToken');
+  if (first.tag !== 0x30) throw new TimeStampTokenError('the bytes are neither a TimeStampResp nor a TimeStampToken');
   const response = parse(bytes, TimeStampResp, 'TimeStampResp');
   const status = response.status.status as number;
   if (status !== 0 && status !== 1) {
     const text = response.status.statusString ? [...response.status.statusString].join(' ') : '';
-    throw new Unreadable(`the response's status is ${status} (${['granted', 'grantedWithMods', 'rejection', 'waiting', 'revocationWarning', 'revocationNotification'][status] ?? 'unknown'})${text ? `: ${JSON.stringify(text)}` : ''}, not granted`);
+    throw new TimeStampTokenError(`the response's status is ${status} (${['granted', 'grantedWithMods', 'rejection', 'waiting', 'revocationWarning', 'revocationNotification'][status] ?? 'unknown'})${text ? `: ${JSON.stringify(text)}` : ''}, not granted`);
   }
   const token = childrenOf(bytes, outer)[1];
-  if (token === undefined || response.timeStampToken === undefined) throw new Unreadable('the response is granted but carries no token');
+  if (token === undefined || response.timeStampToken === undefined) throw new TimeStampTokenError('the response is granted but carries no token');
   return bytesOf(bytes, token);
 }
 
-/** Reads a token's parts, checking its framing and structure: throws Unreadable with the reason. */
+/** Reads a token's parts, checking its framing and structure: throws TimeStampTokenError with the reason. */
 function readParts(bytes: Uint8Array): TokenParts {
   let outer: Tlv;
   try {
     outer = checkDer(bytes);
   } catch (error) {
-    if (error instanceof DerError) throw new Unreadable(`the bytes are not DER: ${error.message}`);
+    if (error instanceof DerError) throw new TimeStampTokenError(`the bytes are not DER: ${error.message}`);
     throw error;
   }
   const token = tokenBytes(bytes, outer);
   const contentInfo = parse(token, ContentInfo, 'TimeStampToken (ContentInfo)');
-  if (contentInfo.contentType !== SIGNED_DATA) throw new Unreadable(`the token's content type is ${contentInfo.contentType}, not SignedData`);
+  if (contentInfo.contentType !== SIGNED_DATA) throw new TimeStampTokenError(`the token's content type is ${contentInfo.contentType}, not SignedData`);
   // The SignedData's own bytes: ContentInfo ::= SEQUENCE { contentType, [0] EXPLICIT content }.
   const ciParts = childrenOf(token, checkDer(token));
-  if (ciParts.length !== 2 || ciParts[1]!.tag !== 0xa0) throw new Unreadable('the token is not a ContentInfo of a type and one [0] content');
+  if (ciParts.length !== 2 || ciParts[1]!.tag !== 0xa0) throw new TimeStampTokenError('the token is not a ContentInfo of a type and one [0] content');
   const sdTlv = childrenOf(token, ciParts[1]!)[0];
-  if (sdTlv === undefined || sdTlv.tag !== 0x30) throw new Unreadable('the token holds no SignedData SEQUENCE');
+  if (sdTlv === undefined || sdTlv.tag !== 0x30) throw new TimeStampTokenError('the token holds no SignedData SEQUENCE');
   const sdBytes = bytesOf(token, sdTlv);
   const signedData = parse(sdBytes, SignedData, 'SignedData');
   const sdParts = childrenOf(token, sdTlv);
   const infosTlv = sdParts[sdParts.length - 1]!;
   const infos = childrenOf(token, infosTlv);
-  if (infos.length !== 1 || signedData.signerInfos.length !== 1) throw new Unreadable(`the token has ${infos.length} signers, not one (RFC 3161 2.4.2)`);
+  if (infos.length !== 1 || signedData.signerInfos.length !== 1) throw new TimeStampTokenError(`the token has ${infos.length} signers, not one (RFC 3161 2.4.2)`);
   const signerInfo = signedData.signerInfos[0]!;
   const siParts = childrenOf(token, infos[0]!);
   const attrsTlv = siParts[3];
-  if (attrsTlv === undefined || attrsTlv.tag !== 0xa0 || signerInfo.signedAttrs === undefined) throw new Unreadable('the signer has no signed attributes');
+  if (attrsTlv === undefined || attrsTlv.tag !== 0xa0 || signerInfo.signedAttrs === undefined) throw new TimeStampTokenError('the signer has no signed attributes');
   const signedAttributes = Uint8Array.from(bytesOf(token, attrsTlv));
   signedAttributes[0] = 0x31;
   const sigTlv = siParts[5];
-  if (sigTlv === undefined || sigTlv.tag !== 0x04) throw new Unreadable('the signer has no signature value');
+  if (sigTlv === undefined || sigTlv.tag !== 0x04) throw new TimeStampTokenError('the signer has no signature value');
 
   const encap: EncapsulatedContentInfo = signedData.encapContentInfo;
-  if (encap.eContentType !== id_ct_tstInfo) throw new Unreadable(`the signed content's type is ${encap.eContentType}, not id-ct-TSTInfo`);
+  if (encap.eContentType !== id_ct_tstInfo) throw new TimeStampTokenError(`the signed content's type is ${encap.eContentType}, not id-ct-TSTInfo`);
   const single = encap.eContent?.single;
-  if (single === undefined) throw new Unreadable('the signed content is missing (a detached signature)');
+  if (single === undefined) throw new TimeStampTokenError('the signed content is missing (a detached signature)');
   const tstInfoBytes = new Uint8Array(single.buffer);
   try {
     checkDer(tstInfoBytes);
   } catch (error) {
-    if (error instanceof DerError) throw new Unreadable(`the TSTInfo is not DER: ${error.message}`);
+    if (error instanceof DerError) throw new TimeStampTokenError(`the TSTInfo is not DER: ${error.message}`);
     throw error;
   }
   const tstInfo = parse(tstInfoBytes, TSTInfo, 'TSTInfo');
@@ -173,11 +178,11 @@ function readParts(bytes: Uint8Array): TokenParts {
   if (certsTlv !== undefined) {
     for (const choice of childrenOf(token, certsTlv)) {
       if (choice.tag !== 0x30) continue; // attribute and other certificates are not X.509 certificates
-      if (certificates.length === MAX_TOKEN_CERTIFICATES) throw new Unreadable(`the token carries more than ${MAX_TOKEN_CERTIFICATES} certificates`);
+      if (certificates.length === MAX_TOKEN_CERTIFICATES) throw new TimeStampTokenError(`the token carries more than ${MAX_TOKEN_CERTIFICATES} certificates`);
       try {
         certificates.push(parseCertificate(bytesOf(token, choice)));
       } catch (error) {
-        throw new Unreadable(`certificate ${certificates.length + 1} of the token does not parse: ${error instanceof Error ? error.message : String(error)}`);
+        throw new TimeStampTokenError(`certificate ${certificates.length + 1} of the token does not parse: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
@@ -205,7 +210,7 @@ function signerCertificate(sid: SignerIdentifier, certificates: readonly ParsedC
 /** The one value of the one attribute of this type among the signed attributes. */
 function attributeValue(signerInfo: SignerInfo, type: string, name: string): ArrayBuffer {
   const found = signerInfo.signedAttrs!.filter((a) => a.attrType === type);
-  if (found.length !== 1 || found[0]!.attrValues.length !== 1) throw new Unreadable(`the signed attributes hold ${found.length === 1 ? 'a' : found.length} ${name} attribute${found.length === 1 ? ' with several values' : 's'}, not one`);
+  if (found.length !== 1 || found[0]!.attrValues.length !== 1) throw new TimeStampTokenError(`the signed attributes hold ${found.length === 1 ? 'a' : found.length} ${name} attribute${found.length === 1 ? ' with several values' : 's'}, not one`);
   return found[0]!.attrValues[0]!;
 }
 
@@ -213,17 +218,17 @@ function attributeValue(signerInfo: SignerInfo, type: string, name: string): Arr
 function checkCms(parts: TokenParts): ParsedCertificate {
   const { signerInfo } = parts;
   const signer = signerCertificate(signerInfo.sid, parts.certificates);
-  if (signer === undefined) throw new Unreadable('the token does not carry the signer certificate');
+  if (signer === undefined) throw new TimeStampTokenError('the token does not carry the signer certificate');
   const digest = acceptedHash(signerInfo.digestAlgorithm);
-  if ('refused' in digest) throw new Unreadable(`the signer's digest algorithm: ${digest.refused}`);
+  if ('refused' in digest) throw new TimeStampTokenError(`the signer's digest algorithm: ${digest.refused}`);
   const contentType = new Uint8Array(attributeValue(signerInfo, CONTENT_TYPE_ATTRIBUTE, 'content-type'));
-  if (!sameBytes(contentType, TST_INFO_OID_DER)) throw new Unreadable(`the signed content-type attribute is not id-ct-TSTInfo (its DER is ${hex(contentType)})`);
+  if (!sameBytes(contentType, TST_INFO_OID_DER)) throw new TimeStampTokenError(`the signed content-type attribute is not id-ct-TSTInfo (its DER is ${hex(contentType)})`);
   const messageDigest = new Uint8Array(parse(new Uint8Array(attributeValue(signerInfo, MESSAGE_DIGEST_ATTRIBUTE, 'message-digest')), OctetString, 'message-digest attribute').buffer);
   const actual = createHash(digest.hash).update(parts.tstInfoBytes).digest();
-  if (!sameBytes(new Uint8Array(actual), messageDigest)) throw new Unreadable('the signed message digest does not match the TSTInfo (the time-stamp was altered)');
+  if (!sameBytes(new Uint8Array(actual), messageDigest)) throw new TimeStampTokenError('the signed message digest does not match the TSTInfo (the time-stamp was altered)');
   const signature = parts.token.subarray(parts.signatureAt.start, parts.signatureAt.end);
   const problem = checkSignature(signerInfo.signatureAlgorithm, digest.hash, signer.key(), parts.signedAttributes, signature);
-  if (problem !== null) throw new Unreadable(`the signature does not check with the signer certificate: ${problem}`);
+  if (problem !== null) throw new TimeStampTokenError(`the signature does not check with the signer certificate: ${problem}`);
   return signer;
 }
 
@@ -251,11 +256,11 @@ export function checkAnchorToken(bytes: Uint8Array, planIdHex: string, roots: re
     const mismatch = imprintProblem(parts.tstInfo, planIdHex);
     if (mismatch !== null) return { ok: false, code: 'ANCHOR_MISMATCH', detail: mismatch };
     const genTime = parts.tstInfo.genTime;
-    if (!(genTime instanceof Date) || Number.isNaN(genTime.getTime())) throw new Unreadable('the genTime is not a time');
+    if (!(genTime instanceof Date) || Number.isNaN(genTime.getTime())) throw new TimeStampTokenError('the genTime is not a time');
     const intermediates = parts.certificates.filter((c) => c !== signer);
     return { ok: true, genTime: rfc3339(genTime), authority: rfc4514(signer.certificate.tbsCertificate.subject), pinned: chainsToRoot(signer, intermediates, roots, genTime) };
   } catch (error) {
-    if (error instanceof Unreadable) return unreadable(error.message);
+    if (error instanceof TimeStampTokenError) return unreadable(error.message);
     rethrowNotInBrowser(error);
     return unreadable(`the token cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }

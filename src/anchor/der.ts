@@ -7,6 +7,7 @@
  * attributes and a certificate's tbsCertificate, which must be checked as
  * they were signed, never as re-encoded.
  */
+import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 /** One tag-length-value: where it starts, where its value starts and where it ends (exclusive). */
 export interface Tlv {
@@ -18,7 +19,11 @@ export interface Tlv {
 }
 
 /** A DER framing error, with the reason and the byte offset. */
-export class DerError extends Error {}
+/** Bytes that break the DER rules (internal: a token check turns it into ANCHOR_UNREADABLE). */
+export class DerError extends LedgerboardError {
+  static override readonly code: string = 'DER_MALFORMED';
+  static override readonly exitStatus = EXIT_STATUS.internal;
+}
 
 /** How deep constructed values may nest: far beyond a real token (about 12), a bound on the recursion. */
 export const MAX_DER_DEPTH = 64;
