@@ -123,6 +123,17 @@ export function makeTsa(
       'ess_cert_id_chain = no',
       'ess_cert_id_alg = sha256',
       `clock_precision_digits = ${options.precisionDigits ?? 0}`,
+      // The same authority accepting only SHA-512 imprints: a SHA-256 request gets a real rejection (badAlg).
+      '[ tsa_sha512_only ]',
+      `dir = ${dir}`,
+      'serial = $dir/serial',
+      'crypto_device = builtin',
+      'signer_cert = $dir/tsa.pem',
+      'signer_key = $dir/tsa.key',
+      'signer_digest = sha256',
+      'default_policy = 1.2.3.4.1',
+      'digests = sha512',
+      'ess_cert_id_alg = sha256',
       '',
     ].join('\n'),
   );
