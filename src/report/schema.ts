@@ -71,6 +71,42 @@ export const ReportBundle = z.strictObject({
    * reported carry none; every report built now has it (null or not).
    */
   cost: Cost.nullable().optional(),
+  /**
+   * FORMAT.md 12: the bundle's anchor, from the `anchors/*.tsr` tokens that
+   * check (the earliest genTime; null when none does or there is none).
+   * `authority` is the signer certificate's subject (RFC 4514); `pinned`
+   * when it chains to a root of the config's `timestamp_roots`. Reports
+   * retained before issue 30 carry none; every report built now has it.
+   */
+  anchor: z
+    .strictObject({ gen_time: Timestamp, authority: z.string(), pinned: z.boolean(), before_first_attempt: z.boolean() })
+    .nullable()
+    .optional(),
+});
+
+/**
+ * The freeze log (issue 30): every plan `freeze` froze, as the config's
+ * `freeze_log` holds it when the report was made, so a reader sees the plans
+ * frozen and never published. `digest` is the SHA-256 of the log's bytes;
+ * `plans` lists each plan id once (its first line), sorted by created_at
+ * then plan id, `published` when a bundle of this report holds that plan;
+ * `findings` are the log's own (a line that does not parse, a retained copy
+ * that is no longer a prefix). Null when the config names no log.
+ */
+export const ReportFreezeLog = z.strictObject({
+  digest: Digest,
+  lines: Count,
+  plans: z.array(
+    z.strictObject({
+      plan_id: Digest,
+      created_at: Timestamp,
+      ledger_digest: Digest,
+      title: z.string(),
+      anchor_digest: Digest.nullable(),
+      published: z.boolean(),
+    }),
+  ),
+  findings: z.array(FindingOut),
 });
 
 const RateFigures = z.strictObject({
@@ -378,5 +414,7 @@ export const Report = z.strictObject({
   cohorts: z.array(ReportCohort),
   /** Grouped (every report built now), or the pairs of a report retained before issue 25. */
   incompatibilities: z.union([GroupedIncompatibilities, PairedIncompatibilities]),
+  /** The freeze log (ReportFreezeLog); reports retained before issue 30 carry none. */
+  freeze_log: ReportFreezeLog.nullable().optional(),
 });
 export type Report = z.infer<typeof Report>;
