@@ -1,6 +1,5 @@
 /**
- * RFC 3161 on the asking side (FORMAT.md 12), by hand and without a
- * dependency: the TimeStampReq `freeze --anchor` sends, and the few fields of
+ * RFC 3161 on the asking side (FORMAT.md 12), by hand: the TimeStampReq `freeze --anchor` sends, and the few fields of
  * the TimeStampResp it checks before it keeps the answer (status, imprint,
  * nonce, genTime). The token's signature is the verifier's to check
  * (src/anchor/); here an answer is only kept when it is the answer to this
@@ -12,11 +11,13 @@
  *   nonce          INTEGER (64 random bits, positive) OPTIONAL,
  *   certReq        BOOLEAN TRUE }
  *
- * The reader is strict DER: definite lengths only, of at most 4 length
- * bytes, every length inside its parent, no trailing bytes; anything else is
- * "not DER". It reads only the path to the fields above.
+ * The reader is strict DER, framed by the verifier's own reader
+ * (src/anchor/der.ts: definite, minimal lengths of at most 4 bytes, every
+ * length inside its parent, no trailing bytes); anything else is "not DER".
+ * It reads only the path to the fields above.
  */
 import { randomBytes } from 'node:crypto';
+import { childrenOf, DerError, readTlv as readDer, type Tlv as DerTlv } from '../anchor/der.ts';
 
 /** id-sha256, 2.16.840.1.101.3.4.2.1, as DER content bytes. */
 const ID_SHA256 = Buffer.from('608648016503040201', 'hex');
@@ -178,42 +179,29 @@ interface Tlv {
   content: Buffer;
 }
 
-/** The one TLV that fills `bytes` exactly. */
+/** The one TLV that fills `bytes` exactly (framing by src/anchor/der.ts, the verifier's own DER reader). */
 function one(bytes: Buffer, what: string): Tlv {
-  const { node, end } = readTlv(bytes, 0, what);
-  if (end !== bytes.length) throw derError(`${bytes.length - end} bytes after ${what}`);
-  return node;
+  const node = framed(() => readDer(bytes, 0), what);
+  if (node.end !== bytes.length) throw derError(`${bytes.length - node.end} bytes after ${what}`);
+  return { tag: node.tag, content: bytes.subarray(node.valueStart, node.end) };
 }
 
-function readTlv(bytes: Buffer, at: number, what: string): { node: Tlv; end: number } {
-  if (at + 2 > bytes.length) throw derError(`${what} is cut short`);
-  const tag = bytes[at]!;
-  if ((tag & 0x1f) === 0x1f) throw derError(`${what} has a multi-byte tag`);
-  let length = bytes[at + 1]!;
-  let start = at + 2;
-  if (length === 0x80) throw derError(`${what} has an indefinite length`);
-  if (length > 0x80) {
-    const count = length & 0x7f;
-    if (count > 4 || start + count > bytes.length) throw derError(`${what} has a bad length`);
-    length = 0;
-    for (let i = 0; i < count; i++) length = length * 256 + bytes[start + i]!;
-    if (length < 0x80 || bytes[start] === 0) throw derError(`${what} has a non-minimal length`);
-    start += count;
-  }
-  const end = start + length;
-  if (end > bytes.length) throw derError(`${what} runs past its end`);
-  return { node: { tag, content: bytes.subarray(start, end) }, end };
-}
-
+/** The members of a constructed value, which must fill it exactly (at most 64). */
 function children(node: Tlv): Tlv[] {
-  const out: Tlv[] = [];
-  for (let at = 0; at < node.content.length; ) {
-    if (out.length >= 64) throw derError('too many members');
-    const { node: child, end } = readTlv(node.content, at, 'a member');
-    out.push(child);
-    at = end;
+  const whole: DerTlv = { tag: node.tag, start: 0, valueStart: 0, end: node.content.length };
+  const members = framed(() => childrenOf(node.content, whole), 'a member');
+  if (members.length > 64) throw derError('too many members');
+  return members.map((member) => ({ tag: member.tag, content: node.content.subarray(member.valueStart, member.end) }));
+}
+
+/** Runs a DER read, turning its DerError into this reader's "not DER" error naming what was read. */
+function framed<T>(read: () => T, what: string): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof DerError) throw derError(`${what}: ${error.message}`);
+    throw error;
   }
-  return out;
 }
 
 function sequenceOf(node: Tlv, what: string): Tlv[] {
