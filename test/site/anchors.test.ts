@@ -97,6 +97,11 @@ describe('planAnchor: what a plan page is handed', () => {
     expect(planAnchor(entry(anchor()), plan, files, { time: '2026-09-15T08:00:02Z' }, null)).toMatchObject({ state: 'before', pinned: PINNED, sentence: expect.stringContaining('before the first attempt at 2026-09-15T08:00:02Z') });
     expect(planAnchor(entry(anchor({ pinned: false, before_first_attempt: false })), plan, files, { time: '2026-09-15T08:00:02Z' }, null)).toMatchObject({ state: 'after', pinned: NOT_PINNED });
     expect(planAnchor(entry(null), plan, files, null, null)).toMatchObject({ state: 'none', pinned: null, sentence: NOT_ANCHORED });
+    // An imported run was never frozen: not anchored, it says nothing; anchored, its start stands where the freeze would.
+    expect(planAnchor(entry(null), { ...plan, imported: true }, files, null, null)).toMatchObject({ state: 'none', sentence: null });
+    expect(planAnchor(entry(anchor()), { created_at: '1970-01-01T00:00:00Z', imported: true }, files, { time: null }, null).sentence).toBe(
+      `run started not recorded; anchored by ${AUTHORITY} at 2026-09-14T12:00:05Z, before any attempt: the bundle records none`,
+    );
     expect(PINNED).toBe('(a pinned authority)');
     expect(NOT_PINNED).toBe('(an authority this site does not pin)');
   });

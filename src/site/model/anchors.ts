@@ -26,7 +26,7 @@ export interface SitePlanAnchor {
    * made before issue 30), and the page says nothing of them.
    */
   state: 'before' | 'after' | 'none' | null;
-  /** The sentence (FORMAT.md 12), without a final period; null with `state` null. */
+  /** The sentence (FORMAT.md 12), without a final period; null with `state` null, and for an imported plan that is not anchored (never frozen: nothing to say). */
   sentence: string | null;
   /** "(a pinned authority)" or "(an authority this site does not pin)"; null when not anchored. */
   pinned: string | null;
@@ -88,7 +88,7 @@ export type FirstAttempt = { time: string | null } | 'withheld';
  */
 export function anchorSentence(anchor: ReportAnchor | null, created: { at: string; imported: boolean }, first: FirstAttempt): string {
   const start = `${created.imported ? 'run started' : 'frozen'} ${importedTime(created.at, created.imported)}`;
-  if (anchor === null) return created.imported ? `${start}; not anchored: the start time is the publisher's own clock` : NOT_ANCHORED;
+  if (anchor === null) return NOT_ANCHORED;
   const by = `${start}; anchored by ${shortIdentity(anchor.authority)} at ${anchor.gen_time}`;
   const withheld = ' (its time is in attempts.jsonl, whose bytes are withheld)';
   if (anchor.before_first_attempt) {
@@ -118,7 +118,8 @@ export function planAnchor(
   const inFreezeLog = freezeLog === null || freezeLog === undefined || plan.imported || entry.plan_id === null ? null : freezeLog.plans.some((p) => p.plan_id === entry.plan_id);
   const base = { tokens: tokens.slice(0, MAX_ROWS), tokenCount: tokens.length, tokensWithheld, inFreezeLog };
   if (anchor === undefined) return { state: null, sentence: null, pinned: null, ...base };
-  if (anchor === null) return { state: 'none', sentence: anchorSentence(null, { at: plan.created_at, imported: plan.imported }, { time: null }), pinned: null, ...base };
+  // An imported run was never frozen (its page says so, ImportedNotice): without an anchor there is nothing to add.
+  if (anchor === null) return { state: 'none', sentence: plan.imported ? null : NOT_ANCHORED, pinned: null, ...base };
   return {
     state: anchor.before_first_attempt ? 'before' : 'after',
     sentence: anchorSentence(anchor, { at: plan.created_at, imported: plan.imported }, first ?? { time: null }),
