@@ -16,7 +16,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { Config } from '../../src/config/config.ts';
+import { canonicalJson, digestBytes } from '../../src/json/canonical.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
@@ -37,10 +39,27 @@ export const HOSTILE_TITLE = '<img src=x onerror=alert("log")> never published';
 const id = (c: string): string => `sha256:${c.repeat(64)}`;
 /** The plans of the log never published: two on the bundles' ledger, one on another ledger. */
 export const UNPUBLISHED = { first: id('b'), second: id('c'), other: id('d') };
-export const LOG_DIGEST = id('f');
+
+/**
+ * The log's lines in the agreed form (one RFC 8785 object a line): the three plans never published, the published
+ * one, and the first of them again when its anchor came later (`freeze --anchor-only`).
+ */
+function logLines(ledger: string, before: string): string {
+  const line = (plan_id: string, created_at: string, ledger_digest: string, title: string, anchor_digest: string | null) =>
+    `${canonicalJson({ anchor_digest, created_at, ledger_digest, plan_id, schema: 'ledgerboard.freeze-log.v1', title })}\n`;
+  return [
+    line(UNPUBLISHED.other, '2026-09-01T10:00:00Z', id('e'), 'elsewhere', null),
+    line(UNPUBLISHED.first, '2026-09-10T10:00:00Z', ledger, HOSTILE_TITLE, null),
+    line(UNPUBLISHED.second, '2026-09-12T23:59:59Z', ledger, 'second try', null),
+    line(before, PLAN_CREATED_AT, ledger, 'anchored before it ran', null),
+    line(UNPUBLISHED.first, '2026-09-10T10:00:00Z', ledger, HOSTILE_TITLE, id('a')),
+  ].join('');
+}
 
 export interface AnchoredSite {
   out: string;
+  /** The freeze log's bytes (written beside the site as freeze-log.jsonl): the report's freeze_log is their reading. */
+  log: { path: string; digest: string; lines: number };
   report: Report;
   /** The plan hex of each bundle. */
   before: string;
@@ -69,6 +88,10 @@ export async function buildAnchoredSite(): Promise<AnchoredSite> {
     const plans = dirs.map((_, i) => results[i]!.verification.evidence.plan!);
     const [before, after] = ['anchored before it ran', 'anchored after it ran'].map((t) => plans.find((p) => p.title === t)!.plan_id);
     const ledger = plans[0]!.ledger.digest;
+    // The log as part L of issue 30 writes it; the report's freeze_log below is what its reader makes of it.
+    const logText = logLines(ledger, before!);
+    const logPath = join(work, 'freeze-log.jsonl');
+    await writeFile(logPath, logText);
     const report: Report = {
       ...built,
       bundles: built.bundles.map((b) => ({
@@ -79,7 +102,7 @@ export async function buildAnchoredSite(): Promise<AnchoredSite> {
             : { gen_time: AFTER_GEN_TIME, authority: HOSTILE_AUTHORITY, pinned: false, before_first_attempt: false },
       })),
       freeze_log: {
-        digest: LOG_DIGEST,
+        digest: digestBytes(logText),
         lines: 5,
         plans: [
           { plan_id: UNPUBLISHED.other, created_at: '2026-09-01T10:00:00Z', ledger_digest: id('e'), title: 'elsewhere', anchor_digest: null, published: false },
@@ -96,7 +119,7 @@ export async function buildAnchoredSite(): Promise<AnchoredSite> {
       const r = results.find((x) => x.verification.evidence.plan?.plan_id === plan)!;
       return `/blobs/${r.entries.find((e) => e.path === 'anchors/tsa.tsr')!.sha256!.slice('sha256:'.length)}`;
     };
-    return { out, report, before: before!.slice(7), after: after!.slice(7), tokens: { before: token(before!), after: token(after!) } };
+    return { out, log: { path: logPath, digest: digestBytes(logText), lines: 5 }, report, before: before!.slice(7), after: after!.slice(7), tokens: { before: token(before!), after: token(after!) } };
   } finally {
     tsa.remove();
   }

@@ -6,11 +6,12 @@
  * with the unpublished plans and the log's finding, /methodology/'s terms;
  * every evidence string (the authority, a title, a finding) escaped.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf as tagsDropped } from '../helpers/page-text.ts';
-import { AFTER_GEN_TIME, buildAnchoredSite, BEFORE_GEN_TIME, FIRST_ATTEMPT, LOG_DIGEST, PINNED_AUTHORITY, UNPUBLISHED, type AnchoredSite } from '../helpers/anchored-site.ts';
+import { AFTER_GEN_TIME, buildAnchoredSite, BEFORE_GEN_TIME, FIRST_ATTEMPT, PINNED_AUTHORITY, UNPUBLISHED, type AnchoredSite } from '../helpers/anchored-site.ts';
 import { PLAN_CREATED_AT, removeTempDirs } from '../helpers/bundle-builder.ts';
 
 let site: AnchoredSite;
@@ -73,7 +74,9 @@ describe('/freeze-log/', () => {
     // Ledgers in the order of their first plan in the log (created_at): the other ledger's plan is the oldest.
     expect(html.match(/data-unpublished="(\d+)"/g)).toEqual(['data-unpublished="1"', 'data-unpublished="2"']);
     expect(html).toContain('<a href="/freeze-log.jsonl" type="application/octet-stream" data-freeze-log-file>freeze-log.jsonl</a>');
-    expect(text).toContain(`5 lines, SHA-256 ${LOG_DIGEST}`);
+    expect(text).toContain(`5 lines, SHA-256 ${site.log.digest}`);
+    // The digest is the log's own (the fixture's freeze-log.jsonl, in the agreed line form).
+    expect(site.log.digest).toBe(`sha256:${createHash('sha256').update(await readFile(site.log.path)).digest('hex')}`);
     expect(text).toContain('FREEZE_LOG_REWRITTEN (error): the retained copy <b>is not</b> a prefix of the log');
     expect(html).not.toContain('<b>is not</b>');
     expect(html).not.toContain('<img src=x');
