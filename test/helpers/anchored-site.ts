@@ -114,7 +114,10 @@ export async function buildAnchoredSite(): Promise<AnchoredSite> {
       },
     };
     const out = join(work, 'site');
-    await buildSiteOf(report, results, config, { retainedDir: join(work, 'no-retained'), outDir: out, sourceDate: null, log: () => undefined });
+    // The log's bytes for the build to publish at /freeze-log.jsonl (part L's SiteBuildOptions.freezeLog, which refuses a
+    // report whose freeze_log is not these bytes'); typed as `object` so this compiles before and after part L is merged.
+    const freezeLog = { freezeLog: { bytes: new TextEncoder().encode(logText), copies: [] } } as object;
+    await buildSiteOf(report, results, config, { retainedDir: join(work, 'no-retained'), outDir: out, sourceDate: null, log: () => undefined, ...freezeLog });
     const token = (plan: string): string => {
       const r = results.find((x) => x.verification.evidence.plan?.plan_id === plan)!;
       return `/blobs/${r.entries.find((e) => e.path === 'anchors/tsa.tsr')!.sha256!.slice('sha256:'.length)}`;
