@@ -38,7 +38,8 @@ describe('anchors and the freeze log, JavaScript off', () => {
     await withPage(jsOff, async (page) => {
       await page.goto(`${server.origin}/plans/${site.before}/`);
       const sentence = shown(await page.locator('[data-anchor="before"]').innerText());
-      expect(sentence).toBe(`frozen ${PLAN_CREATED_AT}; anchored by ${PINNED_AUTHORITY} at ${BEFORE_GEN_TIME}, before the first attempt at ${FIRST_ATTEMPT} (a pinned authority). What an anchor shows.`);
+      expect(sentence).toBe(`frozen ${PLAN_CREATED_AT}; anchored by ${PINNED_AUTHORITY} at ${BEFORE_GEN_TIME}, before the first attempt at ${FIRST_ATTEMPT} (a pinned authority). What an anchor shows; check it with a root you trust.`);
+      expect(await page.locator('[data-anchor="before"] a', { hasText: 'check it with a root you trust' }).getAttribute('href')).toBe('/verify/#anchors');
       const token = page.locator('[data-anchor-tokens] a', { hasText: 'anchors/tsa.tsr' });
       expect(await token.getAttribute('href')).toBe(site.tokens.before);
       const answer = await page.request.get(`${server.origin}${site.tokens.before}`);
