@@ -72,6 +72,13 @@ describe('anchors and the freeze log, JavaScript off', () => {
       // The hostile title is text: no image element of the log's making.
       expect(await page.locator('main img').count()).toBe(0);
       expect(shown(await page.locator('[data-freeze-log-total]').innerText())).toBe('4 plans frozen, 1 published, 3 never published');
+      // On a phone, neither page scrolls sideways (full ids and digests wrap).
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of ['/freeze-log/', `/plans/${site.after}/`]) {
+        await page.goto(`${server.origin}${path}`);
+        await page.locator('[data-freeze-ledger] details > summary').evaluateAll((s) => s.forEach((x) => (x as HTMLElement).click()));
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
     });
     expect(jsOff.external).toEqual([]);
   });
