@@ -21,6 +21,8 @@ import type { Scorecard } from '../../claims/scorecard.ts';
 import type { SiteMoney } from '../../facts/money.ts';
 import type { CohortMoney, SiteFacts } from '../../facts/index.ts';
 import type { SiteSubjects } from './models.ts';
+import type { SiteAnchorCount, SitePlanAnchor } from './anchors.ts';
+import type { SiteFreezeLog } from './freeze-log.ts';
 
 export type { SiteFile, WithheldFile } from './published.ts';
 export type { SiteSignature } from './signatures.ts';
@@ -86,6 +88,12 @@ export interface SitePlanPage {
   renderProblems: string[];
   /** For imported evidence (FORMAT.md 9): the original file as published, and the command that re-runs the import. */
   imported: SiteImport | null;
+  /**
+   * What the page says of the plan's anchor (FORMAT.md 12: anchored before or
+   * after the first attempt, or not anchored), its tokens' blobs, and whether
+   * the freeze log lists it (anchors.ts planAnchor).
+   */
+  anchor: SitePlanAnchor;
 }
 
 /** How an imported bundle came to be, for its pages. */
@@ -261,6 +269,10 @@ export interface SiteModel {
    * siteSubjects).
    */
   subjects: SiteSubjects;
+  /** How many counted plans are anchored before their first attempt (anchors.ts anchorCount); null: the report records no anchors, or counts nothing. */
+  anchors: SiteAnchorCount | null;
+  /** The report's freeze log as /freeze-log/ shows it (freeze-log.ts); null: the report carries none (and the site has no /freeze-log/). */
+  freezeLog: SiteFreezeLog | null;
 }
 
 /** The score card as the site holds it (claims-model.ts siteScorecard): the card, its digest (the report config's `scorecard`) and its published size. */

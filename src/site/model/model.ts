@@ -42,6 +42,8 @@ import { rateRuleOf, sourceLineOf, type BundleOutcomes } from './imported-facts.
 import { importSplits } from './import-splits.ts';
 import { siteAssessments, siteScorecard } from './claims-model.ts';
 import { siteSubjects } from './models.ts';
+import { anchorCount, firstAttemptStart, planAnchor, type FirstAttempt } from './anchors.ts';
+import { siteFreezeLog } from './freeze-log.ts';
 
 export type * from './model-types.ts';
 
@@ -69,7 +71,7 @@ export async function buildSiteModel(
   const shown = Object.values(plans).map((i) => bundles[i]!);
   if (shown.some((b) => published.bundles[b.report]!.files.some((f) => f.path === 'NOTES.md'))) startNotesRenderer();
   const limits = reportImportLimits(report);
-  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits, facts);
+  for (const b of shown) b.page = await planPage(b, report.bundles[b.report]!, published, siteUrl, limits, facts, report.freeze_log);
   const cohorts = cohortMap(report.cohorts);
   const boardIndex = new Map(report.boards.map((b, i) => [b.board_id, i]));
   // The task pages render the attempt index computed below the site (src/facts/attempt-index.ts); without it (a caller
@@ -117,6 +119,9 @@ export async function buildSiteModel(
     scorecard,
     assessments: await siteAssessments(report, scorecard, published, options.assessments),
     subjects: siteSubjects(report, boardOrder),
+    // Anchored freezes and the freeze log (FORMAT.md 12, issue 30): the leaderboard's count and /freeze-log/.
+    anchors: anchorCount(report),
+    freezeLog: siteFreezeLog(report, plans),
   };
 }
 
@@ -263,7 +268,15 @@ function siteBundle(entry: Report['bundles'][number], index: number, published: 
  * anything else is a bug, and the build fails: the published plan.json is
  * never parsed again (its bytes are published as they are).
  */
-async function planPage(b: SiteBundle, entry: Report['bundles'][number], published: Published, siteUrl: string, limits: ImportLimits, facts: SiteFacts): Promise<SitePlanPage> {
+async function planPage(
+  b: SiteBundle,
+  entry: Report['bundles'][number],
+  published: Published,
+  siteUrl: string,
+  limits: ImportLimits,
+  facts: SiteFacts,
+  freezeLog: Report['freeze_log'],
+): Promise<SitePlanPage> {
   // Every published file of the bundle (the model holds the first MAX_ROWS).
   const files = published.bundles[b.report]!.files;
   const planFile = files.find((f) => f.path === 'plan.json');
@@ -293,7 +306,26 @@ async function planPage(b: SiteBundle, entry: Report['bundles'][number], publish
     notesHtml: notes ? await rendered(() => renderNotes(notes), 'NOTES.md', renderProblems) : null,
     renderProblems,
     imported,
+    anchor: planAnchor(
+      entry,
+      { created_at: plan.created_at, imported: plan.origin?.kind === 'imported' },
+      { published: files, withheld: published.bundles[b.report]!.withheld },
+      entry.anchor ? await firstAttemptOf(published.bundles[b.report]!, published) : null,
+      freezeLog,
+    ),
   };
+}
+
+/**
+ * When the bundle's first attempt started (FORMAT.md 12: the earliest
+ * started_at), for an anchored plan's page: read from the published
+ * attempts.jsonl (it verified); withheld when its bytes are not published
+ * (the page says so, and never reads them); no attempt without the file.
+ */
+async function firstAttemptOf(bundle: PublishedBundle, published: Published): Promise<FirstAttempt> {
+  const file = bundle.files.find((f) => f.path === 'attempts.jsonl');
+  if (file === undefined) return bundle.withheld.some((w) => w.path === 'attempts.jsonl') ? 'withheld' : { time: null };
+  return { time: firstAttemptStart(await published.blob(file.sha256)) };
 }
 
 /** A published JSON file's value (strict JSON: it verified). */

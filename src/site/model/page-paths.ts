@@ -24,6 +24,8 @@ export function sitePagePaths(model: SiteModel): string[] {
     ...model.subjects.agents.map((s) => subjectPath('agent', s.key)),
     '/incompatibilities/',
     '/rejected/',
+    // Only on a site whose report carries a freeze log (issue 30): src/pages/freeze-log/[...log].astro.
+    ...(model.freezeLog === null ? [] : ['/freeze-log/']),
     '/verify/',
     '/reports/',
     ...model.retained.map((r) => `/reports/${r.hex}/`),

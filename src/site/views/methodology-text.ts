@@ -249,10 +249,25 @@ export const METHODOLOGY: readonly MethodologySection[] = [
         ],
       },
       {
+        id: 'anchors',
+        term: 'Anchored freeze',
+        text: [
+          "A plan's created_at is the publisher's own clock: nothing stops a plan from being frozen after its first attempts were seen and back-dated. An anchor is an RFC 3161 time-stamp over the plan id, from an authority outside the publisher's control, kept in the bundle as anchors/<name>.tsr (FORMAT.md 12). The verifier checks each token's signature against the certificate it carries and its imprint against the plan id, without the network; the bundle's anchor time is the earliest time of the tokens that check.",
+          'A plan page says "frozen <created_at>; anchored by <authority> at <time>, before the first attempt at <time>" when the anchor is strictly before the earliest started_at of the bundle\'s attempts: then the plan provably existed before anything ran. An anchor after the first attempt shows the plan existed then, not that it was frozen before it ran. A plan without one says "not anchored: the freeze time is the publisher\'s own clock". Whom to trust is the reader\'s choice: "(a pinned authority)" when the signer chains to a root certificate this site\'s config pins (timestamp_roots), "(an authority this site does not pin)" otherwise: the name is then only what the token says. An anchor shows when the plan existed, never that the attempts are honest.',
+        ],
+      },
+      {
+        id: 'freeze-log',
+        term: 'Freeze log',
+        text: [
+          'ledgerboard freeze appends a line to the site\'s freeze log for every plan it freezes (its id, created_at, title, ledger and the digest of its anchor, if any). /freeze-log/ shows, per ledger, how many plans were frozen, how many a bundle of this report publishes, and which were frozen and never published, so a publisher who runs ten plans and shows the best is seen doing so. The log is the publisher\'s own file: it shows the plans the publisher logged, and a retained copy that is no longer a prefix of it is a finding (FREEZE_LOG_REWRITTEN); it cannot show a plan frozen with another copy of the tool, or a log started afresh elsewhere. A plan page whose plan is not in it says so.',
+        ],
+      },
+      {
         id: 'trust',
         term: 'Still trust',
         text: [
-          'The evidence itself: a harness that invents attempts and grades them consistently makes a valid bundle. That the site publishes all of its evidence and history: a host can leave a bundle or a retained report out entirely. The signer, for a signed report, and only under a key you pinned. The freeze time, which is the publisher\'s own clock. The bytes of withheld files, and a file the build could not read (a link, an unreadable file, a file over a limit), whose bundle is never counted.',
+          'The evidence itself: a harness that invents attempts and grades them consistently makes a valid bundle. That the site publishes all of its evidence and history: a host can leave a bundle or a retained report out entirely. The signer, for a signed report, and only under a key you pinned. The freeze time of a plan that is not anchored, which is the publisher\'s own clock; a freeze log the publisher began afresh or kept elsewhere. The bytes of withheld files, and a file the build could not read (a link, an unreadable file, a file over a limit), whose bundle is never counted.',
         ],
       },
     ],
