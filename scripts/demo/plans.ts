@@ -17,6 +17,10 @@
  * report that counted it was retained (content/reports), as a new seal with
  * two files added and none changed (FORMAT.md 8: an addition, not a
  * rewrite), so the November story and NOTES.md stay as they were.
+ *
+ * Which bundles hold a time-stamp anchor, and why, is anchors.ts (FORMAT.md
+ * 12); UNPUBLISHED_PLANS below are the plans frozen and never published that
+ * only the freeze log shows (freeze-log.ts).
  */
 import { NOVEMBER_ASSESSMENTS } from './assessments.ts';
 import { BASE, CODER, MINI, MINI_LOOP_320, SAGE_MAY, SAGE_OCT } from './subjects.ts';
