@@ -20,6 +20,7 @@ import { DEMO_ANCHORS, DEMO_AUTHORITY, DEMO_ROOT_FILE } from '../scripts/demo/an
 import { freezePlan } from '../scripts/demo/bundle.ts';
 import { DEMO_PLANS } from '../scripts/demo/plans.ts';
 import { makeDemoTsa } from '../scripts/demo/tsa.ts';
+import { anchorsReadme, makeDemoAnchors } from '../scripts/make-demo-anchors.ts';
 
 const CONTENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
 const ROOT_PATH = join(CONTENT, 'timestamp-roots', DEMO_ROOT_FILE);
@@ -65,7 +66,7 @@ describe('the committed demo anchors', () => {
     expect(ROOT_PEM.match(/-----BEGIN /g)).toHaveLength(1);
     expect(ROOT_PEM).not.toMatch(/PRIVATE KEY/);
     const readme = readFileSync(join(CONTENT, 'anchors', 'README.md'), 'utf8');
-    expect(readme).toContain(createHash('sha256').update(root.der).digest('hex'));
+    expect(readme).toBe(anchorsReadme(createHash('sha256').update(root.der).digest('hex')));
     expect(readme).toContain('npx tsx scripts/make-demo-anchors.ts && npm run demo');
     expect(readme).toContain('discarded');
   });
@@ -145,6 +146,27 @@ describe('the demo authority (scripts/demo/tsa.ts), made afresh', () => {
     expect(!check.ok && check.code).toBe('ANCHOR_UNREADABLE');
     writeFileSync(join(dir, 'altered.tsr'), altered);
     expect(opensslVerify(hex, join(dir, 'altered.tsr'), join(dir, 'root.pem')).code).not.toBe(0);
+  });
+
+  it('make-demo-anchors writes a token per DEMO_ANCHORS entry, the README and the root, nothing else; its tokens chain to its new root only', async () => {
+    const out = join(dir, 'content');
+    const printed = await makeDemoAnchors(out);
+    const files = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(out.length + 1))
+      .sort();
+    expect(files).toEqual(['anchors/2026-11-02-widget-bugs/demo-tsa.tsr', 'anchors/2026-11-16-widget-bugs-offline-tools/demo-tsa.tsr', 'anchors/README.md', `timestamp-roots/${DEMO_ROOT_FILE}`]);
+    const rootPem = readFileSync(join(out, 'timestamp-roots', DEMO_ROOT_FILE), 'utf8');
+    expect(rootPem).not.toBe(ROOT_PEM);
+    expect(rootPem).not.toMatch(/PRIVATE KEY/);
+    const rootHex = createHash('sha256').update(parsePinnedRoots(rootPem)[0]!.der).digest('hex');
+    expect(printed.at(-1)).toBe(`timestamp-roots/${DEMO_ROOT_FILE}: root sha256:${rootHex}`);
+    expect(readFileSync(join(out, 'anchors', 'README.md'), 'utf8')).toContain(rootHex);
+    for (const spec of DEMO_ANCHORS) {
+      const bytes = readFileSync(join(out, 'anchors', spec.dir, `${spec.authority}.tsr`));
+      expect(checkAnchorToken(bytes, planHex(spec.dir), parsePinnedRoots(rootPem))).toEqual({ ok: true, genTime: spec.genTime, authority: AUTHORITY, pinned: true });
+      expect(checkAnchorToken(bytes, planHex(spec.dir), parsePinnedRoots(ROOT_PEM))).toMatchObject({ ok: true, pinned: false });
+    }
   });
 
   it('refuses what it must not stamp: a plan id that is not 64 hex digits, a fraction of a second', () => {
