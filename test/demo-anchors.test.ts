@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkAnchorToken, parsePinnedRoots, tokenParts } from '../src/anchor/check.ts';
 import { beforeCreated, beforeFirstAttempt } from '../src/anchor/times.ts';
 import { digestHex } from '../src/json/canonical.ts';
-import { DEMO_ANCHORS, DEMO_AUTHORITY, DEMO_ROOT_FILE } from '../scripts/demo/anchors.ts';
+import { DEMO_ANCHORS, DEMO_AUTHORITY, DEMO_ROOT_FILE, loadDemoAnchors } from '../scripts/demo/anchors.ts';
 import { freezePlan } from '../scripts/demo/bundle.ts';
 import { DEMO_PLANS } from '../scripts/demo/plans.ts';
 import { makeDemoTsa } from '../scripts/demo/tsa.ts';
@@ -112,6 +112,35 @@ describe('the committed demo anchors', () => {
     expect(beforeFirstAttempt(nov2.gen, [nov2.start])).toBe(false);
     expect(beforeCreated(nov2.gen, nov2.created)).toBe(false);
     expect(DEMO_ANCHORS.map((a) => a.obtained)).toEqual(['later', 'at_freeze']);
+  });
+});
+
+describe('make-demo refuses anchors that do not fit the demo (scripts/demo/anchors.ts loadDemoAnchors)', () => {
+  const plans = new Map(DEMO_PLANS.map((p) => [p.dir, freezePlan(p)]));
+  const roots = join(CONTENT, 'timestamp-roots');
+  const copy = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'lb-demo-anchors-'));
+    cpSync(join(CONTENT, 'anchors'), dir, { recursive: true });
+    return dir;
+  };
+
+  it('reads the committed ones: the bundle path and bytes of each', async () => {
+    const anchors = await loadDemoAnchors(join(CONTENT, 'anchors'), roots, plans);
+    expect(anchors.map((a) => [a.spec.dir, a.path, a.bytes.equals(readFileSync(tokenPath(a.spec.dir)))])).toEqual([
+      ['2026-11-02-widget-bugs', 'anchors/demo-tsa.tsr', true],
+      ['2026-11-16-widget-bugs-offline-tools', 'anchors/demo-tsa.tsr', true],
+    ]);
+  });
+
+  it('a token of a bundle not in DEMO_ANCHORS, or two tokens swapped, is an error naming the file and how to remake them', async () => {
+    const extra = copy();
+    mkdirSync(join(extra, '2026-09-14-widget-bugs'));
+    writeFileSync(join(extra, '2026-09-14-widget-bugs', 'demo-tsa.tsr'), readFileSync(tokenPath('2026-11-02-widget-bugs')));
+    await expect(loadDemoAnchors(extra, roots, plans)).rejects.toThrow(/2026-09-14-widget-bugs\/demo-tsa\.tsr is not one of the demo's anchors.*make-demo-anchors/);
+    const swapped = copy();
+    writeFileSync(join(swapped, '2026-11-02-widget-bugs', 'demo-tsa.tsr'), readFileSync(tokenPath('2026-11-16-widget-bugs-offline-tools')));
+    await expect(loadDemoAnchors(swapped, roots, plans)).rejects.toThrow(/2026-11-02-widget-bugs\/demo-tsa\.tsr: ANCHOR_MISMATCH: .*make-demo-anchors/);
+    for (const dir of [extra, swapped]) rmSync(dir, { recursive: true, force: true });
   });
 });
 
