@@ -5,12 +5,19 @@
  *   (three monthly plans on one board, one plan with another tool policy;
  *   the November one also holds a red team's assessments.json, which the demo
  *   score card, content/scorecard.json, hand-written, reads: FORMAT.md 11);
+ *   two of them hold a time-stamp token, anchors/demo-tsa.tsr (FORMAT.md 12),
+ *   copied from the committed content/anchors/<name>/ (made once by
+ *   scripts/make-demo-anchors.ts; scripts/demo/anchors.ts says which and why)
+ *   after checking it against its plan and the demo root,
+ *   content/timestamp-roots/demo-tsa-root.pem;
+ * - content/history/freeze-log.jsonl: the freeze log of every demo plan and
+ *   of two plans frozen and never published (scripts/demo/freeze-log.ts);
  * - content/examples/{invalid,no_verdict}/ and content/examples/README.md:
  *   two small bundles that do not verify, and what each demonstrates.
  *
  * Deterministic: seeded PRNG streams, fixed instants, no clock; running it
  * twice gives the same bytes. It removes and rewrites only bundles/ and
- * examples/ under the output directory.
+ * examples/ under the output directory, and writes history/freeze-log.jsonl.
  *
  * Usage: npx tsx scripts/make-demo.ts [--out DIR]   (default: the repo's content/)
  */
@@ -21,16 +28,31 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeBundle } from '../src/evidence/seal.ts';
 import { shortDigest } from '../src/json/canonical.ts';
-import { buildPlanBundle } from './demo/bundle.ts';
+import { loadDemoAnchors } from './demo/anchors.ts';
+import { buildPlanBundle, freezePlan } from './demo/bundle.ts';
 import { designProblems } from './demo/design.ts';
 import { buildInvalidExample, buildNoVerdictExample, examplesReadme } from './demo/examples.ts';
 import { ledgerRecord } from './demo/ledger.ts';
-import { DEMO_PLANS } from './demo/plans.ts';
+import { freezeLogBytes } from './demo/freeze-log.ts';
+import { DEMO_PLANS, UNPUBLISHED_PLANS } from './demo/plans.ts';
 import { TASKS } from './demo/tasks.ts';
 
-/** Writes the demo under outDir (bundles/ and examples/, replaced); returns one summary line per bundle. */
+/** The repository's content/: where the committed anchors and the demo root are read from, whatever the output directory. */
+const CONTENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
+
+/**
+ * Writes the demo under outDir (bundles/ and examples/, replaced; history/freeze-log.jsonl); returns one
+ * summary line per bundle. The tokens are read from the repository's content/anchors and checked against
+ * content/timestamp-roots.
+ */
 export async function generateDemo(outDir: string): Promise<string[]> {
   const built = DEMO_PLANS.map(buildPlanBundle);
+  const anchors = await loadDemoAnchors(join(CONTENT, 'anchors'), join(CONTENT, 'timestamp-roots'), new Map(built.map((b) => [b.dir, b.plan])));
+  for (const a of anchors) built.find((b) => b.dir === a.spec.dir)!.files.set(a.path, a.bytes);
+  const freezeLog = freezeLogBytes(
+    built.map((b) => ({ plan: b.plan, anchors: anchors.filter((a) => a.spec.dir === b.dir) })),
+    UNPUBLISHED_PLANS.map(freezePlan),
+  );
   const ledger = TASKS.map(ledgerRecord);
   const problems = designProblems(built.map((b) => ({ plan: b.plan, ledger, attempts: b.sims.map((s) => s.attempt), grades: b.grades })));
   if (problems.length > 0) throw new Error(`the demo does not show what it should:\n- ${problems.join('\n- ')}`);
@@ -60,6 +82,9 @@ export async function generateDemo(outDir: string): Promise<string[]> {
   }
   await mkdir(examplesDir, { recursive: true });
   await writeFile(join(examplesDir, 'README.md'), examplesReadme(examples));
+  await mkdir(join(outDir, 'history'), { recursive: true });
+  await writeFile(join(outDir, 'history', 'freeze-log.jsonl'), freezeLog);
+  lines.push(`history/freeze-log.jsonl: ${freezeLog.toString('utf8').split('\n').length - 1} lines, ${DEMO_PLANS.length + UNPUBLISHED_PLANS.length} plans (${UNPUBLISHED_PLANS.length} never published)`);
   return lines;
 }
 
@@ -67,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
   let out: string;
   try {
     const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true, allowPositionals: false });
-    out = values.out ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
+    out = values.out ?? CONTENT;
   } catch (error) {
     console.error(`${(error as Error).message}\nusage: npx tsx scripts/make-demo.ts [--out DIR]`);
     return 2;

@@ -8,6 +8,7 @@ import { buildGeneration, firstGenerationRule, trueVerdict } from './grading.ts'
 import { LEDGER_NAME, ledgerBytes } from './ledger.ts';
 import { notesText } from './notes.ts';
 import type { DemoPlan } from './plans.ts';
+import type { FrozenPlanSpec } from './spec.ts';
 import { budgetFor, environmentFor, HARNESS, PLAN_GRADER, REGRADER, toolPolicyBytes } from './setup.ts';
 import { simulatePlan, type SimAttempt } from './simulate.ts';
 import { TASKS } from './tasks.ts';
@@ -23,7 +24,7 @@ export interface BuiltBundle {
 }
 
 /** Freezes a plan (with its id) for a spec. */
-export function freezePlan(spec: DemoPlan): Plan {
+export function freezePlan(spec: FrozenPlanSpec): Plan {
   const ledger = ledgerBytes();
   const dispatches = TASKS.length * spec.subjects.length * spec.attempts;
   return withSelfId(

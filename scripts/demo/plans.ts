@@ -17,10 +17,14 @@
  * report that counted it was retained (content/reports), as a new seal with
  * two files added and none changed (FORMAT.md 8: an addition, not a
  * rewrite), so the November story and NOTES.md stay as they were.
+ *
+ * Which bundles hold a time-stamp anchor, and why, is anchors.ts (FORMAT.md
+ * 12); UNPUBLISHED_PLANS below are the plans frozen and never published that
+ * only the freeze log shows (freeze-log.ts).
  */
 import { NOVEMBER_ASSESSMENTS } from './assessments.ts';
 import { BASE, CODER, MINI, MINI_LOOP_320, SAGE_MAY, SAGE_OCT } from './subjects.ts';
-import type { PlanSpec } from './spec.ts';
+import type { FrozenPlanSpec, PlanSpec } from './spec.ts';
 
 /** Notes prose per plan (the rest of NOTES.md is computed from the evidence). */
 export interface PlanStory {
@@ -135,5 +139,42 @@ export const DEMO_PLANS: readonly DemoPlan[] = [
         'Generation 2 (grader 1.2.1, vendored wheels, fresh cache per run) regrades every attempt; generation 1 is kept unchanged beside it.',
       ],
     },
+  },
+];
+
+/**
+ * Plans of the widget-bugs ledger that were frozen and never published (no
+ * bundle): only the freeze log (content/history/freeze-log.jsonl) shows
+ * them, so a reader sees the N behind the published plans (issue 30). Real
+ * plans, frozen by the same code as the published ones, so their ids are
+ * digests of real plan.json bytes; created_at between the published ones.
+ */
+export const UNPUBLISHED_PLANS: readonly FrozenPlanSpec[] = [
+  {
+    // Superseded three days later by the October 5 plan, which adds mini under loop 3.2.0.
+    title: 'widget-bugs monthly, October 2026',
+    createdAt: '2026-10-02T16:45:00Z',
+    seed: 9,
+    toolPolicy: 'standard',
+    subjects: [
+      { def: BASE, skill: 48 },
+      { def: MINI, skill: 72 },
+      { def: CODER, skill: 56 },
+    ],
+    attempts: 3,
+  },
+  {
+    // A first offline plan with two attempts a task, a week before the one that was run and published.
+    title: 'widget-bugs with network-less tools, November 2026',
+    createdAt: '2026-11-09T11:20:00Z',
+    seed: 15,
+    toolPolicy: 'offline',
+    subjects: [
+      { def: BASE, skill: 47 },
+      { def: MINI, skill: 70 },
+      { def: CODER, skill: 54 },
+      { def: SAGE_OCT, skill: 60 },
+    ],
+    attempts: 2,
   },
 ];

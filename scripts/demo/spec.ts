@@ -64,3 +64,6 @@ export interface PlanSpec {
   /** A red team's assessments, carried as assessments.json (FORMAT.md 11.2); none when absent. */
   assessments?: AssessmentsSpec;
 }
+
+/** What freezing a plan reads of its spec (a plan frozen and never run needs no more). */
+export type FrozenPlanSpec = Pick<PlanSpec, 'title' | 'createdAt' | 'seed' | 'toolPolicy' | 'subjects' | 'attempts'>;

@@ -159,23 +159,28 @@ describe('ledgerboard build', () => {
     expect(html.slice(runsTable).match(/<tr data-board=/g)).toHaveLength(IMPORTED_RUNS - 2);
   });
 
-  it('the committed history agrees with the committed evidence: nothing withdrawn or rewritten; grown only by the no-usable-grades notes and the red team\'s assessment', async () => {
+  it('the committed history agrees with the committed evidence: nothing withdrawn or rewritten; grown only by the no-usable-grades notes, the red team\'s assessment and the time-stamp anchors', async () => {
     const html = await readFile(join(outA, 'index.html'), 'utf8');
     for (const heading of ['Withdrawn evidence', 'Rewritten evidence']) expect(html).not.toContain(heading);
     // Issue 15: the three imported logs without a usable grade were imported again after the retained reports, and their
     // NOTES.md gained a last section "No usable grades" (appended bytes: the old file is a prefix). Issue 27: the November
     // demo plan was sealed again with a red team's assessments.json and its basis (two files added, none changed).
+    // Issue 30: the November 2 and November 16 demo plans were sealed again with a time-stamp token,
+    // anchors/demo-tsa.tsr (one file added each; the plan ids are unchanged).
     // Issue 29: normal growth is listed on /reports/#grown; the leaderboard keeps one line linking there (its boards come first).
     expect(html).not.toContain('<h2 id="grown">');
-    expect(html).toMatch(/<p id="grown">[^<]*<a href="\/reports\/#grown">4 plans<\/a>/);
+    expect(html).toMatch(/<p id="grown">[^<]*<a href="\/reports\/#grown">5 plans<\/a>/);
     const archive = await readFile(join(outA, 'reports', 'index.html'), 'utf8');
     const grown = archive.match(/<h2 id="grown">[\s\S]*?<\/section>/)?.[0] ?? '';
     const items = grown.match(/<li>[\s\S]*?<\/li>/g) ?? [];
-    expect(items).toHaveLength(4);
+    expect(items).toHaveLength(5);
     const november = items.filter((item) => item.includes('plan <code>59147f18a228</code>'));
     expect(november).toHaveLength(1);
-    expect(november[0]).toContain('0 appended and 2 added files since bundle <code>426a4fc9c24a</code>');
-    for (const item of items.filter((i) => i !== november[0])) expect(item).toContain('1 appended and 0 added files');
+    expect(november[0]).toContain('0 appended and 3 added files since bundle <code>426a4fc9c24a</code>');
+    const offline = items.filter((item) => item.includes('plan <code>eff0d3f9ae1f</code>'));
+    expect(offline).toHaveLength(1);
+    expect(offline[0]).toContain('0 appended and 1 added files since bundle <code>a1004bd9fafc</code>');
+    for (const item of items.filter((i) => i !== november[0] && i !== offline[0])) expect(item).toContain('1 appended and 0 added files');
   });
 
   it('imported evidence is on its own boards, and every imported page says so plainly', async () => {
