@@ -142,7 +142,7 @@ export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFA
   // Not kept: an internal error (a bug of this run) or an original that changed while read (not a property of the bytes the key names).
   let keep = true;
   try {
-    verification = verifySnapshot(snapshot, limits, verify);
+    verification = verifySnapshot(snapshot, limits, {}, verify);
     const rederived = await rederiveImport(verification, originalsReader(read), importLimits);
     verification = withImportFindings(verification, rederived.findings);
   } catch (error) {

@@ -18,6 +18,7 @@ import type { VerifyContext } from './context.ts';
 import { evidence, type BundleEvidence } from '../bundle/evidence.ts';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { statusOf, type BundleStatus, type Finding } from './findings.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
 
 export type { BundleEvidence } from '../bundle/evidence.ts';
 
@@ -28,6 +29,12 @@ export interface BundleVerification {
   status: BundleStatus;
   findings: Finding[];
   evidence: BundleEvidence;
+}
+
+/** What the reader brings to verification besides the bundle. */
+export interface VerifyBundleOptions {
+  /** The time-stamp authorities' root certificates the reader pins (the config's `timestamp_roots`; default none): an anchor whose signer chains to one is `pinned` (FORMAT.md 12). */
+  readonly timestampRoots?: readonly PinnedRoot[];
 }
 
 /** The ordered steps; each checks one thing and records findings in the context. */
@@ -66,13 +73,15 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
 
 /**
  * Verifies a bundle snapshot under the limits that apply while parsing
- * (`string_bytes`; default LIMIT_DEFAULTS). Never throws for bad evidence; a
- * throw is a bug.
+ * (`string_bytes`; default LIMIT_DEFAULTS) with the reader's pinned
+ * time-stamp roots (`options.timestampRoots`; default none). Never throws for
+ * bad evidence; a throw is a bug.
  */
-export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'string_bytes'> = LIMIT_DEFAULTS): BundleVerification {
+export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'string_bytes'> = LIMIT_DEFAULTS, options: VerifyBundleOptions = {}): BundleVerification {
   const ctx: VerifyContext = {
     snapshot,
     stringBytes: limits.string_bytes,
+    timestampRoots: options.timestampRoots ?? [],
     disk: new Map(snapshot.entries.map((e) => [e.path, e])),
     findings: [],
     listed: new Map(),
