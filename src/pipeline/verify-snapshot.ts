@@ -9,20 +9,24 @@ import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import { jsonlLimitHit, LIMIT_DEFAULTS, limitMessage, nestingOver, type LimitHit, type Limits } from '../evidence/limits.ts';
 import { digestCanonical } from '../json/canonical.ts';
 import { finding, statusOf } from '../verify/findings.ts';
-import { verifyBundle, type BundleVerification } from '../verify/verify-bundle.ts';
+import { verifyBundle, type BundleVerification, type VerifyBundleOptions } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
+import { isAnchorTokenPath } from '../evidence/paths.ts';
+
+export type { VerifyBundleOptions } from '../verify/verify-bundle.ts';
 
 /** The verifier run on each snapshot: verifyBundle, or a replacement in tests of crash isolation. */
-export type VerifyFunction = (snapshot: BundleSnapshot, limits: Limits) => BundleVerification;
+export type VerifyFunction = (snapshot: BundleSnapshot, limits: Limits, options: VerifyBundleOptions) => BundleVerification;
 
 /**
  * Verifies a snapshot as the pipeline does: a snapshot over a whole-bundle
  * limit (`notRead`) is not judged (LIMIT_EXCEEDED, no verdict); otherwise
- * the per-file limits, then `verify`. A throw is a bug (the pipeline makes it
+ * the per-file limits, then `verify` with the reader's options (the pinned
+ * time-stamp roots; default none). A throw is a bug (the pipeline makes it
  * INTERNAL_ERROR). The snapshot's entries over a limit lose their content.
  */
-export function verifySnapshot(snapshot: BundleSnapshot, limits: Limits = LIMIT_DEFAULTS, verify: VerifyFunction = verifyBundle): BundleVerification {
-  return snapshot.notRead ? notJudged([snapshot.notRead]) : withLimits(snapshot, limits, verify);
+export function verifySnapshot(snapshot: BundleSnapshot, limits: Limits = LIMIT_DEFAULTS, options: VerifyBundleOptions = {}, verify: VerifyFunction = verifyBundle): BundleVerification {
+  return snapshot.notRead ? notJudged([snapshot.notRead]) : withLimits(snapshot, limits, options, verify);
 }
 
 /**
@@ -32,14 +36,15 @@ export function verifySnapshot(snapshot: BundleSnapshot, limits: Limits = LIMIT_
  * and the MISSING_FILE the verifier reports for it is dropped (it is there,
  * just not read).
  */
-function withLimits(snapshot: BundleSnapshot, limits: Limits, verify: VerifyFunction): BundleVerification {
+function withLimits(snapshot: BundleSnapshot, limits: Limits, options: VerifyBundleOptions, verify: VerifyFunction): BundleVerification {
   const hits: LimitHit[] = [];
   for (const entry of snapshot.entries) {
     if (entry.limit) {
       hits.push(entry.limit);
       continue;
     }
-    if (entry.content === undefined || entry.path === 'NOTES.md') continue;
+    // NOTES.md and the time-stamp tokens (DER) are not JSON: no line or nesting limit reads them.
+    if (entry.content === undefined || entry.path === 'NOTES.md' || isAnchorTokenPath(entry.path)) continue;
     const jsonl = entry.path.endsWith('.jsonl');
     let hit = jsonl ? jsonlLimitHit(entry.path, entry.content, limits) : null;
     if (!hit && limits.depth < LIMIT_DEFAULTS.depth) {
@@ -53,7 +58,7 @@ function withLimits(snapshot: BundleSnapshot, limits: Limits, verify: VerifyFunc
       hits.push(hit);
     }
   }
-  const verification = verify(snapshot, limits);
+  const verification = verify(snapshot, limits, options);
   if (hits.length === 0) return verification;
   const limited = new Set(hits.map((h) => h.path));
   const findings = [
@@ -71,6 +76,7 @@ export function notJudged(hits: readonly LimitHit[]): BundleVerification {
     status: 'no_verdict',
     findings: hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h))),
     evidence: evidence({}),
+    anchor: null,
   };
 }
 

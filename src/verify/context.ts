@@ -9,6 +9,8 @@ import type { Grant, LedgerRecord, Manifest, ManifestEntry, Plan } from '../sche
 import type { Assessment } from '../schema/assessments.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import type { AttemptTable, GradesTable } from '../bundle/tables.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
+import type { BundleAnchor } from '../anchor/times.ts';
 
 export type { AttemptLine, GradesFile } from '../bundle/lines.ts';
 
@@ -17,6 +19,8 @@ export interface VerifyContext {
   readonly snapshot: BundleSnapshot;
   /** limits.string_bytes: the longest string a structured file may hold (the strict parser checks it). */
   readonly stringBytes: number;
+  /** The reader's pinned time-stamp roots (FORMAT.md 12): anchors chaining to one are `pinned`. */
+  readonly timestampRoots: readonly PinnedRoot[];
   /** Entries by bundle-relative path. */
   readonly disk: ReadonlyMap<string, SnapshotEntry>;
   readonly findings: Finding[];
@@ -48,6 +52,8 @@ export interface VerifyContext {
   grant?: Grant;
   /** assessments.json's assessments, in file order, when the manifest lists it and it passed its schema. */
   assessments?: Assessment[];
+  /** The bundle's anchor (FORMAT.md 12) once the anchors step ran: null when no token checks. */
+  anchor?: BundleAnchor | null;
 }
 
 /** Adds a finding to the context. */
