@@ -9,15 +9,11 @@
  * /freeze-log.jsonl and /freeze-logs/<hex>.jsonl) call it on bytes.
  */
 import { digestBytes } from '../json/canonical.ts';
-import { parseFreezeLog } from '../schema/freeze-log.ts';
+import { FREEZE_LOG_FILE, FREEZE_LOGS_DIR, parseFreezeLog } from '../schema/freeze-log.ts';
 import { finding, type Finding } from '../verify/findings.ts';
 import type { FreezeLogInput } from '../report/freeze-log.ts';
 
-/** The file name a freeze log's findings carry (the site's /freeze-log.jsonl; never the config's path, which the report does not hold). */
-export const FREEZE_LOG_FILE = 'freeze-log.jsonl';
-
-/** The directory of the retained copies, under the retained reports directory (and on the site, under its root). */
-export const FREEZE_LOGS_DIR = 'freeze-logs';
+export { FREEZE_LOG_FILE, FREEZE_LOGS_DIR };
 
 /** A retained copy of the log: the hex of its name and its bytes. */
 export interface RetainedFreezeLog {

@@ -5,7 +5,7 @@
  * their own URLs whatever later evidence says. An edited retained report is
  * shown as such on the archive page, never silently accepted.
  */
-import { FREEZE_LOG_FILE } from './freeze-log.ts';
+import { FREEZE_LOG_FILE } from '../schema/freeze-log.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { mkdirDurable, TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';

@@ -17,6 +17,12 @@ import { canonicalJson } from '../json/canonical.ts';
 import { parseStrictTextValue } from '../json/strict-json.ts';
 import { Digest, Timestamp } from './common.ts';
 
+/** The file name a freeze log's findings carry (the site's /freeze-log.jsonl; never the config's path, which the report does not hold), and the name init gives the log. */
+export const FREEZE_LOG_FILE = 'freeze-log.jsonl';
+
+/** The directory of the copies retain keeps, under the retained reports directory (and on the site, under its root). */
+export const FREEZE_LOGS_DIR = 'freeze-logs';
+
 /** The schema every line names. */
 export const FREEZE_LOG_SCHEMA = 'ledgerboard.freeze-log.v1';
 
@@ -85,10 +91,10 @@ export function parseFreezeLog(bytes: Uint8Array): ParsedFreezeLog {
     const cut = end === -1;
     if (cut) end = bytes.length;
     line++;
-    const why = lineProblem(bytes.subarray(start, end));
+    // A last line without its "\n" is cut short (or being written): never read, whatever it holds; one problem per line.
+    const why = cut ? 'does not end with "\\n": a line cut short (every line of the log ends with a newline)' : lineProblem(bytes.subarray(start, end));
     if (typeof why === 'string') problem(line, why);
     else entries.push({ ...why, line });
-    if (cut) problem(line, 'does not end with "\\n": a line cut short (every line of the log ends with a newline)');
     start = end + 1;
   }
   if (extra > 0) problems.push({ message: `and ${extra} more lines that do not parse` });
