@@ -94,7 +94,9 @@ Environment:
     const { checkOutputDir, OutputDirError } = await import('../site/build/atomic.ts');
     try {
       // Before any work: an output that holds the project, the evidence, the history or the config is refused.
-      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir], [...dirs, retainedDir]);
+      // The freeze log too, wherever the config keeps it: it is only ever appended to, never replaced.
+      const freezeLog = freezeLogPathOf(loaded);
+      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir, ...(freezeLog === null ? [] : [freezeLog])], [...dirs, retainedDir]);
     } catch (error) {
       if (error instanceof OutputDirError) throw new UsageError(error.message);
       throw error;
