@@ -3,9 +3,11 @@
  * a freeze log, one plan published and one frozen and never published;
  * `retain` keeps a copy, `build` publishes /freeze-log.jsonl byte for byte
  * with the copy and its list, the report's freeze_log says which plan is
- * published, and `verify-site` re-derives the report byte for byte; the same
- * site with a line removed from /freeze-log.jsonl is a MISMATCH.
+ * published, and `verify-site` and the site's own verify.mjs re-derive the
+ * report byte for byte; the same site with a line removed from
+ * /freeze-log.jsonl is a MISMATCH for both.
  */
+import { spawnSync } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,5 +71,14 @@ describe('the freeze log on a built site', () => {
     expect(run.code).toBe(1);
     const mismatches = run.stdout.split('\n').filter((l) => l.startsWith('MISMATCH'));
     expect(mismatches.join('\n')).toMatch(/freeze_log/);
+
+    // The site's own verify.mjs (bundled from the same code, run as a stranger runs it) says the same.
+    const script = (dir: string) => spawnSync(process.execPath, [join(dir, 'verify.mjs'), dir], { encoding: 'utf8', timeout: 120_000, maxBuffer: 1 << 26 });
+    const own = script(out);
+    expect(own.stdout.split('\n').filter((l) => l.startsWith('MISMATCH')), own.stderr).toEqual([]);
+    expect(own.status).toBe(0);
+    const ownForged = script(forged);
+    expect(ownForged.status).toBe(1);
+    expect(ownForged.stdout.split('\n').filter((l) => l.startsWith('MISMATCH')).join('\n')).toMatch(/freeze_log/);
   });
 });
