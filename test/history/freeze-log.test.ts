@@ -145,6 +145,10 @@ describe('the CLI: a line removed from the log between two retains is found', ()
     expect(report.freeze_log!.plans.map((p) => [p.plan_id, p.published])).toEqual(byCreated.map((l) => [l.plan_id, l.plan_id === sealed.planId]));
     expect(report.freeze_log!.findings).toEqual([]);
     expect(report.config).not.toHaveProperty('freeze_log');
+    // The report's text says it too: the plans frozen and the ones never published.
+    const printed = (await runCli(['report', '--config', config])).stdout;
+    expect(printed).toContain('freeze log: 3 plans frozen, 1 published\n');
+    expect(printed).toContain(`  frozen ${line(1).created_at}, never published: plan ${line(1).plan_id.slice(7, 19)} "plan 1"\n`);
 
     // An append is fine: retain keeps another copy.
     await writeFile(logPath, log + text(line(3)));
