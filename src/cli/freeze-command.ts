@@ -162,10 +162,11 @@ async function anchorOnly(values: Record<string, string | boolean | undefined>, 
   const log = await freezeLogTarget(values);
   if (log !== null) await checkFreezeLogForAppend(log);
   let planId: string;
-  let plan: Awaited<ReturnType<typeof frozenPlanOf>>;
+  let plan: Awaited<ReturnType<typeof frozenPlanOf>> | null;
   try {
     planId = await frozenPlanId(dir);
-    plan = await frozenPlanOf(dir);
+    // The members its log line takes, read (and checked) only when there is a log to append to.
+    plan = log === null ? null : await frozenPlanOf(dir);
   } catch (error) {
     return refusal(error, io);
   }
@@ -176,7 +177,7 @@ async function anchorOnly(values: Record<string, string | boolean | undefined>, 
     if (log !== null) io.stderr.write(`not logged: no token came, so the freeze log ${terminalSafe(log)} gets no line\n`);
     return anchored.status;
   }
-  const logged = await logFrozen(log, freezeLogLineOf(plan, anchored.token), io);
+  const logged = plan === null ? await logFrozen(null, null, io) : await logFrozen(log, freezeLogLineOf(plan, anchored.token), io);
   return anchored.status === EXIT.ok ? logged : anchored.status;
 }
 
@@ -194,8 +195,8 @@ async function freezeLogTarget(values: Record<string, string | boolean | undefin
 }
 
 /** Appends the plan's line to the log (or says it is not logged). Exit 0, or 1 when the plan is frozen but the line could not be appended. */
-async function logFrozen(log: string | null, line: FreezeLogLine, io: CliIo): Promise<number> {
-  if (log === null) {
+async function logFrozen(log: string | null, line: FreezeLogLine | null, io: CliIo): Promise<number> {
+  if (log === null || line === null) {
     io.stderr.write('not logged: no freeze log (--log FILE or the config\'s freeze_log)\n');
     return EXIT.ok;
   }
