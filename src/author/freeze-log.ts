@@ -61,12 +61,13 @@ export async function appendFreezeLog(path: string, line: FreezeLogLine): Promis
   const created = !(await exists(path));
   let handle: FileHandle | undefined;
   try {
-    handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+    // Read-write (the last byte is read through the same descriptor), append-only writes, never through a link, never blocking on a FIFO.
+    handle = await open(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
     const stat = await handle.stat();
     if (!stat.isFile()) throw new FreezeLogFileError(`the freeze log ${path} is not a regular file; nothing was appended`);
     if (stat.size > 0) {
       const last = Buffer.alloc(1);
-      await readLastByte(path, stat.size, last);
+      await handle.read(last, 0, 1, stat.size - 1);
       if (last[0] !== 0x0a) throw new FreezeLogFileError(`the freeze log ${path} does not end with "\\n" (its last line is cut short); nothing was appended`);
     }
     // One write(2) of the whole line: with O_APPEND the kernel puts it at the end, whatever else appends.
@@ -77,16 +78,6 @@ export async function appendFreezeLog(path: string, line: FreezeLogLine): Promis
     await handle?.close();
   }
   if (created) await syncDirectory(dirname(path));
-}
-
-/** The last byte of the file, read through a read-only descriptor (the append descriptor cannot read). */
-async function readLastByte(path: string, size: number, into: Buffer): Promise<void> {
-  const reader = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    await reader.read(into, 0, 1, size - 1);
-  } finally {
-    await reader.close();
-  }
 }
 
 /** The line of a frozen plan: its id, created_at, ledger digest and title, and a token's digest (the .tsr file's bytes) or null. */
