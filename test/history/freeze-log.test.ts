@@ -175,3 +175,21 @@ describe('the CLI: a line removed from the log between two retains is found', ()
 
   });
 });
+
+describe('the build never replaces the freeze log', () => {
+  it('refuses an output directory that holds it (exit 2, nothing built)', async () => {
+    const site = await makeTempDir();
+    await mkdir(join(site, 'evidence'), { recursive: true });
+    await mkdir(join(site, 'logs'), { recursive: true });
+    await writeFile(join(site, 'logs', 'freeze-log.jsonl'), text(line(1)));
+    // A directory that looks like an earlier site (which a build may replace), but holds the log.
+    await writeFile(join(site, 'logs', 'report.json'), '{}\n');
+    await writeFile(join(site, 'logs', 'verify.mjs'), '');
+    await writeFile(join(site, 'lb.json'), JSON.stringify({ bundles_dir: 'evidence', retained_reports_dir: 'history', freeze_log: 'logs/freeze-log.jsonl' }));
+    const run = await runCli(['build', '--config', join(site, 'lb.json'), '--out', join(site, 'logs')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`refusing to build into ${join(site, 'logs')}: it holds `);
+    expect(run.stderr).toContain('freeze-log.jsonl, which the build would replace');
+    expect(await readFile(join(site, 'logs', 'freeze-log.jsonl'), 'utf8')).toBe(text(line(1)));
+  });
+});
