@@ -70,6 +70,17 @@ describe('reading the freeze log', () => {
   });
 });
 
+describe('a log of many bad lines', () => {
+  it('lists the first 100 unreadable lines one by one, then one finding counts the rest', () => {
+    const input = checkFreezeLog(bytes('x\n'.repeat(150)), []);
+    expect(input.lines).toBe(150);
+    expect(input.findings).toHaveLength(101);
+    expect(input.findings.slice(0, 100).map((f) => f.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(input.findings[100]).toMatchObject({ code: 'FREEZE_LOG_UNREADABLE', message: 'and 50 more lines that do not parse' });
+    expect(input.findings[100]).not.toHaveProperty('line');
+  });
+});
+
 describe('the retained copies (FREEZE_LOG_REWRITTEN)', () => {
   const log = text(line(1), line(2), line(3));
 
