@@ -51,6 +51,8 @@ describe('finding codes found outside verifyBundle', () => {
     LIMIT_EXCEEDED: 'evidence/limits.test.ts',
     REWRITTEN_EVIDENCE: 'history/history.test.ts',
     INTERNAL_ERROR: 'pipeline/internal-error.test.ts',
+    FREEZE_LOG_UNREADABLE: 'history/freeze-log.test.ts',
+    FREEZE_LOG_REWRITTEN: 'history/freeze-log.test.ts',
   };
   it('each has a fixture test that names it', async () => {
     const staged = Object.entries(FINDING_CODES).filter(([, info]) => 'stage' in info).map(([code]) => code);

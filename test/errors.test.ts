@@ -56,6 +56,7 @@ const ARGS: Record<string, unknown[]> = {
   ChangedWhileRead: [{ code: 'FILE_CHANGED', severity: 'error', message: 'plan.json changed while read' }],
   DerError: ['truncated: a value at byte 0 has no room for its tag and length'],
   TimeStampTokenError: ['the bytes are not a DER SEQUENCE'],
+  FreezeLogFileError: ['the freeze log history/freeze-log.jsonl does not parse'],
 };
 
 async function errorClasses(): Promise<{ name: string; file: string; cls: ErrorClass }[]> {

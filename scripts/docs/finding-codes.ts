@@ -5,6 +5,7 @@ const STAGE_TEXT: Record<NonNullable<CodeInfo['stage']>, string> = {
   read: 'reader limits (verify, report, build)',
   history: 'history: report, build and retain (needs the retained reports)',
   pipeline: 'around any bundle (verify, report, build)',
+  'freeze-log': "the freeze log: report, build and retain (the config's freeze_log; the report's freeze_log.findings)",
 };
 
 function stage(code: FindingCode): string {
@@ -14,7 +15,8 @@ function stage(code: FindingCode): string {
 }
 
 function effect(code: FindingCode): string {
-  const info = FINDING_CODES[code];
+  const info: CodeInfo = FINDING_CODES[code];
+  if (info.stage === 'freeze-log') return 'error: in the freeze log, no bundle status changes';
   if (info.severity === 'warning') return 'warning: status unchanged';
   return NO_VERDICT_CODES.has(code) ? 'error: no_verdict' : 'error: invalid';
 }

@@ -60,7 +60,9 @@ export function anchorBaseName(url: string): string {
 }
 
 /** What asking one authority came to. */
-export type AnchorOutcome = { url: string; host: string; ok: true; path: string; genTime: string; status: 'granted' | 'grantedWithMods' } | { url: string; host: string; ok: false; message: string };
+export type AnchorOutcome =
+  | { url: string; host: string; ok: true; path: string; genTime: string; status: 'granted' | 'grantedWithMods'; /** The bytes written to `path` (the freeze log names their digest). */ token: Uint8Array }
+  | { url: string; host: string; ok: false; message: string };
 
 /** How the authorities are asked (tests shorten the bounds). */
 export interface AnchorOptions {
@@ -122,7 +124,7 @@ async function askOne(dir: string, planId: string, url: string, host: string, op
       return cannotWrite(error, path);
     }
     const genTime = answer.genTime.replace(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)/, '$1-$2-$3T$4:$5:$6');
-    return { url, host, ok: true, path, genTime, status: answer.status === 0 ? 'granted' : 'grantedWithMods' };
+    return { url, host, ok: true, path, genTime, status: answer.status === 0 ? 'granted' : 'grantedWithMods', token: body };
   }
   return fail(`anchors/${base}.tsr and ${MAX_NAMES - 1} numbered names after it are taken`);
 }

@@ -74,6 +74,8 @@ export function scaffoldFiles(options: ScaffoldOptions): ScaffoldFile[] {
     retained_reports_dir: 'history',
     // One layout: the signatures over retained reports live in the history beside them (ledgerboard sign).
     attestations_dir: 'history/attestations',
+    // The freeze log (ledgerboard freeze appends to it) is history too: retain keeps copies of it beside the reports.
+    freeze_log: 'history/freeze-log.jsonl',
   };
   const pkg = {
     name: options.name,
@@ -233,6 +235,9 @@ Check what is here with \`npm run verify\`; build the site with
 append-only: \`npm run retain\` after publishing keeps the report (in
 \`history/\`) so that evidence rewritten later is caught; \`npx ledgerboard
 sign --key <private key>\` signs it, beside it in \`history/attestations/\`.
+Run \`npx ledgerboard freeze\` here: it appends every plan it freezes to the
+freeze log, \`history/freeze-log.jsonl\` (commit it; never edit it), so the
+site lists the plans frozen and never published.
 `;
 
 /** The parts both workflows share (the one-job workflow and `init --matrix N`'s), written once. */

@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, configPath, loadConfigFile, freezeLogPathOf } from '../config/config.ts';
 import { shortDigest } from '../json/canonical.ts';
 import { runPipeline } from '../run/pipeline.ts';
 import type { SiteFacts } from '../facts/index.ts';
@@ -94,7 +94,9 @@ Environment:
     const { checkOutputDir, OutputDirError } = await import('../site/build/atomic.ts');
     try {
       // Before any work: an output that holds the project, the evidence, the history or the config is refused.
-      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir], [...dirs, retainedDir]);
+      // The freeze log too, wherever the config keeps it: it is only ever appended to, never replaced.
+      const freezeLog = freezeLogPathOf(loaded);
+      await checkOutputDir(out, [PROJECT_ROOT, ...dirs, retainedDir, loaded.dir, ...(freezeLog === null ? [] : [freezeLog])], [...dirs, retainedDir]);
     } catch (error) {
       if (error instanceof OutputDirError) throw new UsageError(error.message);
       throw error;
@@ -113,7 +115,7 @@ Environment:
     }
     let results, report, site;
     try {
-      const run = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified'), cache, siteFacts: true });
+      const run = await runPipeline({ paths: dirs, config, retainedDir, freezeLog: freezeLogPathOf(loaded), requireBundles: typeof values.bundles === 'string', onProgress: progressReporter(io.stderr, 'verified'), cache, siteFacts: true });
       ({ results, report } = run);
       const cached = cacheLine(cache, run);
       if (cached !== null) io.stderr.write(`build: ${cached}\n`);
@@ -126,6 +128,7 @@ Environment:
         attestationsDir: configPath(loaded, config.attestations_dir),
         ...(cache === undefined ? {} : { renderCache: cache }),
         facts: factsOf(run),
+        freezeLog: run.freezeLog,
         outDir: out,
         sourceDate,
         ...(values.offline === true ? { offline: true } : {}),

@@ -75,5 +75,12 @@ export function reportText(report: Report, paint: Paint): string {
   for (const b of notCounted) {
     lines.push(`  not counted: bundle ${shortDigest(b.bundle_id)} (${b.status}${b.status === 'verified' ? ', its plan appears in another bundle too' : `, ${b.findings.filter((f) => f.severity === 'error').length} errors`})`);
   }
+  // The freeze log (issue 30): how many plans were frozen, and which never reached the board.
+  const log = report.freeze_log;
+  if (log !== null && log !== undefined) {
+    const unpublished = log.plans.filter((p) => !p.published);
+    lines.push(`freeze log: ${log.plans.length} plans frozen, ${log.plans.length - unpublished.length} published${log.findings.length > 0 ? paint('red', `; ${log.findings.length} findings (${[...new Set(log.findings.map((f) => f.code))].join(', ')})`) : ''}`);
+    for (const p of unpublished) lines.push(`  frozen ${p.created_at}, never published: plan ${shortDigest(p.plan_id)} ${terminalSafe(JSON.stringify(p.title))}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -16,7 +16,8 @@ Writes a board repository into DIR (default: the current directory; created
 when missing):
 
   ledgerboard.config.json            the config (its $schema for editors): bundles in evidence/, the history
-                                     in history/ (retain's reports, sign's signatures in history/attestations/)
+                                     in history/ (retain's reports, sign's signatures in history/attestations/,
+                                     freeze's log of every plan frozen in history/freeze-log.jsonl)
   evidence/README.md                 what goes in evidence/: freeze + seal, import (six formats, or auto),
                                      bundles you were sent
   scorecard.example.json             an example score card (FORMAT.md 11): claims capped by access tier;

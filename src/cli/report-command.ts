@@ -1,5 +1,5 @@
 /** `ledgerboard report [--json] [--config FILE] [<bundles-dir>...]` (FORMAT.md section 8). */
-import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, configPath, loadConfigFile, freezeLogPathOf } from '../config/config.ts';
 import { incompleteRetentionWarnings } from '../history/compare.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import { runPipeline } from '../run/pipeline.ts';
@@ -37,6 +37,7 @@ Exit: 0 when the report was built (whatever the bundles' statuses), 2 on a usage
       paths: dirs,
       config,
       retainedDir: configPath(loaded, config.retained_reports_dir),
+      freezeLog: freezeLogPathOf(loaded),
       requireBundles: positionals.length > 0,
       onProgress: progressReporter(io.stderr, 'verified'),
       cache,

@@ -1,5 +1,5 @@
 /** `ledgerboard retain [--bundles DIR] [--config FILE]`: retain the current report, create-only, manifests first and the report last (the commit point). */
-import { bundleDirs, configPath, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, configPath, loadConfigFile, freezeLogPathOf } from '../config/config.ts';
 import { runPipeline } from '../run/pipeline.ts';
 import { CACHE_HELP, CACHE_OPTIONS, cacheOf } from './cache-option.ts';
 import { RetainError, retainReport } from '../history/retained-reports.ts';
@@ -14,6 +14,8 @@ import { removeOwnTempFiles, retainEnvironmentError } from './retain-errors.ts';
 import { exists } from '../author/create-only.ts';
 import { writeRetainedWithheld } from '../history/retained-withheld.ts';
 import { publishedOf } from '../site/build/publish.ts';
+import { FREEZE_LOGS_DIR, rewrittenCopies } from '../history/freeze-log.ts';
+import { retainFreezeLog } from '../history/freeze-log-files.ts';
 
 /** The manifests of the bundles a report counted, by bundle id. */
 function countedManifests(report: Report, results: readonly BundleResult[]): Manifest[] {
@@ -70,6 +72,12 @@ retain refuses (exit 1) and writes nothing, and until the manifest is
 restored (copy that bundle's manifest.json to the name given) every other
 bundle of its plan is REWRITTEN_EVIDENCE, never counted unchecked.
 
+With a freeze log (the config's freeze_log), retain keeps a copy of it as
+<retained_reports_dir>/freeze-logs/<sha256-hex>.jsonl (create-only; an empty
+log needs none), and refuses (exit 1, nothing written) when a copy kept
+before is no longer a byte prefix of the log (FREEZE_LOG_REWRITTEN: a line
+removed or rewritten since; the message names the copy and the line).
+
 Options:
   --bundles DIR   the bundles directory (default: the config's bundles_dir)
   --config FILE   the config (default ./ledgerboard.config.json when present)
@@ -82,7 +90,8 @@ and manifests written completely before it stay (running retain again
 finishes the job).
 
 Exit: 0 retained (or already retained), 1 refused (a name taken by other
-bytes, or an incomplete retention that cannot be finished), 2 usage or a
+bytes, an incomplete retention that cannot be finished, or a freeze log
+rewritten since a copy was kept), 2 usage or a
 retained reports directory that cannot be written.`,
   options: { bundles: { type: 'string' }, config: { type: 'string' }, ...CACHE_OPTIONS },
   async run(values, positionals, io) {
@@ -91,7 +100,7 @@ retained reports directory that cannot be written.`,
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, history, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain', dirs, (line) => io.stderr.write(`retain: ${line}\n`)) });
+    const { results, history, report, freezeLog } = await runPipeline({ paths: dirs, config, retainedDir, freezeLog: freezeLogPathOf(loaded), requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'retain', dirs, (line) => io.stderr.write(`retain: ${line}\n`)) });
     const { incomplete } = history!;
     const unfinishable = incomplete.filter((i) => i.manifest === null);
     if (unfinishable.length > 0) {
@@ -106,7 +115,19 @@ retained reports directory that cannot be written.`,
       );
       return EXIT.notVerified;
     }
+    // The freeze log only ever grows: a copy kept before that is no longer a prefix of it refuses the retain (nothing written).
+    const rewritten = freezeLog === null ? [] : rewrittenCopies(freezeLog.input);
+    if (rewritten.length > 0) {
+      for (const f of rewritten) io.stderr.write(`ledgerboard: FREEZE_LOG_REWRITTEN: ${f.message}\n`);
+      io.stderr.write(
+        `ledgerboard: nothing retained: the freeze log ${freezeLogPathOf(loaded)} is only ever appended to, and a copy retain kept of it (${join(retainedDir, FREEZE_LOGS_DIR)}/) is no longer its prefix. Put the removed or rewritten lines back (the copy holds them, byte for byte), then run retain again.\n`,
+      );
+      return EXIT.notVerified;
+    }
     try {
+      // The freeze log as this report saw it (create-only; an empty log needs no copy), before the report: the commit point.
+      const keptLog = freezeLog === null ? null : await retainFreezeLog(retainedDir, freezeLog.bytes);
+      if (keptLog?.outcome === 'created') io.stdout.write(`freeze log: ${freezeLog!.input.lines} lines retained as ${keptLog.path}\n`);
       // Manifests first (each durable), then the report: the commit point.
       const manifests = await retainManifests(retainedDir, manifestsToWrite(incomplete, countedManifests(report, results)));
       if (incomplete.length > 0) io.stdout.write(`finished an interrupted retention: the manifests of ${incomplete.length} counted bundles retained\n`);

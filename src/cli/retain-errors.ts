@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { TEMP_NAME } from '../author/create-only.ts';
 import { MANIFESTS_DIR } from '../history/retained-manifests.ts';
 import { WITHHELD_DIR } from '../history/retained-withheld.ts';
+import { FREEZE_LOGS_DIR } from '../history/freeze-log.ts';
 import { BuildEnvironmentError } from '../site/build/build-errors.ts';
 
 const REFUSED: Record<string, string> = {
@@ -67,10 +68,10 @@ export async function retainEnvironmentError(error: unknown, retainedDir: string
   );
 }
 
-/** Removes the temporary files this process left in the retained directory and its manifests/ and withheld/ (a write that failed midway). */
+/** Removes the temporary files this process left in the retained directory and its manifests/, withheld/ and freeze-logs/ (a write that failed midway). */
 export async function removeOwnTempFiles(retainedDir: string): Promise<void> {
   const mine = new RegExp(`\\.${process.pid}\\.[0-9a-f]{12}\\.tmp$`);
-  for (const dir of [retainedDir, join(retainedDir, MANIFESTS_DIR), join(retainedDir, WITHHELD_DIR)]) {
+  for (const dir of [retainedDir, join(retainedDir, MANIFESTS_DIR), join(retainedDir, WITHHELD_DIR), join(retainedDir, FREEZE_LOGS_DIR)]) {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const name of names) if (TEMP_NAME.test(name) && mine.test(name)) await unlink(join(dir, name)).catch(() => undefined);
   }

@@ -10,7 +10,7 @@ import { ATTESTATION_KEYS_DIR } from '../attest/published.ts';
 import { readPrivateKey } from '../attest/keys.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
 import { writeCreateOnlyOrSame } from '../author/create-only.ts';
-import { bundleDirs, configPath, loadConfigFile, siteUrlOf } from '../config/config.ts';
+import { bundleDirs, configPath, loadConfigFile, siteUrlOf, freezeLogPathOf } from '../config/config.ts';
 import { canonicalJson } from '../json/canonical.ts';
 import type { BundleResult } from '../pipeline/results.ts';
 import type { Report } from '../report/schema.ts';
@@ -86,7 +86,7 @@ Exit: 0 signed (or already signed), 1 refused (another envelope under that name)
     const { config } = loaded;
     const dirs = typeof values.bundles === 'string' ? [values.bundles] : bundleDirs(loaded);
     const retainedDir = configPath(loaded, config.retained_reports_dir);
-    const { results, report } = await runPipeline({ paths: dirs, config, retainedDir, requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'sign', dirs, (line) => io.stderr.write(`sign: ${line}\n`)) });
+    const { results, report } = await runPipeline({ paths: dirs, config, retainedDir, freezeLog: freezeLogPathOf(loaded), requireBundles: typeof values.bundles === 'string', cache: cacheOf(values, loaded, 'sign', dirs, (line) => io.stderr.write(`sign: ${line}\n`)) });
     const files = await signedFiles(report, results);
     const envelope = signStatement(statementFor(files, report.report_id, siteUrlOf(config)), key);
     const keyid = keyIdOf(key);

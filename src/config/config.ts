@@ -140,3 +140,8 @@ export function configPath(loaded: LoadedConfig, path: string): string {
   const shown = relative(process.cwd(), absolute);
   return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? absolute : join(shown);
 }
+
+/** The config's freeze log (issue 30) resolved against the config's directory, or null when the config names none. */
+export function freezeLogPathOf(loaded: LoadedConfig): string | null {
+  return loaded.config.freeze_log === undefined ? null : configPath(loaded, loaded.config.freeze_log);
+}

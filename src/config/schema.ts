@@ -101,6 +101,13 @@ export const Config = z.strictObject({
     .min(1)
     .default('content/attestations')
     .describe('Signed reports (ledgerboard sign, FORMAT.md 10): one DSSE envelope per report and key, <report-hex>/<keyid>.json, and the public keys, keys/<keyid>.pem, create-only, relative to the config file; build publishes them under /attestations/ and /keys.json. ledgerboard init sets it to history/attestations, beside the retained reports it signs (retained_reports_dir history).'),
+  freeze_log: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The freeze log (issue 30): a JSONL file, relative to the config file, to which `ledgerboard freeze` appends one line per plan it freezes (and `freeze --anchor-only` one per plan it anchors later), and which is only ever appended to. build, report and retain read it into the report\'s freeze_log (each plan frozen, and whether it is published), retain keeps a copy of it under <retained_reports_dir>/freeze-logs/ and refuses when an earlier copy is no longer a prefix of it (FREEZE_LOG_REWRITTEN), and build publishes it as /freeze-log.jsonl. A log that does not exist yet is an empty log. ledgerboard init sets it to history/freeze-log.jsonl. Absent: no log (the report\'s freeze_log is null). The report\'s config leaves it out (a path).',
+    ),
   withhold: z
     .array(WithholdRule)
     .default([])

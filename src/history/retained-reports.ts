@@ -5,6 +5,7 @@
  * their own URLs whatever later evidence says. An edited retained report is
  * shown as such on the archive page, never silently accepted.
  */
+import { FREEZE_LOG_FILE } from '../schema/freeze-log.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { mkdirDurable, TEMP_NAME, writeCreateOnlyOrSame } from '../author/create-only.ts';
 import { AlreadyExistsError } from '../author/problems.ts';
@@ -41,6 +42,8 @@ export async function readRetained(dir: string): Promise<{ reports: RetainedRepo
   for (const name of names.sort()) {
     // A temporary file an interrupted retain left (create-only.ts): not part of the history, not worth a warning.
     if (TEMP_NAME.test(name)) continue;
+    // The freeze log where init puts it (history/freeze-log.jsonl, beside the reports): history too, not a stray file.
+    if (name === FREEZE_LOG_FILE) continue;
     const match = NAME.exec(name);
     if (!match) {
       ignored.push(name);

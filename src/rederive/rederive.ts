@@ -30,6 +30,7 @@ import { differenceText, reportDifferences } from './compare-report.ts';
 import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived-files.ts';
 import { checkPages } from './pages.ts';
 import { checkBadges } from './badges.ts';
+import { readSiteFreezeLog } from './freeze-log.ts';
 import { fetchBlob, readSiteBundle, SiteProblem } from './site-bundles.ts';
 import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
@@ -112,8 +113,11 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
     }
   }
   progress('history', 1, 1);
+  // The freeze log the site publishes, checked against the retained copies it lists (freeze-log.ts): the report's freeze_log.
+  const freezeLog = await readSiteFreezeLog(get);
+  problems.push(...freezeLog.lines);
   progress('analysis', 0, 1);
-  const made = buildReport(withHistory, config);
+  const made = buildReport(withHistory, config, undefined, freezeLog.input);
   // Another version's report names that version: compared as if this one had written its name (the analysis is what must agree).
   const rederived = version.report !== null && version.report !== VERSION ? renamed(made, published.generator) : made;
   progress('analysis', 1, 1);
@@ -258,6 +262,8 @@ function restrict(report: Report, ledgers: ReadonlySet<string>): Report {
     incompatibilities: isGrouped(report.incompatibilities)
       ? { by_ledger: report.incompatibilities.by_ledger.filter((i) => ledgers.has(i.ledger_digest)), by_name: [] }
       : { cohorts: report.incompatibilities.cohorts.filter((i) => boardIds.has(i.board_a)), ledgers: [] },
+    // The plans of the chosen ledgers (whose bundles are all re-derived, so each `published` is too).
+    ...(report.freeze_log === null || report.freeze_log === undefined ? {} : { freeze_log: { ...report.freeze_log, plans: report.freeze_log.plans.filter((p) => ledgers.has(p.ledger_digest)) } }),
     conflicts: [],
     excluded_by_grading_pin: [],
     inputs_digest: '',

@@ -20,6 +20,7 @@ import type { LedgerRecord } from '../schema/index.ts';
 import { evidenceSummary } from '../bundle/evidence-summary.ts';
 import { reportConfigOf, type Report } from './schema.ts';
 import { laterDate, ledgerSection, type LedgerSection } from './ledger-section.ts';
+import { reportFreezeLog, type FreezeLogInput } from './freeze-log.ts';
 
 export { BOOTSTRAP_RESAMPLES } from './ledger-section.ts';
 
@@ -71,8 +72,12 @@ export function countedGroups(inputs: readonly ReportInput[]): { groups: LedgerG
   return { groups: [...groups.values()].sort((a, b) => byString(a.ledger_digest, b.ledger_digest)), conflicts };
 }
 
-/** Builds the report (see the module comment). */
-export function buildReport(inputs: readonly ReportInput[], config: Config, store?: SectionStore): Report {
+/**
+ * Builds the report (see the module comment). `freezeLog` is the config's
+ * freeze log as read and checked (src/history/freeze-log.ts), null (the
+ * default) when the config names none: the report's `freeze_log`.
+ */
+export function buildReport(inputs: readonly ReportInput[], config: Config, store?: SectionStore, freezeLog: FreezeLogInput | null = null): Report {
   const bundles = reportBundles(inputs);
   const { groups, conflicts } = countedGroups(inputs);
   const conflicted = new Set(conflicts.flatMap((c) => c.bundle_ids));
@@ -118,6 +123,7 @@ export function buildReport(inputs: readonly ReportInput[], config: Config, stor
       by_ledger: sections.flatMap((s) => s.incompatible).sort((x, y) => byString(x.ledger_digest, y.ledger_digest)),
       by_name: ledgerIncompatibilities(ledgers),
     },
+    freeze_log: reportFreezeLog(freezeLog, bundles),
   };
   const report_id = selfId(report as Record<string, unknown>, 'report_id');
   const { schema, ...rest } = report;

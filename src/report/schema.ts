@@ -319,14 +319,15 @@ export type ReportBoard = z.infer<typeof ReportBoard>;
 /**
  * The config as the report records it: everything that decides what the
  * numbers mean, without where the files sit (bundles_dir,
- * retained_reports_dir) and without the editor's `$schema`. A bundle is
+ * retained_reports_dir, freeze_log: the log itself is the report's
+ * `freeze_log` member) and without the editor's `$schema`. A bundle is
  * known by its id, never by its directory, so moving the same evidence
  * elsewhere keeps the report id. `import_limits` is kept when the config
  * has it (absent: absent, like `limits`): imports are re-derived under
  * them, so a stranger re-deriving the report needs the same ones. A score
  * card is kept as its RFC 8785 digest (`scorecard`), never its path.
  */
-export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, withhold: true, compare_max_cohorts: true }).extend({
+export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, retained_reports_dir: true, attestations_dir: true, freeze_log: true, withhold: true, compare_max_cohorts: true }).extend({
   // Reports retained before the paths were left out carry them; they stay valid reports.
   bundles_dir: Config.shape.bundles_dir.unwrap().optional(),
   retained_reports_dir: Config.shape.retained_reports_dir.unwrap().optional(),
@@ -349,6 +350,7 @@ export function reportConfigOf(config: Config): ReportConfig {
     attestations_dir: _attestations,
     withhold: _withhold,
     compare_max_cohorts: _compare,
+    freeze_log: _freezeLog,
     scorecard: _path,
     timestamp_roots: _roots,
     ...rest

@@ -16,6 +16,7 @@ import type { Report } from '../report/schema.ts';
 import { poolingStore, readCachedReport, reportKey, sectionStore, writeCachedReport } from './report-cache.ts';
 import { computeSiteFacts, type SiteFacts } from '../facts/index.ts';
 import { attemptIndexStore, factsStore } from './facts-cache.ts';
+import { loadFreezeLog, type LoadedFreezeLog } from '../history/freeze-log-files.ts';
 
 /** What to run the pipeline over. */
 export interface PipelineInput {
@@ -31,6 +32,11 @@ export interface PipelineInput {
   cache?: VerifyCache;
   /** When true (`build`), the site's facts are computed beside the report (src/facts), through the cache when there is one. */
   siteFacts?: boolean;
+  /**
+   * The config's freeze log (resolved against the config's directory: freezeLogPathOf), checked against the copies
+   * retain kept under `retainedDir` and made the report's freeze_log; null or absent: none (the report's freeze_log is null).
+   */
+  freezeLog?: string | null;
 }
 
 /** What the pipeline gives. */
@@ -39,6 +45,8 @@ export interface PipelineResult {
   results: BundleResult[];
   /** The history check (null without a retained reports directory). */
   history: HistoryCheck | null;
+  /** The freeze log read and checked (null when the input names none): retain keeps a copy, build publishes it. */
+  freezeLog: LoadedFreezeLog | null;
   report: Report;
   /** Present (true) when the report was taken from the report cache (report-cache.ts). */
   reportCached?: true;
@@ -65,6 +73,9 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   });
   const history = input.retainedDir === null ? null : await checkHistoryIn(verified, input.retainedDir);
   const results = history?.results ?? verified;
+  // The freeze log and retain's copies of it (the report's freeze_log: issue 30).
+  const freezeLog = await loadFreezeLog(input.freezeLog ?? null, input.retainedDir);
+  const logInput = freezeLog?.input ?? null;
   const withFacts = async <T extends { report: Report }>(run: T): Promise<T & Pick<PipelineResult, 'facts' | 'factsCompare' | 'factsIndex'>> => {
     if (input.siteFacts !== true) return run;
     // The facts of this report: the compare pages' figures kept per board under the digest of their inputs (facts-cache.ts).
@@ -76,11 +87,11 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
     });
     return { ...run, facts: made.facts, factsCompare: made.compare, factsIndex: made.attemptIndex };
   };
-  if (input.cache === undefined) return withFacts({ results, history, report: buildReport(results, input.config) });
+  if (input.cache === undefined) return withFacts({ results, history, freezeLog, report: buildReport(results, input.config, undefined, logInput) });
   // The same inputs as a kept report: that report (see report-cache.ts).
-  const key = reportKey(results, input.config);
+  const key = reportKey(results, input.config, logInput);
   const kept = await readCachedReport(input.cache, key);
-  if (kept !== null) return withFacts({ results, history, report: kept, reportCached: true as const });
+  if (kept !== null) return withFacts({ results, history, freezeLog, report: kept, reportCached: true as const });
   // Otherwise the ledgers whose bundles are those of a kept section take it; the others are analysed.
   const { groups } = countedGroups(results);
   const store = await sectionStore(input.cache, groups, input.config);
@@ -89,9 +100,9 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   // Kept verifications' tables are read only for the bundles pooled afresh (pipeline/kept-tables.ts); the rest reads their heads.
   const pooled = new Set(groups.filter((g) => store.kept(g) === null).flatMap((g) => g.bundles.filter((b) => poolings.kept(b, 'latest') === null).map((b) => b.evidence)));
   await readKeptTables(results.filter((r) => pooled.has(r.verification.evidence)), { cache: input.cache, ...reading });
-  const report = buildReport(results, input.config, { ...store, poolings });
+  const report = buildReport(results, input.config, { ...store, poolings }, logInput);
   await store.keep();
   await poolings.keep();
   await writeCachedReport(input.cache, key, report);
-  return withFacts({ results, history, report, sections: { reused: store.reused, total: groups.length }, poolings: { reused: poolings.reused, total: poolings.total } });
+  return withFacts({ results, history, freezeLog, report, sections: { reused: store.reused, total: groups.length }, poolings: { reused: poolings.reused, total: poolings.total } });
 }

@@ -59,6 +59,7 @@ import type { AnalysisInput, BundlePooling, PoolingStore } from '../analysis/poo
 import type { CountedBundle, LedgerGroup, ReportInput, SectionStore } from '../report/build-report.ts';
 import { LedgerSection } from '../report/ledger-section.ts';
 import { Report } from '../report/schema.ts';
+import type { FreezeLogInput } from '../report/freeze-log.ts';
 
 /** The name of the entry format, on the first line of every report entry. */
 export const REPORT_CACHE_FORMAT = 'ledgerboard.report-cache.v1';
@@ -68,11 +69,13 @@ export const SECTION_CACHE_FORMAT = 'ledgerboard.report-section.v1';
 export const POOLING_CACHE_FORMAT = 'ledgerboard.bundle-pooling.v1';
 
 /** The key of the report of these inputs under this config. */
-export function reportKey(inputs: readonly ReportInput[], config: Config): string {
+export function reportKey(inputs: readonly ReportInput[], config: Config, freezeLog: FreezeLogInput | null = null): string {
   return digestCanonical({
     format: REPORT_CACHE_FORMAT,
     code: codeIdentity(),
     config,
+    // The freeze log as checked (its digest, lines and findings decide the report's freeze_log).
+    freeze_log: freezeLog === null ? null : digestCanonical({ digest: freezeLog.digest, lines: freezeLog.lines, entries: freezeLog.entries, findings: freezeLog.findings } as unknown as Parameters<typeof digestCanonical>[0]),
     inputs: inputs.map(({ content_digest, verification: v }) => [content_digest, v.bundle_id, v.plan_id, v.status, v.findings]),
   });
 }

@@ -25,10 +25,12 @@ export interface CodeInfo {
   /**
    * Where it is found: `bundle` by verifyBundle from one bundle's bytes (every
    * FORMAT.md code); `read` by the reader's limits; `history` by comparing with
-   * the retained reports; `pipeline` around a bundle's processing. Only
-   * `bundle` codes can come from `ledgerboard verify` on a bundle alone.
+   * the retained reports; `pipeline` around a bundle's processing;
+   * `freeze-log` in the config's freeze log, not in any bundle (the report's
+   * `freeze_log.findings`: no bundle's status changes). Only `bundle` codes
+   * can come from `ledgerboard verify` on a bundle alone.
    */
-  stage?: 'read' | 'history' | 'pipeline';
+  stage?: 'read' | 'history' | 'pipeline' | 'freeze-log';
   /** True for a code of ledgerboard's own found in one bundle alone, not in FORMAT.md's table (it is never an error). */
   own?: true;
 }
@@ -247,6 +249,18 @@ export const FINDING_CODES = {
     stage: 'history',
     when: "A plan that a retained report counted reappears with another bundle_id, and a file of the retained bundle was removed, or its old bytes are no longer a prefix of the new file (an append keeps the old bytes as a prefix); or the retained bundle's manifest is missing from the retained manifests (an incomplete retention), so no file can be shown unchanged or appended (the finding's file is manifest.json).",
     fix: "Publish the retained bytes again; new evidence goes into new files or is appended, never rewritten. For a missing manifest, copy the retained bundle's manifest.json to the name the archive page gives.",
+  },
+  FREEZE_LOG_UNREADABLE: {
+    severity: 'error',
+    stage: 'freeze-log',
+    when: "A line of the config's freeze log (freeze_log) is blank, not valid UTF-8, not strict JSON, not exactly its RFC 8785 form, not a ledgerboard.freeze-log.v1 line, over 1 MiB, or the last line and without its \"\\n\" (cut short); the finding gives its line number. The line's plan is not listed.",
+    fix: 'Restore the log from a retained copy (<retained_reports_dir>/freeze-logs/) or the published /freeze-log.jsonl, then append again with freeze; never edit the log by hand.',
+  },
+  FREEZE_LOG_REWRITTEN: {
+    severity: 'error',
+    stage: 'freeze-log',
+    when: "A copy of the freeze log that retain kept (<retained_reports_dir>/freeze-logs/<sha256-hex>.jsonl) is no longer a byte prefix of the log: a line was removed or rewritten since (the message names the copy and the first line that differs or is missing), or the copy's bytes do not hash to its name. retain refuses until it is fixed.",
+    fix: 'Put the removed or rewritten lines back: the retained copy holds them, byte for byte (the log is only ever appended to).',
   },
   INTERNAL_ERROR: {
     severity: 'error',

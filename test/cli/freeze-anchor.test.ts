@@ -56,7 +56,7 @@ describe('freeze --anchor with a local time-stamp authority', () => {
     const hex = planId.slice('sha256:'.length);
     expect(await anchorsOf(dir)).toEqual(['127.0.0.1.tsr']);
     const token = join(dir, 'anchors', '127.0.0.1.tsr');
-    expect(run.stderr).toMatch(new RegExp(`^asking ${host().replace(/\./g, '\\.')} \\.\\.\\. done: granted at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ, ${token.replace(/[.]/g, '\\.')}\\n$`, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^asking ${host().replace(/\./g, '\\.')} \\.\\.\\. done: granted at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ, ${token.replace(/[.]/g, '\\.')}\\n` + "not logged: no freeze log \\(--log FILE or the config's freeze_log\\)\\n$", 'm'));
     expect(run.stdout).toContain(`froze plan ${planId}\n`);
     expect(run.stdout).toContain(`  ${token}: time-stamp by ${host()} at `);
     expect(run.stdout).toContain(`  check it: openssl ts -verify -digest ${hex} -in ${token} -CAfile <the authority's root.pem>\n`);

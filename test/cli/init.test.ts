@@ -39,7 +39,7 @@ describe('ledgerboard init', () => {
     for (const file of FILES) expect(stdout).toContain(`created  ${file}\n`);
     const { config } = await loadConfigFile(join(dir, 'ledgerboard.config.json'));
     // One layout: evidence/ and history/, the signatures over retained reports in the history beside them.
-    expect(config).toMatchObject({ title: 'My Board leaderboard', site_url: 'https://boards.example.org/', bundles_dir: 'evidence', retained_reports_dir: 'history', attestations_dir: 'history/attestations' });
+    expect(config).toMatchObject({ title: 'My Board leaderboard', site_url: 'https://boards.example.org/', bundles_dir: 'evidence', retained_reports_dir: 'history', attestations_dir: 'history/attestations', freeze_log: 'history/freeze-log.jsonl' });
     expect(config.$schema).toBe('./node_modules/ledgerboard/public/schema/config.json');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
     expect(pkg.name).toBe('my-board');
@@ -70,6 +70,8 @@ describe('ledgerboard init', () => {
     const commands = [...evidence.matchAll(/^ {2}npx ledgerboard import ([a-z-]+) /gm)].map((m) => m[1]);
     expect(commands).toEqual([...IMPORTERS.map((i) => i.name), 'auto']);
     expect(evidence).toContain('history/attestations/');
+    // freeze, run here, appends to the freeze log the config names (issue 30).
+    expect(evidence).toContain('history/freeze-log.jsonl');
   });
 
   it('writes an example score card, not enabled: a strict card, which the config does not name, explained beside it', async () => {

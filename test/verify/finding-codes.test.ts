@@ -1555,7 +1555,7 @@ const CASES = {
       status: 'verified',
     },
   ],
-} satisfies Record<Exclude<FindingCode, 'LIMIT_EXCEEDED' | 'REWRITTEN_EVIDENCE' | 'INTERNAL_ERROR'>, Case[]>;
+} satisfies Record<Exclude<FindingCode, 'LIMIT_EXCEEDED' | 'REWRITTEN_EVIDENCE' | 'INTERNAL_ERROR' | 'FREEZE_LOG_UNREADABLE' | 'FREEZE_LOG_REWRITTEN'>, Case[]>;
 
 /**
  * Adds assessments.json (FORMAT.md 11.2) to a model, listed like every file:

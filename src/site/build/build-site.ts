@@ -17,6 +17,8 @@ import { rebaseHtml, rebaseSite, rewriteHtmlFiles } from './base-path.ts';
 import { offlinePage } from './offline.ts';
 import type { HistoryCheck } from '../../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
+import { writeFreezeLogFiles } from './freeze-log-files.ts';
+import type { LoadedFreezeLog } from '../../history/freeze-log-files.ts';
 import { renderPages } from './render.ts';
 import { keepPageListing, keepRender, modelDigest, readKeptRender, readPageListing, renderedFiles, renderKey, siteCodeIdentity, type PageListing } from './render-cache.ts';
 import { keepOutputStamp, listOutput, outputKey, readOutputStamp } from './output-stamp.ts';
@@ -82,6 +84,8 @@ export interface SiteBuildOptions {
    * In the output stamp's key and in every page's key: an offline and an online build never take each other's pages.
    */
   offline?: boolean;
+  /** The config's freeze log as the pipeline read it (null or absent: none): published as /freeze-log.jsonl, with retain's copies (freeze-log-files.ts). */
+  freezeLog?: LoadedFreezeLog | null;
 }
 
 /**
@@ -161,6 +165,8 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     let files = 0;
     options.log('writing raw evidence and data files');
     files += await writeDataFiles(model, published, retained.reports, out, options.history?.manifests ?? [], scorecard);
+    // The freeze log and retain's copies of it (issue 30), for a stranger to re-derive the report's freeze_log.
+    files += await writeFreezeLogFiles(report, options.freezeLog ?? null, out);
     // The site's own verifiers (verifier-files.ts), bundled from the code that built it.
     for (const file of verifiers) {
       await out.writeFile(file.path, file.bytes);
