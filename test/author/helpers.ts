@@ -9,8 +9,20 @@ import { main } from '../../src/cli/main.ts';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const exampleDir = join(root, 'examples', 'harness');
 
+/**
+ * A config that names no freeze log. The repository's own config (the demo's,
+ * ./ledgerboard.config.json, where these tests run) names the demo's freeze
+ * log, content/history/freeze-log.jsonl, and `freeze` appends to the log of
+ * ./ledgerboard.config.json when given neither --log nor --config: a test
+ * must never append to the demo's evidence, so `cli` gives `freeze` this
+ * config unless the test names a log or a config itself.
+ */
+export const NO_FREEZE_LOG_CONFIG = join(root, 'test', 'fixtures', 'config', 'no-freeze-log.json');
+
 /** Runs `ledgerboard <args>` in-process; returns the exit code and what it printed. */
-export async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function cli(given: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const names = (option: string) => given.some((arg) => arg === option || arg.startsWith(`${option}=`));
+  const args = given[0] === 'freeze' && !names('--log') && !names('--config') && !names('--help') ? [...given, '--config', NO_FREEZE_LOG_CONFIG] : given;
   const capture = () => {
     const stream = new PassThrough() as unknown as NodeJS.WriteStream & PassThrough;
     const chunks: Buffer[] = [];
