@@ -34,6 +34,8 @@ import type { SiteFacts } from '../../facts/index.ts';
 import { layoutSlice, PAGE_KEY_FORMAT, pageFile, pageKeys } from '../model/page-slices.ts';
 import { FIXED_PAGES } from '../model/page-paths.ts';
 import { restamp, stampPage, type StampContext, type StampedPage } from './stamp.ts';
+import { timestampRootFiles } from './timestamp-roots.ts';
+import type { PinnedRoot } from '../../anchor/check.ts';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -82,6 +84,11 @@ export interface SiteBuildOptions {
    * In the output stamp's key and in every page's key: an offline and an online build never take each other's pages.
    */
   offline?: boolean;
+  /**
+   * The time-stamp roots the config pins (`timestamp_roots`, as the config loader parsed them): each published at
+   * /timestamp-roots/<hex>.pem (timestamp-roots.ts). Default none.
+   */
+  timestampRoots?: readonly PinnedRoot[];
 }
 
 /**
@@ -176,6 +183,11 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
       for (const file of attestations.files) await out.writeFile(file.path, file.bytes);
       await out.writeFile('/keys.json', keysJson(attestations.keys));
       files += attestations.files.length + 1;
+    }
+    // The pinned time-stamp roots, so a stranger checks the anchors with them (docs/site.md, "Time-stamp roots").
+    for (const root of timestampRootFiles(options.timestampRoots ?? [])) {
+      await out.writeFile(root.path, root.text);
+      files++;
     }
     return { outDir: effects.outDir, pages: await countPages(model), files, rendered };
   });
