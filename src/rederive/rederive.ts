@@ -30,7 +30,9 @@ import { differenceText, reportDifferences } from './compare-report.ts';
 import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived-files.ts';
 import { checkPages } from './pages.ts';
 import { checkBadges } from './badges.ts';
-import { fetchBlob, readSiteBundle, SiteProblem } from './site-bundles.ts';
+import { fetchBlob, readSiteBundle, SiteProblem, type SiteBundleOptions } from './site-bundles.ts';
+import { readSiteRoots } from './timestamp-roots.ts';
+import { anchorLines } from './anchor-lines.ts';
 import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
@@ -48,7 +50,7 @@ const HISTORY_CODES = new Set(['REWRITTEN_EVIDENCE']);
 const decoder = new TextDecoder();
 
 /** Re-derives a site's report and everything derived from it (see the module comment). */
-export async function rederiveSite(get: SiteGet, options: RederiveOptions & { cannotRunHere?: (error: unknown) => boolean } = {}): Promise<RederiveResult> {
+export async function rederiveSite(get: SiteGet, options: RederiveOptions & Pick<SiteBundleOptions, 'cannotRunHere' | 'prepareAnchors'> = {}): Promise<RederiveResult> {
   const lines: RederiveLine[] = [];
   const reportBytes = await get('/report.json');
   if (reportBytes === null) throw new NoReportError('the site has no /report.json');
@@ -81,12 +83,17 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   const progress = (phase: 'bundles' | 'history' | 'analysis' | 'files' | 'pages', done: number, total: number) => options.onProgress?.({ phase, done, total, bytes });
   const results: BundleResult[] = [];
   const problems: RederiveLine[] = [];
+  // The time-stamp roots the report's config pins (FORMAT.md 12), each checked against its name: every anchor's `pinned` is re-derived with them.
+  const timestamp = await readSiteRoots(get, published.config);
+  lines.push(...timestamp.lines);
   progress('bundles', 0, bundles.length);
   for (const [i, entry] of bundles.entries()) {
     try {
-      const read = await readSiteBundle(get, entry, { limits, importLimits, cannotRunHere: options.cannotRunHere });
+      const read = await readSiteBundle(get, entry, { limits, importLimits, cannotRunHere: options.cannotRunHere, prepareAnchors: options.prepareAnchors, timestampRoots: timestamp.roots });
       results.push(read.result);
       problems.push(...read.lines);
+      // Each token checked again, the report's anchor time against them, and the command a stranger runs with their own root.
+      problems.push(...anchorLines(entry, read.anchors, timestamp.roots, options.tokenLocation));
       bytes += read.fetched;
     } catch (error) {
       if (!(error instanceof SiteProblem)) throw error;

@@ -16,6 +16,7 @@ import { rederiveSite } from '../rederive.ts';
 import type { RederiveProgress, SiteGet } from '../types.ts';
 import { boundedFetch, fetchBounds, joinChunks, type FetchBounds } from '../bounded-fetch.ts';
 import { isNotInBrowser } from './not-in-browser.ts';
+import { prepareAnchorSignatures } from './anchor-signatures.ts';
 
 /** The parts of a dedicated worker's global scope used here (the project's TypeScript lib is the DOM's, not the worker's). */
 interface WorkerScope {
@@ -93,6 +94,10 @@ export async function run(scope: WorkerScope, data: { ledgers?: unknown }): Prom
       onProgress: throttledProgress((message) => scope.postMessage(message)),
       // An import only Node can run (an Inspect .eval archive): "not re-derived here", never a mismatch.
       cannotRunHere: isNotInBrowser,
+      // The time-stamp tokens' signatures, checked ahead with Web Crypto so the synchronous anchor check can answer.
+      prepareAnchors: (tokens, planIdHex, roots) => prepareAnchorSignatures(tokens, planIdHex, roots),
+      // The openssl ts -verify line names each token by its absolute URL.
+      tokenLocation: (urlPath) => new URL(urlPath.slice(1), root).href,
     });
     scope.postMessage({ type: 'done', result });
   } catch (error) {
