@@ -34,7 +34,7 @@ import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 const ENTRY_KINDS = ['file', 'directory', 'symlink', 'fifo', 'socket', 'block-device', 'char-device', 'unknown'] as const satisfies readonly EntryKind[];
 
 /** /bundles/<hex>/files.json as the build writes it (src/site/build/publish.ts listingText). */
-const Listing = z.strictObject({
+export const Listing = z.strictObject({
   content_digest: z.string().regex(DIGEST_PATTERN),
   entries: z.array(
     z.strictObject({
