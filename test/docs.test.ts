@@ -34,35 +34,12 @@ describe('docs/config.md', () => {
   });
 });
 
-/**
- * Codes of the contract whose checks are not built yet, each with the open
- * issue that builds it (README "Status", the note of the session that copied
- * the contract): a bundle with anchors/*.tsr verifies today with those
- * files only hashed. Never a silent gap: the test below
- * fails once one of them enters the catalog (remove it from here then).
- */
-const NOT_YET_CHECKED = new Map([
-  ['ANCHOR_UNREADABLE', 'issue 30 (FORMAT.md 12)'],
-  ['ANCHOR_MISMATCH', 'issue 30 (FORMAT.md 12)'],
-  ['ANCHOR_AFTER_ATTEMPT', 'issue 30 (FORMAT.md 12)'],
-  ['ANCHOR_BEFORE_CREATED', 'issue 30 (FORMAT.md 12)'],
-]);
-
 describe('the finding catalog', () => {
-  it('does not yet hold the codes of FORMAT.md 12 (issue 30), and the contract names each', async () => {
-    const format = await readFile(new URL('../docs/format.md', import.meta.url), 'utf8');
-    for (const code of NOT_YET_CHECKED.keys()) {
-      expect(FINDING_CODES, `${code} is checked now: remove it from NOT_YET_CHECKED`).not.toHaveProperty(code);
-      expect(format).toContain(`| ${code} |`);
-    }
-  });
-
   it('holds every code of the table of docs/format.md (the contract) with its severity', async () => {
     const format = await readFile(new URL('../docs/format.md', import.meta.url), 'utf8');
     const rows = [...format.matchAll(/^\| ([A-Z_]+) \| ([EW])\b/gm)].map((m) => [m[1]!, m[2] === 'E' ? 'error' : 'warning'] as const);
     expect(rows.length).toBeGreaterThanOrEqual(31);
     for (const [code, severity] of rows) {
-      if (NOT_YET_CHECKED.has(code)) continue;
       expect(FINDING_CODES, code).toHaveProperty(code);
       expect(FINDING_CODES[code as keyof typeof FINDING_CODES].severity, code).toBe(severity);
     }

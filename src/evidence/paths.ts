@@ -38,9 +38,19 @@ export function collisionKey(path: string): string {
   return path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
 
-/** Files whose bytes the verifier parses; all others are only hashed. */
+/**
+ * A time-stamp token of FORMAT.md 12: `anchors/<name>.tsr`, directly under
+ * anchors/, with a name before `.tsr` (case matters). Any other file under
+ * anchors/ is an ordinary file, only hashed.
+ */
+export function isAnchorTokenPath(path: string): boolean {
+  return path.startsWith('anchors/') && path.endsWith('.tsr') && path.length > 'anchors/.tsr'.length && path.indexOf('/', 'anchors/'.length) === -1;
+}
+
+/** Files whose bytes the verifier parses (the time-stamp tokens too); all others are only hashed. */
 export function isStructuredPath(path: string): boolean {
   return (
+    isAnchorTokenPath(path) ||
     path === 'manifest.json' ||
     path === 'plan.json' ||
     path === 'ledger.jsonl' ||

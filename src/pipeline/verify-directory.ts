@@ -70,6 +70,7 @@ function internalError(error: unknown, stage: 'reading' | 'verifying'): BundleVe
     status: 'no_verdict',
     findings: [finding('INTERNAL_ERROR', '.', `ledgerboard failed while ${stage} this bundle: ${message.slice(0, 500)}`)],
     evidence: evidence({}),
+    anchor: null,
   };
 }
 
@@ -116,6 +117,7 @@ export async function readDirectory(dir: string, arena: ContentArena | undefined
           status: 'no_verdict',
           findings: [finding('MISSING_FILE', 'manifest.json', `the bundle directory cannot be read (${code})`)],
           evidence: evidence({}),
+          anchor: null,
         },
       },
     };
@@ -227,6 +229,7 @@ function linkedBundle(target: string): { verification: BundleVerification; conte
       status: statusOf(findings),
       findings,
       evidence: evidence({}),
+      anchor: null,
     },
   };
 }

@@ -11,6 +11,7 @@ import { digestCanonical } from '../json/canonical.ts';
 import { finding, statusOf } from '../verify/findings.ts';
 import { verifyBundle, type BundleVerification, type VerifyBundleOptions } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
+import { isAnchorTokenPath } from '../evidence/paths.ts';
 
 export type { VerifyBundleOptions } from '../verify/verify-bundle.ts';
 
@@ -42,7 +43,8 @@ function withLimits(snapshot: BundleSnapshot, limits: Limits, options: VerifyBun
       hits.push(entry.limit);
       continue;
     }
-    if (entry.content === undefined || entry.path === 'NOTES.md') continue;
+    // NOTES.md and the time-stamp tokens (DER) are not JSON: no line or nesting limit reads them.
+    if (entry.content === undefined || entry.path === 'NOTES.md' || isAnchorTokenPath(entry.path)) continue;
     const jsonl = entry.path.endsWith('.jsonl');
     let hit = jsonl ? jsonlLimitHit(entry.path, entry.content, limits) : null;
     if (!hit && limits.depth < LIMIT_DEFAULTS.depth) {
@@ -74,6 +76,7 @@ export function notJudged(hits: readonly LimitHit[]): BundleVerification {
     status: 'no_verdict',
     findings: hits.map((h) => finding('LIMIT_EXCEEDED', h.path, limitMessage(h))),
     evidence: evidence({}),
+    anchor: null,
   };
 }
 

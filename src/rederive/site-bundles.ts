@@ -258,7 +258,7 @@ function readStageCodes(published: Report['bundles'][number]): string {
 /** The published entry as a verification: its status and findings (never counted: the caller checks). */
 function publishedVerification(published: Report['bundles'][number]): BundleVerification {
   const findings = published.findings.map((f) => ({ ...f }) as Finding);
-  return { bundle_id: published.bundle_id, plan_id: published.plan_id, status: statusOf(findings), findings, evidence: evidence({}) };
+  return { bundle_id: published.bundle_id, plan_id: published.plan_id, status: statusOf(findings), findings, evidence: evidence({}), anchor: published.anchor ?? null };
 }
 
 /** The verification with the published report's import findings for this bundle (an import that could not be re-run here). */

@@ -10,6 +10,7 @@ import type { Assessment } from '../schema/assessments.ts';
 import { finding, type Finding, type FindingCode } from './findings.ts';
 import type { AttemptTable, GradesTable } from '../bundle/tables.ts';
 import type { PinnedRoot } from '../anchor/check.ts';
+import type { BundleAnchor } from '../anchor/times.ts';
 
 export type { AttemptLine, GradesFile } from '../bundle/lines.ts';
 
@@ -51,6 +52,8 @@ export interface VerifyContext {
   grant?: Grant;
   /** assessments.json's assessments, in file order, when the manifest lists it and it passed its schema. */
   assessments?: Assessment[];
+  /** The bundle's anchor (FORMAT.md 12) once the anchors step ran: null when no token checks. */
+  anchor?: BundleAnchor | null;
 }
 
 /** Adds a finding to the context. */

@@ -216,6 +216,26 @@ export const FINDING_CODES = {
     when: "An assessment's basis in assessments.json names a path the manifest does not list.",
     fix: 'Put the basis (the report the level rests on) in the bundle, under artifacts/, at the path the assessment names, and seal again; or drop the basis member.',
   },
+  ANCHOR_UNREADABLE: {
+    severity: 'error',
+    when: "A manifest-listed anchors/<name>.tsr file is not a DER TimeStampResp (status granted) or TimeStampToken, or its signature does not verify against the certificate it carries (FORMAT.md 12; the message says which: truncated, trailing bytes, not DER, a rejected response, over 1 MiB, a signed digest or signature that does not check).",
+    fix: 'Put the time-stamp authority\'s answer in anchors/ byte for byte as it came (`freeze --anchor` writes it; `openssl ts -verify -digest <plan-id-hex> -in <file> -CAfile <root.pem>` checks it), or remove the file and seal again.',
+  },
+  ANCHOR_MISMATCH: {
+    severity: 'error',
+    when: "A time-stamp token's message imprint is not SHA-256 with the plan id's 32 bytes: another algorithm, or another plan's id (FORMAT.md 12).",
+    fix: 'Ask for a time-stamp over this plan: `ledgerboard freeze --anchor-only <dir> --anchor <URL>` (the request is `openssl ts -query -digest <plan-id-hex> -sha256 -cert`), and remove the token of the other plan.',
+  },
+  ANCHOR_AFTER_ATTEMPT: {
+    severity: 'warning',
+    when: "The bundle has an anchor, but no token's genTime is strictly before the earliest started_at of its attempts: the plan is shown to exist then, not to be frozen before it ran (FORMAT.md 12).",
+    fix: 'Nothing to repair in this bundle: the order of events is what it is. Next time, anchor the plan when it is frozen (`freeze --anchor <URL>`), before the first attempt starts.',
+  },
+  ANCHOR_BEFORE_CREATED: {
+    severity: 'warning',
+    when: "A time-stamp token's genTime is before the plan's created_at: the plan's own clock is wrong (FORMAT.md 12).",
+    fix: "Check the clock of the machine that froze the plan; the anchor's time, not created_at, is the one a stranger can check.",
+  },
   LIMIT_EXCEEDED: {
     severity: 'error',
     stage: 'read',

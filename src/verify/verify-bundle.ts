@@ -8,6 +8,7 @@ import { LIMIT_DEFAULTS, type Limits } from '../evidence/limits.ts';
 import type { BundleSnapshot } from '../evidence/read-bundle.ts';
 import { checkAssessments } from './check-assessments.ts';
 import { checkAttempts } from './check-attempts.ts';
+import { checkAnchors } from './check-anchors.ts';
 import { checkEntries, checkFiles, checkManifestList, checkNameCollisions, readManifest } from './check-files.ts';
 import { checkGrades } from './check-grades.ts';
 import { checkGrant } from './check-grant.ts';
@@ -19,6 +20,7 @@ import { evidence, type BundleEvidence } from '../bundle/evidence.ts';
 import { DIGEST_PATTERN } from '../json/canonical.ts';
 import { statusOf, type BundleStatus, type Finding } from './findings.ts';
 import type { PinnedRoot } from '../anchor/check.ts';
+import type { BundleAnchor } from '../anchor/times.ts';
 
 export type { BundleEvidence } from '../bundle/evidence.ts';
 
@@ -29,6 +31,8 @@ export interface BundleVerification {
   status: BundleStatus;
   findings: Finding[];
   evidence: BundleEvidence;
+  /** The bundle's anchor (FORMAT.md 12): the earliest time-stamp token that checks, or null (none, or none checks). */
+  anchor: BundleAnchor | null;
 }
 
 /** What the reader brings to verification besides the bundle. */
@@ -61,6 +65,8 @@ const STEPS: readonly { name: string; run: (ctx: VerifyContext) => void }[] = [
   { name: 'ledger', run: checkLedger },
   // Attempts fill the plan's matrix once each, as planned, after the freeze, within the ceiling.
   { name: 'attempts', run: checkAttempts },
+  // Time-stamp tokens anchors/<name>.tsr: each over this plan, signed by the certificate it carries; the anchor before the first attempt and not before created_at.
+  { name: 'anchors', run: checkAnchors },
   // The attempts' totals (tokens, retries, cost, wall time) are numbers a report holds exactly.
   { name: 'totals', run: checkTotals },
   // Grading generations are numbered 1..n, generation 1 uses the pinned grader, results name real attempts.
@@ -111,6 +117,7 @@ export function verifyBundle(snapshot: BundleSnapshot, limits: Pick<Limits, 'str
     status: statusOf(ctx.findings),
     findings: ctx.findings,
     evidence: verified,
+    anchor: ctx.anchor ?? null,
   };
 }
 

@@ -35,8 +35,23 @@ import {
 import { repoUrl, runIsolatedAsync } from '../helpers/hang-guard.ts';
 import { bundleFiles, claimTool, DEMO_INSPECT, flipGradesToPass, writeImported } from '../helpers/imported-bundle.ts';
 import { verifyDirectory } from '../../src/pipeline/verify-directory.ts';
+import { FUTURE_FIRST_START, futureBundle, planHexOf, tokenAt, withTokens } from '../helpers/anchored-bundle.ts';
+import { makeTsa, type Tsa } from '../helpers/tsa-tokens.ts';
 
 afterAll(removeTempDirs);
+
+/** A throw-away openssl TSA for the ANCHOR_* cases, made on first use (test/verify/anchors.test.ts has the rest). */
+let anchorTsa: Tsa | undefined;
+const testTsa = (): Tsa => (anchorTsa ??= makeTsa());
+afterAll(() => anchorTsa?.remove());
+
+/** futureBundle (frozen 2030-09-14T12:00:00Z) with one token of the test TSA, anchors/tsa.tsr, made by `token` from the plan id's hex. */
+function anchored(token: (planHex: string) => Uint8Array): () => Promise<BundleVerification> {
+  return async () => {
+    const model = futureBundle();
+    return verifyModel(withTokens(model, { 'tsa.tsr': token(planHexOf(model)) }));
+  };
+}
 
 /** A finding the case must produce. */
 interface Expected {
@@ -1506,6 +1521,38 @@ const CASES = {
       run: tampered((model) => withAssessments(model, [{ basis: 'manifest.json' }])),
       expect: [{ code: 'ASSESSMENT_BASIS_MISSING', file: 'assessments.json', count: 1 }],
       status: 'no_verdict',
+    },
+  ],
+  ANCHOR_UNREADABLE: [
+    {
+      name: 'a time-stamp token cut short by ten bytes',
+      run: anchored((hex) => tokenAt(testTsa(), hex, '2030-09-14T13:00:00Z').subarray(0, -10)),
+      expect: [{ code: 'ANCHOR_UNREADABLE', file: 'anchors/tsa.tsr', count: 1 }],
+      status: 'invalid',
+    },
+  ],
+  ANCHOR_MISMATCH: [
+    {
+      name: "a time-stamp token over another plan's id",
+      run: anchored(() => tokenAt(testTsa(), digestBytes('another plan').slice(7), '2030-09-14T13:00:00Z')),
+      expect: [{ code: 'ANCHOR_MISMATCH', file: 'anchors/tsa.tsr', count: 1 }],
+      status: 'invalid',
+    },
+  ],
+  ANCHOR_AFTER_ATTEMPT: [
+    {
+      name: 'a time-stamp token at the first attempt\'s start (not strictly before it)',
+      run: anchored((hex) => tokenAt(testTsa(), hex, FUTURE_FIRST_START)),
+      expect: [{ code: 'ANCHOR_AFTER_ATTEMPT', file: 'anchors/tsa.tsr', count: 1 }],
+      status: 'verified',
+    },
+  ],
+  ANCHOR_BEFORE_CREATED: [
+    {
+      name: "a time-stamp token one second before the plan's created_at",
+      run: anchored((hex) => tokenAt(testTsa(), hex, '2030-09-14T11:59:59Z')),
+      expect: [{ code: 'ANCHOR_BEFORE_CREATED', file: 'anchors/tsa.tsr', count: 1 }],
+      status: 'verified',
     },
   ],
 } satisfies Record<Exclude<FindingCode, 'LIMIT_EXCEEDED' | 'REWRITTEN_EVIDENCE' | 'INTERNAL_ERROR'>, Case[]>;
