@@ -28,10 +28,7 @@ export interface SiteToken {
   readonly bytes: Uint8Array;
 }
 
-/** Whether a path is a time-stamp token of a bundle (FORMAT.md 12: `anchors/<name>.tsr`, one level). */
-export function isAnchorTokenPath(path: string): boolean {
-  return path.startsWith('anchors/') && path.endsWith('.tsr') && path.length > 'anchors/.tsr'.length && path.indexOf('/', 8) === -1;
-}
+export { isAnchorTokenPath } from '../evidence/paths.ts';
 
 /** True when the bytes are a bare TimeStampToken (a ContentInfo: its first member an OID), not a TimeStampResp. */
 export function isBareToken(bytes: Uint8Array): boolean {

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { digestBytes, digestCanonical, DIGEST_PATTERN } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { isStructuredPath } from '../evidence/paths.ts';
+import { isAnchorTokenPath, isStructuredPath } from '../evidence/paths.ts';
 import type { BundleSnapshot, EntryKind, SnapshotEntry } from '../evidence/read-bundle.ts';
 import type { Limits } from '../evidence/limits.ts';
 import type { ImportLimits } from '../import/limits.ts';
@@ -28,7 +28,7 @@ import { evidence } from '../bundle/evidence.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 import { BoundError } from './bounded-fetch.ts';
 import type { PinnedRoot } from '../anchor/check.ts';
-import { isAnchorTokenPath, type SiteToken } from './anchor-lines.ts';
+import type { SiteToken } from './anchor-lines.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 const ENTRY_KINDS = ['file', 'directory', 'symlink', 'fifo', 'socket', 'block-device', 'char-device', 'unknown'] as const satisfies readonly EntryKind[];
@@ -158,8 +158,8 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
     ...(e.bytes !== null ? { bytes: e.bytes } : {}),
     ...(e.bad_name ? { badName: true } : {}),
   }));
-  // The time-stamp tokens too (FORMAT.md 12): verification checks them, and the anchor lines (anchor-lines.ts) again.
-  const wanted = snapshotEntries.filter((e) => e.kind === 'file' && e.sha256 !== undefined && !e.badName && (isStructuredPath(e.path) || isAnchorTokenPath(e.path)));
+  // The time-stamp tokens are structured files too (FORMAT.md 12): verification checks them, and the anchor lines (anchor-lines.ts) again.
+  const wanted = snapshotEntries.filter((e) => e.kind === 'file' && e.sha256 !== undefined && !e.badName && isStructuredPath(e.path));
   await inBatches(wanted, 6, async (entry) => {
     const bytes = await fetchBlob(get, entry.sha256!, entry.bytes ?? null).catch((error: unknown) => {
       if (error instanceof BlobMismatch) lines.push({ status: 'MISMATCH', check: 'blob', subject, detail: `${JSON.stringify(entry.path)}: ${error.message}` });
