@@ -13,6 +13,7 @@ import type { KeyObject } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { BasicConstraints, Certificate, ExtendedKeyUsage, id_ce_basicConstraints, id_ce_extKeyUsage, id_ce_subjectKeyIdentifier, id_kp_timeStamping, SubjectKeyIdentifier } from '@peculiar/asn1-x509';
 import { checkDer, childrenOf, bytesOf } from './der.ts';
+import { digestBytes } from '../json/canonical.ts';
 import { checkSignature, publicKeyOf, rethrowNotInBrowser } from './signatures.ts';
 
 /** The longest chain followed, signer and pinned root included. */
@@ -52,6 +53,16 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
     issuerDer: new Uint8Array(AsnConvert.serialize(certificate.tbsCertificate.issuer)),
     key: () => (key ??= publicKeyOf(certificate.tbsCertificate.subjectPublicKeyInfo)),
   };
+}
+
+/** A pinned root's digest, `sha256:<hex of its DER>`: what the report's config records and the site's /timestamp-roots/<hex>.pem names. */
+export function rootDigest(root: PinnedRoot): string {
+  return digestBytes(root.der);
+}
+
+/** The digests of some roots, sorted and each once. */
+export function rootDigests(roots: readonly PinnedRoot[]): string[] {
+  return [...new Set(roots.map(rootDigest))].sort();
 }
 
 const PEM = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;

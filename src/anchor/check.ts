@@ -33,7 +33,7 @@ import { rfc4514 } from './names.ts';
 import { acceptedHash, checkSignature, hashName, rethrowNotInBrowser, SHA256_OID } from './signatures.ts';
 
 export type { PinnedRoot } from './certificates.ts';
-export { parsePinnedRoots, MAX_CHAIN } from './certificates.ts';
+export { parsePinnedRoots, parseCertificate, rootDigest, rootDigests, MAX_CHAIN } from './certificates.ts';
 
 /** The largest token read: real ones are a few KiB (a chain of three RSA certificates is about 4 KiB). */
 export const MAX_TOKEN_BYTES = 1024 * 1024;

@@ -11,11 +11,12 @@
  * are pure: no node:fs, no process (test/architecture/pure-rooms.test.ts).
  * Everything is re-exported here, so a caller that loads imports one file.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
 import { CONFIG_FILE, parseConfig, scorecardFromBytes } from './parse.ts';
-import { Config, withScorecard, type LoadedScorecard } from './schema.ts';
+import { Config, withScorecard, withTimestampRoots, type LoadedScorecard } from './schema.ts';
+import { parsePinnedRoots, type PinnedRoot } from '../anchor/certificates.ts';
 
 export * from './schema.ts';
 export { CONFIG_FILE, parseConfig, scorecardFromBytes } from './parse.ts';
@@ -49,7 +50,9 @@ export async function loadConfig(file?: string): Promise<Config> {
  * paths in a config (bundles_dir, retained_reports_dir, scorecard) mean
  * relative to the config file, never to wherever the command happens to run.
  * A config naming a score card comes back with the card read and attached
- * (`scorecard` then holds its digest: see withScorecard).
+ * (`scorecard` then holds its digest: see withScorecard), and one naming
+ * time-stamp roots with their certificates read and attached
+ * (`timestamp_roots` then holds their digests: see withTimestampRoots).
  */
 export async function loadConfigFile(file?: string): Promise<LoadedConfig> {
   const path = file ?? CONFIG_FILE;
@@ -60,10 +63,54 @@ export async function loadConfigFile(file?: string): Promise<LoadedConfig> {
     if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return { config: Config.parse({}), dir: '.' };
     throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  const config = parseConfig(bytes, path);
+  let config = parseConfig(bytes, path);
   const loaded: LoadedConfig = { config, dir: dirname(path) };
-  if (config.scorecard === undefined) return loaded;
-  return { ...loaded, config: withScorecard(config, await readScorecard(configPath(loaded, config.scorecard), path)) };
+  if (config.scorecard !== undefined) config = withScorecard(config, await readScorecard(configPath(loaded, config.scorecard), path));
+  if (config.timestamp_roots !== undefined) {
+    const files = config.timestamp_roots.map((file) => configPath(loaded, file));
+    config = withTimestampRoots(config, await readTimestampRoots(files, path));
+  }
+  return { ...loaded, config };
+}
+
+/** The largest PEM file of `timestamp_roots` read: a root certificate is about 2 KiB of PEM. */
+export const MAX_ROOTS_PEM_BYTES = 1024 * 1024;
+
+/**
+ * Reads the PEM files of a config's `timestamp_roots` (FORMAT.md 12),
+ * strictly: a file that is missing, not a regular file, over
+ * {@link MAX_ROOTS_PEM_BYTES}, not UTF-8, holding no certificate, or one
+ * whose certificate does not parse, is a ConfigError naming the config's
+ * member, its index and the file. Returns every certificate of every file,
+ * in order.
+ */
+export async function readTimestampRoots(files: readonly string[], configFile: string): Promise<PinnedRoot[]> {
+  const roots: PinnedRoot[] = [];
+  for (const [i, file] of files.entries()) {
+    const where = `${configFile}: timestamp_roots[${i}]`;
+    let bytes: Uint8Array;
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) throw new ConfigError(`${where}: ${file} is not a regular file (a PEM file of root certificates is expected)`);
+      if (info.size > MAX_ROOTS_PEM_BYTES) throw new ConfigError(`${where}: ${file} is ${info.size} bytes, over the ${MAX_ROOTS_PEM_BYTES} a PEM file of root certificates may hold`);
+      bytes = await readFile(file);
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`${where}: cannot read the time-stamp root ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new ConfigError(`${where}: ${file} is not UTF-8 text (a PEM file of root certificates is expected)`);
+    }
+    try {
+      roots.push(...parsePinnedRoots(text));
+    } catch (error) {
+      throw new ConfigError(`${where}: ${file} is not a PEM file of root certificates: ${(error as Error).message}`);
+    }
+  }
+  return roots;
 }
 
 /**

@@ -8,6 +8,7 @@ import { WithholdRule } from './withhold.ts';
 import { LIMIT_DEFAULTS, type Limits } from '../schema/limits.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../import/limits.ts';
 import type { Scorecard } from '../schema/scorecard.ts';
+import { rootDigest, rootDigests, type PinnedRoot } from '../anchor/certificates.ts';
 
 /**
  * The verdict PASS rule: no regressed task (any regression is REGRESSION
@@ -121,6 +122,12 @@ export const Config = z.strictObject({
     .describe(
       'The score card (FORMAT.md 11): a path, relative to the config file, to a strict JSON file (`ledgerboard.scorecard.v1`, JSON Schema `public/schema/scorecard.json`) naming the levels a claim may take, the strongest level each access tier (and origin kind) may reach, and the indicators. Each cohort of the report then carries `claims`, none above its plans\' ceiling, and the site publishes the card as /scorecard.json. A card that breaks a rule stops the command (exit 2) naming the member. The report\'s config carries the card\'s RFC 8785 digest in its place. Absent: no claims (every cohort\'s `claims` is null).',
     ),
+  timestamp_roots: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'The time-stamp authorities this board trusts (FORMAT.md 12): paths, relative to the config file, to PEM files of root certificates (each file one or more `-----BEGIN CERTIFICATE-----` blocks, at most 1 MiB). A bundle\'s anchor whose signer chains to one of them is `pinned`; any other anchor is shown with its authority\'s name and `not pinned`. A file that is missing, too large or holds no certificate, or a certificate that does not parse, stops the command (exit 2) naming the file. The report\'s config carries the certificates\' digests (`sha256:<hex of the DER>`, sorted) in place of the paths, and the site publishes each as /timestamp-roots/<hex>.pem. Absent: no authority is pinned, and the report\'s config has no `timestamp_roots` member.',
+    ),
   import_limits: ImportLimitsConfig.optional().describe('What one input may make an importer read: `ledgerboard import` refuses an input over a limit (nothing written), and verification re-derives an imported bundle\'s import under them (kept originals over a limit: IMPORT_NOT_REPRODUCED). Absent: the defaults, and the report\'s config has no `import_limits` member. Present: every limit, each given value or its default, in the report (a stranger re-deriving needs the same).'),
 });
 export type Config = z.infer<typeof Config>;
@@ -165,6 +172,44 @@ export function scorecardOf(config: Config): LoadedScorecard | null {
     throw new Error(`internal: the config names the score card ${JSON.stringify(config.scorecard)} but carries no card of that digest (loadConfigFile reads the card; withScorecard attaches one)`);
   }
   return loaded;
+}
+
+const TIMESTAMP_ROOTS: unique symbol = Symbol('ledgerboard.timestamp_roots');
+type WithRoots = Config & { [TIMESTAMP_ROOTS]?: readonly PinnedRoot[] };
+
+/**
+ * The config with its pinned time-stamp roots (FORMAT.md 12), like
+ * withScorecard: `timestamp_roots` holds the roots' digests (sorted, each
+ * once: what the report's config carries, so the report id and every cache
+ * key that digests the config follow the certificates, not their paths), and
+ * the parsed roots ride along under a symbol. loadConfigFile does this; so
+ * does a verifier that fetched the site's /timestamp-roots/<hex>.pem and
+ * checked each digest.
+ */
+export function withTimestampRoots(config: Config, roots: readonly PinnedRoot[]): Config {
+  const byDigest = new Map<string, PinnedRoot>();
+  for (const root of roots) {
+    const digest = rootDigest(root);
+    if (!byDigest.has(digest)) byDigest.set(digest, root);
+  }
+  const unique = [...byDigest.values()];
+  return { ...config, timestamp_roots: rootDigests(unique), [TIMESTAMP_ROOTS]: unique } as WithRoots;
+}
+
+/**
+ * The pinned time-stamp roots in force: none when the config names none.
+ * Throws when the config names some but carries no roots of those digests
+ * (a config parsed without its loader: a bug, never a board that silently
+ * pins nothing).
+ */
+export function timestampRootsOf(config: Config): readonly PinnedRoot[] {
+  if (config.timestamp_roots === undefined) return [];
+  const roots = (config as WithRoots)[TIMESTAMP_ROOTS];
+  const named = [...config.timestamp_roots].sort();
+  if (roots === undefined || JSON.stringify(rootDigests(roots)) !== JSON.stringify(named)) {
+    throw new Error(`internal: the config names the time-stamp roots ${JSON.stringify(config.timestamp_roots)} but carries no roots of those digests (loadConfigFile reads them; withTimestampRoots attaches them)`);
+  }
+  return roots;
 }
 
 /** The site's URL as its pages use it: site_url with its path ending in "/". */

@@ -13,6 +13,7 @@
 import type { Limits } from '../evidence/limits.ts';
 import type { ImportLimits } from '../import/limits.ts';
 import type { VerifyCache } from './verify-cache.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
 import { verifyDirectory, type BundleResult } from './verify-directory.ts';
 import { installTables, readPendingTables, tablesPending } from './wire.ts';
 
@@ -23,7 +24,7 @@ export interface KeptTablesRead {
 }
 
 /** Reads the tables of these results' kept verifications (see the module comment); results verified in this run are left as they are. */
-export async function readKeptTables(results: readonly BundleResult[], options: { cache: VerifyCache; limits?: Limits; importLimits?: ImportLimits }): Promise<KeptTablesRead> {
+export async function readKeptTables(results: readonly BundleResult[], options: { cache: VerifyCache; limits?: Limits; importLimits?: ImportLimits; timestampRoots?: readonly PinnedRoot[] }): Promise<KeptTablesRead> {
   const done: KeptTablesRead = { read: 0, verifiedAgain: 0 };
   for (const result of results) {
     const evidence = result.verification.evidence;

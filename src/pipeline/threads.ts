@@ -20,6 +20,7 @@ import type { VerifyWorkerData } from './verify-worker.ts';
 import { verifyDirectory, type BundleEntry, type Progress, type BundleResult } from './verify-directory.ts';
 import { fromWire, type DirectoryResult, type DirectoryWire } from './wire.ts';
 import { readCached, type VerifyCache } from './verify-cache.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
 
 /** attempts.jsonl bytes (all bundles together) from which verifying on more than one thread pays for starting a worker. */
 export const WORKERS_FROM_BYTES = 32 * 1024 * 1024;
@@ -56,7 +57,7 @@ type WorkerMessage =
   | { kind: 'done' }
   | { kind: 'error'; index: number; message: string; stack?: string; code?: unknown };
 
-/** Verifies the directories on the main thread and `workers` worker threads, under the given limits and import limits (and with the cache, when given). */
+/** Verifies the directories on the main thread and `workers` worker threads, under the given limits, import limits and pinned time-stamp roots (and with the cache, when given). */
 export async function verifyOnThreads(
   dirs: readonly string[],
   workers: number,
@@ -64,6 +65,7 @@ export async function verifyOnThreads(
   onProgress?: Progress,
   cache?: VerifyCache,
   importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+  timestampRoots: readonly PinnedRoot[] = [],
 ): Promise<BundleResult[]> {
   const next = new SharedArrayBuffer(4);
   const counter = new Int32Array(next);
@@ -78,7 +80,7 @@ export async function verifyOnThreads(
     const running = Array.from({ length: workers }, () => {
       // Compiled (lib/, as installed): the worker is plain JavaScript. From the TypeScript sources (tests, scripts):
       // a .mjs entry point that registers tsx's loader first, as a worker does not inherit the main thread's.
-      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits, importLimits, cache } satisfies VerifyWorkerData, execArgv: [] });
+      const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData: { dirs, next, limits, importLimits, cache, timestampRoots: timestampRoots.map((r) => r.der) } satisfies VerifyWorkerData, execArgv: [] });
       threads.push(worker);
       return new Promise<void>((resolve, reject) => {
         worker.on('message', (message: WorkerMessage) => {
@@ -97,10 +99,10 @@ export async function verifyOnThreads(
     const takeKept = async (kept: { index: number; key: string; content_digest: string; entries: BundleEntry[] }) => {
       const entry = await readCached(cache!, kept.key);
       if (entry !== null) finished(kept.index, { verification: entry.verification, content_digest: kept.content_digest, entries: kept.entries, cached: true });
-      else finished(kept.index, await verifyDirectory(dirs[kept.index]!, undefined, { limits, importLimits, cache }));
+      else finished(kept.index, await verifyDirectory(dirs[kept.index]!, undefined, { limits, importLimits, timestampRoots, cache }));
     };
     const own = (async () => {
-      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits, importLimits, cache }));
+      for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) finished(i, await verifyDirectory(dirs[i]!, arena, { limits, importLimits, timestampRoots, cache }));
     })();
     await Promise.all([own, ...running]);
     await Promise.all(pending);

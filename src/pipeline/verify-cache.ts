@@ -9,7 +9,9 @@
  * - The key is the SHA-256 of {@link cacheKeyOf}'s canonical JSON: the
  *   snapshot's entries as read (path, kind, digest, size, what could not be
  *   read and why, names that are not UTF-8), the limits and the import
- *   limits (an imported bundle's import is re-derived under them), and the code
+ *   limits (an imported bundle's import is re-derived under them), the
+ *   digests of the pinned time-stamp roots (an anchor's `pinned` follows
+ *   them, FORMAT.md 12), and the code
  *   identity (ledgerboard's version, the digest of the compiled sources or of
  *   the verifier's source files, and V8's version, which fixes the entry's
  *   serialisation).
@@ -51,6 +53,7 @@ import { isEvidenceSummary } from '../bundle/evidence-summary.ts';
 import type { BundleVerification } from '../verify/verify-bundle.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 import { VERSION } from '../version.ts';
+import { rootDigests, type PinnedRoot } from '../anchor/check.ts';
 import { fromHead, tablesFromWire, toKept, type HeadWire, type TablesSource, type TablesWire } from './wire.ts';
 
 export { readPendingTables, tablesPending } from './wire.ts';
@@ -68,21 +71,23 @@ export const TABLES_NAME = /^tables-([0-9a-f]{64})\.v8$/;
 export type VerifyCache = CacheStore;
 
 /** The value whose digest keys a bundle's entry (see the module comment). */
-export function cacheKeyOf(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS): unknown {
+export function cacheKeyOf(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS, timestampRoots: readonly PinnedRoot[] = []): unknown {
   return {
     format: CACHE_FORMAT,
     code: codeIdentity(),
     limits,
     // An imported bundle's import is re-derived under them (import/rederive.ts).
     import_limits: importLimits,
+    // A kept anchor's `pinned` is true only under the roots it was checked with.
+    timestamp_roots: rootDigests(timestampRoots),
     notRead: snapshot.notRead ?? null,
     entries: snapshot.entries.map((e) => [e.path, e.kind, e.sha256 ?? null, e.bytes ?? null, e.unreadable ?? null, e.badName === true, e.limit ?? null]),
   };
 }
 
 /** The key of a snapshot: `sha256:<hex>`. */
-export function cacheKey(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS): string {
-  return digestCanonical(cacheKeyOf(snapshot, limits, importLimits) as Parameters<typeof digestCanonical>[0]);
+export function cacheKey(snapshot: BundleSnapshot, limits: Limits, importLimits: ImportLimits = DEFAULT_IMPORT_LIMITS, timestampRoots: readonly PinnedRoot[] = []): string {
+  return digestCanonical(cacheKeyOf(snapshot, limits, importLimits, timestampRoots) as Parameters<typeof digestCanonical>[0]);
 }
 
 /** Counts of what the cache read, by entry kind: tests and the benchmark look at them (a report cache hit reads no tables). */
@@ -174,7 +179,7 @@ function isHead(value: unknown): value is HeadWire {
   const v = value.verification;
   const e = value.evidence;
   const id = (x: unknown) => x === null || typeof x === 'string';
-  return id(v.bundle_id) && id(v.plan_id) && typeof v.status === 'string' && Array.isArray(v.findings) && Array.isArray(e.ledger) && Array.isArray(e.assessments);
+  return id(v.bundle_id) && id(v.plan_id) && typeof v.status === 'string' && Array.isArray(v.findings) && (v.anchor === null || isObject(v.anchor)) && Array.isArray(e.ledger) && Array.isArray(e.assessments);
 }
 
 function entryPath(cache: VerifyCache, key: string): string {
@@ -211,7 +216,7 @@ export function codeIdentity(): string {
         else if (/\.(ts|js|mjs)$/.test(entry.name)) hash.update(`${folder}/${entry.name}\0`).update(readFileSync(join(dir, entry.name))).update('\0');
       }
     };
-    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'verify', 'pipeline', 'config', 'import', 'analysis', 'claims', 'report', 'facts', 'run']) walk(folder);
+    for (const folder of ['json', 'schema', 'evidence', 'bundle', 'cache', 'anchor', 'verify', 'pipeline', 'config', 'import', 'analysis', 'claims', 'report', 'facts', 'run']) walk(folder);
     hash.update('version.ts\0').update(readFileSync(join(root, 'version.ts'))).update('\0');
     code = `sources ${hash.digest('hex')}`;
   }

@@ -23,6 +23,7 @@ import { cacheKey, readCached, writeCached, type VerifyCache } from './verify-ca
 import { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 import { openNoFollow } from '../files/read.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
 
 export type { BundleEntry, DirectoryResult, BundleResult } from './results.ts';
 export { contentDigest, verifySnapshot, type VerifyFunction } from './verify-snapshot.ts';
@@ -35,6 +36,8 @@ export interface VerifyOptions {
   limits?: Limits;
   /** The import limits an imported bundle's originals are re-imported under (the config's `import_limits`; default DEFAULT_IMPORT_LIMITS). */
   importLimits?: ImportLimits;
+  /** The time-stamp authorities' roots the reader pins (the config's `timestamp_roots`; default none): FORMAT.md 12's `pinned`. */
+  timestampRoots?: readonly PinnedRoot[];
   verify?: VerifyFunction;
   /**
    * Worker threads verifying next to the main thread (threads.ts; not with a
@@ -131,10 +134,10 @@ export async function readDirectory(dir: string, arena: ContentArena | undefined
  * cache has one, else verifySnapshot and, for an imported bundle that
  * verifies, the import re-derived from its originals on disk (then kept).
  */
-export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFAULTS, importLimits = DEFAULT_IMPORT_LIMITS, verify, cache }: VerifyOptions = {}): Promise<DirectoryResult> {
+export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFAULTS, importLimits = DEFAULT_IMPORT_LIMITS, timestampRoots = [], verify, cache }: VerifyOptions = {}): Promise<DirectoryResult> {
   const { snapshot, entries, content_digest } = read;
   // A verifier passed in (a test's) is not the one the cache keys on.
-  const key = cache !== undefined && verify === undefined ? cacheKey(snapshot, limits, importLimits) : null;
+  const key = cache !== undefined && verify === undefined ? cacheKey(snapshot, limits, importLimits, timestampRoots) : null;
   if (key !== null) {
     const kept = await readCached(cache!, key);
     // The kept result of the same bytes; its entries and content digest are those just read (the key holds them).
@@ -144,7 +147,7 @@ export async function finishDirectory(read: DirectoryRead, { limits = LIMIT_DEFA
   // Not kept: an internal error (a bug of this run) or an original that changed while read (not a property of the bytes the key names).
   let keep = true;
   try {
-    verification = verifySnapshot(snapshot, limits, {}, verify);
+    verification = verifySnapshot(snapshot, limits, { timestampRoots }, verify);
     const rederived = await rederiveImport(verification, originalsReader(read), importLimits);
     verification = withImportFindings(verification, rederived.findings);
   } catch (error) {

@@ -27,7 +27,7 @@ export async function verifyPaths(paths: readonly string[], onProgress?: Progres
 export async function verifyDirs(dirs: readonly string[], onProgress?: Progress, options: VerifyOptions = {}): Promise<BundleResult[]> {
   // A verifier passed in (a test's) cannot be sent to another thread.
   const workers = options.verify === undefined ? await workersFor(dirs, options.workers) : 0;
-  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache, options.importLimits);
+  if (workers > 0) return verifyOnThreads(dirs, workers, options.limits ?? LIMIT_DEFAULTS, onProgress, options.cache, options.importLimits, options.timestampRoots);
   const results: BundleResult[] = [];
   // One bundle at a time, so each bundle's structured files can be read into the memory of the one before.
   const arena = new ContentArena();

@@ -15,6 +15,7 @@ import type { ImportLimits } from '../import/limits.ts';
 import { cacheKey, hasCached, type VerifyCache } from './verify-cache.ts';
 import { finishDirectory, readDirectory } from './verify-directory.ts';
 import { toWire } from './wire.ts';
+import { parseCertificate } from '../anchor/check.ts';
 
 /** What the worker is started with. */
 export interface VerifyWorkerData {
@@ -26,20 +27,23 @@ export interface VerifyWorkerData {
   importLimits: ImportLimits;
   /** The verification cache, when the run uses one. */
   cache?: VerifyCache;
+  /** The pinned time-stamp roots' DER (a parsed root holds a key object, which does not cross threads). */
+  timestampRoots: readonly Uint8Array[];
 }
 
-const { dirs, next, limits, importLimits, cache } = workerData as VerifyWorkerData;
+const { dirs, next, limits, importLimits, cache, timestampRoots: rootsDer } = workerData as VerifyWorkerData;
+const timestampRoots = rootsDer.map((der) => parseCertificate(der));
 const counter = new Int32Array(next);
 const arena = new ContentArena();
 for (let i = Atomics.add(counter, 0, 1); i < dirs.length; i = Atomics.add(counter, 0, 1)) {
   try {
     const read = await readDirectory(dirs[i]!, arena, limits);
-    const key = cache !== undefined && !('result' in read) ? cacheKey(read.snapshot, limits, importLimits) : null;
+    const key = cache !== undefined && !('result' in read) ? cacheKey(read.snapshot, limits, importLimits, timestampRoots) : null;
     if (key !== null && !('result' in read) && hasCached(cache!, key)) {
       parentPort!.postMessage({ kind: 'kept', index: i, key, content_digest: read.content_digest, entries: read.entries });
       continue;
     }
-    const { wire, transfer } = toWire('result' in read ? read.result : await finishDirectory(read, { limits, importLimits, cache }));
+    const { wire, transfer } = toWire('result' in read ? read.result : await finishDirectory(read, { limits, importLimits, timestampRoots, cache }));
     parentPort!.postMessage({ kind: 'result', index: i, wire }, transfer);
   } catch (error) {
     const e = error as Error & { code?: unknown };

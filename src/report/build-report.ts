@@ -154,6 +154,8 @@ function reportBundles(inputs: readonly ReportInput[]): Report['bundles'] {
             }
           : null,
         cost: bundleCost(v.evidence, plan?.budget?.currency ?? null),
+        // FORMAT.md 12: the earliest time-stamp token that checks, or null.
+        anchor: v.anchor,
       };
     })
     .sort((a, b) => byString(a.bundle_id ?? '', b.bundle_id ?? '') || byString(a.content_digest, b.content_digest));

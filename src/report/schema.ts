@@ -5,7 +5,7 @@
  * source of its TypeScript type and of public/schema/report.json.
  */
 import { z } from 'zod';
-import { Config, scorecardOf } from '../config/schema.ts';
+import { Config, scorecardOf, timestampRootsOf } from '../config/schema.ts';
 import { Digest, Timestamp } from '../schema/common.ts';
 import { TERMINAL_CLASSES } from '../analysis/grading.ts';
 import { BOUNDED_TOTALS } from '../analysis/score.ts';
@@ -332,17 +332,38 @@ export const ReportConfig = Config.omit({ $schema: true, bundles_dir: true, reta
   retained_reports_dir: Config.shape.retained_reports_dir.unwrap().optional(),
   /** The score card's RFC 8785 digest (FORMAT.md 11.1), in place of its path; absent without a card. */
   scorecard: Digest.optional(),
+  /** The pinned time-stamp roots (FORMAT.md 12): each certificate's digest, `sha256:<hex of the DER>`, sorted, in place of the PEM files' paths; absent when the config names none. */
+  timestamp_roots: z
+    .array(Digest)
+    .optional()
+    .describe("The pinned time-stamp authorities' root certificates (FORMAT.md 12), each as sha256:<hex of its DER>, sorted, each once, in place of the config's paths; the site publishes each as /timestamp-roots/<hex>.pem. Absent: the config pins none."),
 });
 export type ReportConfig = z.infer<typeof ReportConfig>;
 
 /** Strips the paths and the editor's `$schema` from a config (see ReportConfig). */
 export function reportConfigOf(config: Config): ReportConfig {
-  const { $schema: _schema, bundles_dir: _bundles, retained_reports_dir: _retained, attestations_dir: _attestations, withhold: _withhold, compare_max_cohorts: _compare, scorecard: _path, ...rest } = config;
+  const {
+    $schema: _schema,
+    bundles_dir: _bundles,
+    retained_reports_dir: _retained,
+    attestations_dir: _attestations,
+    withhold: _withhold,
+    compare_max_cohorts: _compare,
+    scorecard: _path,
+    timestamp_roots: _roots,
+    ...rest
+  } = config;
   // The card's digest, never its path (scorecardOf throws for a config whose card was not loaded);
   // string-keyed members only, so the loaded card (under a symbol) stays out of the report object.
   const card = scorecardOf(config);
-  const plain = Object.fromEntries(Object.entries(rest)) as typeof rest;
-  return card === null ? plain : { ...plain, scorecard: card.digest };
+  const plain: ReportConfig = Object.fromEntries(Object.entries(rest)) as typeof rest;
+  if (card !== null) plain.scorecard = card.digest;
+  // The roots' digests, never the PEM files' paths (timestampRootsOf throws for a config whose roots were not loaded).
+  if (config.timestamp_roots !== undefined) {
+    timestampRootsOf(config);
+    plain.timestamp_roots = [...config.timestamp_roots].sort();
+  }
+  return plain;
 }
 
 /** Two cohorts on one ledger and different boards (FORMAT.md 7.1), `a` < `b` by cohort id: the pairs of reports built before issue 25. */

@@ -48,6 +48,7 @@ import type { BundleResult } from '../pipeline/results.ts';
 import { readKeptTables } from '../pipeline/kept-tables.ts';
 import type { Limits } from '../evidence/limits.ts';
 import type { ImportLimits } from '../import/limits.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
 
 /** The name of the entry format, on the first line of every compare facts entry. */
 export const FACTS_CACHE_FORMAT = 'ledgerboard.compare-facts.v1';
@@ -141,7 +142,7 @@ export function attemptIndexStore(
   cache: VerifyCache,
   report: Pick<Report, 'bundles' | 'boards' | 'cohorts'>,
   results?: readonly BundleResult[],
-  options: { limits?: Limits; importLimits?: ImportLimits } = {},
+  options: { limits?: Limits; importLimits?: ImportLimits; timestampRoots?: readonly PinnedRoot[] } = {},
 ): AttemptIndexStore {
   return {
     kept: (ledger, inputs) => readCachedIndex(cache, indexKey(inputs), report, ledger),

@@ -5,7 +5,7 @@
  * print, retain); the golden report of the demo is this pipeline without
  * history.
  */
-import { importLimitsOf, limitsOf, type Config } from '../config/config.ts';
+import { importLimitsOf, limitsOf, timestampRootsOf, type Config } from '../config/config.ts';
 import { checkHistoryIn, type HistoryCheck } from '../history/compare.ts';
 import type { Progress } from '../pipeline/verify-directory.ts';
 import type { VerifyCache } from '../pipeline/verify-cache.ts';
@@ -56,9 +56,10 @@ export interface PipelineResult {
 
 /** Runs the pipeline (see the module comment). */
 export async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
+  // The reader's settings every verification of this run uses (a bundle verified again to read its tables too).
+  const reading = { limits: limitsOf(input.config), importLimits: importLimitsOf(input.config), timestampRoots: timestampRootsOf(input.config) };
   const verified = await verifyPaths(input.paths, input.onProgress, {
-    limits: limitsOf(input.config),
-    importLimits: importLimitsOf(input.config),
+    ...reading,
     requireBundles: input.requireBundles,
     cache: input.cache,
   });
@@ -71,7 +72,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
       cap: input.config.compare_max_cohorts,
       ...(input.cache === undefined
         ? {}
-        : { store: factsStore(input.cache, run.report), indexStore: attemptIndexStore(input.cache, run.report, results, { limits: limitsOf(input.config), importLimits: importLimitsOf(input.config) }) }),
+        : { store: factsStore(input.cache, run.report), indexStore: attemptIndexStore(input.cache, run.report, results, reading) }),
     });
     return { ...run, facts: made.facts, factsCompare: made.compare, factsIndex: made.attemptIndex };
   };
@@ -87,7 +88,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineResult>
   const poolings = await poolingStore(input.cache, groups.filter((g) => store.kept(g) === null), input.config);
   // Kept verifications' tables are read only for the bundles pooled afresh (pipeline/kept-tables.ts); the rest reads their heads.
   const pooled = new Set(groups.filter((g) => store.kept(g) === null).flatMap((g) => g.bundles.filter((b) => poolings.kept(b, 'latest') === null).map((b) => b.evidence)));
-  await readKeptTables(results.filter((r) => pooled.has(r.verification.evidence)), { cache: input.cache, limits: limitsOf(input.config), importLimits: importLimitsOf(input.config) });
+  await readKeptTables(results.filter((r) => pooled.has(r.verification.evidence)), { cache: input.cache, ...reading });
   const report = buildReport(results, input.config, { ...store, poolings });
   await store.keep();
   await poolings.keep();
