@@ -10,8 +10,7 @@
  * Untrusted input: the PEM is the reader's, the report, listings and tokens
  * the site's (parsed strictly, every blob checked against its digest).
  */
-import { checkAnchorToken, parsePinnedRoots, type PinnedRoot } from '../anchor/check.ts';
-import { certificateDigest } from '../anchor/pem.ts';
+import { checkAnchorToken, parsePinnedRoots, rootDigest, type PinnedRoot } from '../anchor/check.ts';
 import { rfc4514 } from '../anchor/names.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { Report } from '../report/schema.ts';
@@ -55,7 +54,7 @@ export async function checkReaderRoot(get: SiteGet, pem: string, prepare?: (toke
   } catch (error) {
     return { roots: [], problem: `not a PEM certificate: ${error instanceof Error ? error.message : String(error)}`, bundles: [] };
   }
-  const named = roots.map((r) => ({ subject: rfc4514(r.certificate.tbsCertificate.subject), digest: certificateDigest(r.der) }));
+  const named = roots.map((r) => ({ subject: rfc4514(r.certificate.tbsCertificate.subject), digest: rootDigest(r) }));
   const reportBytes = await get('/report.json');
   const parsed = reportBytes === null ? null : parseStrictJson(reportBytes);
   const report = parsed?.ok ? Report.safeParse(parsed.value) : null;

@@ -19,7 +19,7 @@ import { checkRetainedManifest } from '../history/retained-manifests.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { Config, importLimitsOf, limitsOf, withScorecard, type LoadedScorecard } from '../config/schema.ts';
+import { Config, importLimitsOf, limitsOf, withScorecard, withTimestampRoots, type LoadedScorecard } from '../config/schema.ts';
 import { parseScorecard } from '../schema/scorecard.ts';
 import { buildReport } from '../report/build-report.ts';
 import { isGrouped, Report } from '../report/schema.ts';
@@ -70,7 +70,11 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & Pick
   if (card.line !== null) lines.push(card.line);
   if (card.refused) return finish();
   const parsedConfig = Config.parse({ ...published.config });
-  const config = card.loaded === null ? parsedConfig : withScorecard(parsedConfig, card.loaded);
+  const carded = card.loaded === null ? parsedConfig : withScorecard(parsedConfig, card.loaded);
+  // The time-stamp roots the report's config pins (FORMAT.md 12), each checked against its name: every anchor's `pinned` is re-derived with them.
+  const timestamp = await readSiteRoots(get, published.config);
+  lines.push(...timestamp.lines);
+  const config = carded.timestamp_roots === undefined ? carded : withTimestampRoots(carded, timestamp.roots);
   // The limits the bundles were read and imports re-run under: the report's config carries both (absent: the defaults).
   const limits = limitsOf(config);
   const importLimits = importLimitsOf(config);
@@ -83,9 +87,6 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & Pick
   const progress = (phase: 'bundles' | 'history' | 'analysis' | 'files' | 'pages', done: number, total: number) => options.onProgress?.({ phase, done, total, bytes });
   const results: BundleResult[] = [];
   const problems: RederiveLine[] = [];
-  // The time-stamp roots the report's config pins (FORMAT.md 12), each checked against its name: every anchor's `pinned` is re-derived with them.
-  const timestamp = await readSiteRoots(get, published.config);
-  lines.push(...timestamp.lines);
   progress('bundles', 0, bundles.length);
   for (const [i, entry] of bundles.entries()) {
     try {

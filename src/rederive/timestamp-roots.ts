@@ -12,8 +12,7 @@
  * Untrusted input: the digests come from the report (checked against a
  * strict pattern before they name a URL), the files from the site.
  */
-import { parsePinnedRoots, type PinnedRoot } from '../anchor/check.ts';
-import { certificateDigest } from '../anchor/pem.ts';
+import { parsePinnedRoots, rootDigest, type PinnedRoot } from '../anchor/check.ts';
 import { rfc4514 } from '../anchor/names.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 
@@ -56,7 +55,7 @@ export async function readSiteRoots(get: SiteGet, config: unknown): Promise<{ ro
       lines.push({ status: 'MISMATCH', check: 'timestamp root', subject: path, detail: `not a PEM certificate (${error instanceof Error ? error.message : String(error)})` });
       continue;
     }
-    const found = parsed.map((root) => certificateDigest(root.der));
+    const found = parsed.map(rootDigest);
     if (parsed.length !== 1 || found[0] !== digest) {
       lines.push({ status: 'MISMATCH', check: 'timestamp root', subject: path, detail: `holds ${parsed.length === 1 ? `the certificate ${found[0]}` : `${parsed.length} certificates (${found.join(', ')})`}, not the one certificate ${digest} its name and the report's config give: a swapped root; not used` });
       continue;

@@ -12,8 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAnchorToken, parsePinnedRoots } from '../../src/anchor/check.ts';
-import { certificateDigest, certificatePem } from '../../src/anchor/pem.ts';
+import { checkAnchorToken, parsePinnedRoots, rootDigest } from '../../src/anchor/check.ts';
+import { certificatePem } from '../../src/anchor/pem.ts';
 import { canonicalJson, digestBytes, digestCanonical } from '../../src/json/canonical.ts';
 import { LIMIT_DEFAULTS } from '../../src/evidence/limits.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../../src/import/limits.ts';
@@ -31,7 +31,7 @@ afterAll(() => [tsa, stranger].forEach((t) => t.remove()));
 const PLAN = digestBytes('an anchored plan').slice(7);
 const OTHER_PLAN = digestBytes('another plan').slice(7);
 const root = parsePinnedRoots(tsa.rootPem)[0]!;
-const rootDigest = certificateDigest(root.der);
+const ROOT_DIGEST = rootDigest(root);
 const strangerRoot = parsePinnedRoots(stranger.rootPem)[0]!;
 
 /** A site of files by URL path; records what was asked for. */
@@ -57,32 +57,32 @@ function entryOf(anchor: Report['bundles'][number]['anchor'], findings: { code: 
 describe('the pinned roots a site publishes', () => {
   it('one file per certificate, named by the SHA-256 of its DER, one PEM block made from the DER (the same bytes however the PEM was written)', () => {
     const files = timestampRootFiles([root, strangerRoot, root]);
-    expect(files.map((f) => f.path)).toEqual([`/timestamp-roots/${rootDigest.slice(7)}.pem`, `/timestamp-roots/${certificateDigest(strangerRoot.der).slice(7)}.pem`].sort());
-    const ours = files.find((f) => f.path.includes(rootDigest.slice(7)))!;
+    expect(files.map((f) => f.path)).toEqual([`/timestamp-roots/${ROOT_DIGEST.slice(7)}.pem`, `/timestamp-roots/${rootDigest(strangerRoot).slice(7)}.pem`].sort());
+    const ours = files.find((f) => f.path.includes(ROOT_DIGEST.slice(7)))!;
     expect(ours.text).toBe(certificatePem(root.der));
     expect(ours.text).toMatch(/^-----BEGIN CERTIFICATE-----\n(?:[A-Za-z0-9+/=]{64}\n)*[A-Za-z0-9+/=]{1,64}\n-----END CERTIFICATE-----\n$/);
-    expect(certificateDigest(parsePinnedRoots(ours.text)[0]!.der)).toBe(rootDigest);
+    expect(rootDigest(parsePinnedRoots(ours.text)[0]!)).toBe(ROOT_DIGEST);
     // openssl reads it as the same certificate.
     const file = join(tsa.dir, 'published-root.pem');
     writeFileSync(file, ours.text);
-    expect(tsa.openssl(['x509', '-in', file, '-noout', '-fingerprint', '-sha256']).replace(/[:\s]/g, '').toLowerCase()).toContain(rootDigest.slice(7));
+    expect(tsa.openssl(['x509', '-in', file, '-noout', '-fingerprint', '-sha256']).replace(/[:\s]/g, '').toLowerCase()).toContain(ROOT_DIGEST.slice(7));
   });
 
   it('read back: a root whose certificate is its name is used; a swapped one is a MISMATCH naming the file and is not used', async () => {
-    const path = `/timestamp-roots/${rootDigest.slice(7)}.pem`;
-    const good = await readSiteRoots(siteOf({ [path]: certificatePem(root.der) }).get, { timestamp_roots: [rootDigest] });
-    expect(good.roots.map((r) => certificateDigest(r.der))).toEqual([rootDigest]);
-    expect(good.lines).toEqual([{ status: 'ok', check: 'timestamp root', subject: path, detail: `the pinned time-stamp root "CN=Test Root CA,O=Ledgerboard Test,C=XX": its certificate's SHA-256 is its name, ${rootDigest}` }]);
+    const path = `/timestamp-roots/${ROOT_DIGEST.slice(7)}.pem`;
+    const good = await readSiteRoots(siteOf({ [path]: certificatePem(root.der) }).get, { timestamp_roots: [ROOT_DIGEST] });
+    expect(good.roots.map((r) => rootDigest(r))).toEqual([ROOT_DIGEST]);
+    expect(good.lines).toEqual([{ status: 'ok', check: 'timestamp root', subject: path, detail: `the pinned time-stamp root "CN=Test Root CA,O=Ledgerboard Test,C=XX": its certificate's SHA-256 is its name, ${ROOT_DIGEST}` }]);
 
-    const swapped = await readSiteRoots(siteOf({ [path]: stranger.rootPem }).get, { timestamp_roots: [rootDigest] });
+    const swapped = await readSiteRoots(siteOf({ [path]: stranger.rootPem }).get, { timestamp_roots: [ROOT_DIGEST] });
     expect(swapped.roots).toEqual([]);
-    expect(swapped.lines).toEqual([{ status: 'MISMATCH', check: 'timestamp root', subject: path, detail: `holds the certificate ${certificateDigest(strangerRoot.der)}, not the one certificate ${rootDigest} its name and the report's config give: a swapped root; not used` }]);
+    expect(swapped.lines).toEqual([{ status: 'MISMATCH', check: 'timestamp root', subject: path, detail: `holds the certificate ${rootDigest(strangerRoot)}, not the one certificate ${ROOT_DIGEST} its name and the report's config give: a swapped root; not used` }]);
   });
 
   it('not published, not PEM, or a config whose member is not digests: MISMATCH; no member: nothing to read', async () => {
-    const path = `/timestamp-roots/${rootDigest.slice(7)}.pem`;
-    expect((await readSiteRoots(siteOf({}).get, { timestamp_roots: [rootDigest] })).lines).toMatchObject([{ status: 'MISMATCH', subject: path, detail: expect.stringMatching(/^not published, but the report's config pins/) }]);
-    expect((await readSiteRoots(siteOf({ [path]: 'no certificate here' }).get, { timestamp_roots: [rootDigest] })).lines).toMatchObject([{ status: 'MISMATCH', subject: path, detail: 'not a PEM certificate (the PEM text holds no certificate)' }]);
+    const path = `/timestamp-roots/${ROOT_DIGEST.slice(7)}.pem`;
+    expect((await readSiteRoots(siteOf({}).get, { timestamp_roots: [ROOT_DIGEST] })).lines).toMatchObject([{ status: 'MISMATCH', subject: path, detail: expect.stringMatching(/^not published, but the report's config pins/) }]);
+    expect((await readSiteRoots(siteOf({ [path]: 'no certificate here' }).get, { timestamp_roots: [ROOT_DIGEST] })).lines).toMatchObject([{ status: 'MISMATCH', subject: path, detail: 'not a PEM certificate (the PEM text holds no certificate)' }]);
     const hostile = siteOf({});
     expect((await readSiteRoots(hostile.get, { timestamp_roots: ['../../etc/passwd'] })).lines).toMatchObject([{ status: 'MISMATCH', subject: '/report.json' }]);
     expect(hostile.asked).toEqual([]);

@@ -6,7 +6,7 @@
  * pages, and the directory is renamed into place (atomic.ts). A failed build
  * leaves the previous output untouched.
  */
-import { basePathOf, scorecardOf, type Config } from '../../config/config.ts';
+import { basePathOf, scorecardOf, timestampRootsOf, type Config } from '../../config/config.ts';
 import { readVerifierFiles } from './verifier-files.ts';
 import type { Report } from '../../report/schema.ts';
 import { buildSiteModel } from '../model/model.ts';
@@ -35,7 +35,6 @@ import { layoutSlice, PAGE_KEY_FORMAT, pageFile, pageKeys } from '../model/page-
 import { FIXED_PAGES } from '../model/page-paths.ts';
 import { restamp, stampPage, type StampContext, type StampedPage } from './stamp.ts';
 import { timestampRootFiles } from './timestamp-roots.ts';
-import type { PinnedRoot } from '../../anchor/check.ts';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -84,11 +83,6 @@ export interface SiteBuildOptions {
    * In the output stamp's key and in every page's key: an offline and an online build never take each other's pages.
    */
   offline?: boolean;
-  /**
-   * The time-stamp roots the config pins (`timestamp_roots`, as the config loader parsed them): each published at
-   * /timestamp-roots/<hex>.pem (timestamp-roots.ts). Default none.
-   */
-  timestampRoots?: readonly PinnedRoot[];
 }
 
 /**
@@ -184,8 +178,8 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
       await out.writeFile('/keys.json', keysJson(attestations.keys));
       files += attestations.files.length + 1;
     }
-    // The pinned time-stamp roots, so a stranger checks the anchors with them (docs/site.md, "Time-stamp roots").
-    for (const root of timestampRootFiles(options.timestampRoots ?? [])) {
+    // The time-stamp roots the config pins, as its loader read them: a stranger checks the anchors with them (docs/site.md, "Time-stamp anchors").
+    for (const root of timestampRootFiles(timestampRootsOf(config))) {
       await out.writeFile(root.path, root.text);
       files++;
     }

@@ -6,8 +6,8 @@
  * digest the report's config records), one PEM block made from the DER
  * (src/anchor/pem.ts), so the bytes depend on the certificate alone.
  */
-import type { PinnedRoot } from '../../anchor/check.ts';
-import { certificateDigest, certificatePem } from '../../anchor/pem.ts';
+import { rootDigest, type PinnedRoot } from '../../anchor/check.ts';
+import { certificatePem } from '../../anchor/pem.ts';
 
 /** The URL path of a pinned root's file, from its digest (`sha256:<hex>`). */
 export function timestampRootPath(digest: string): string {
@@ -18,6 +18,6 @@ export function timestampRootPath(digest: string): string {
 /** The files of the pinned roots: one per distinct certificate, by path order (hex); none without roots. */
 export function timestampRootFiles(roots: readonly PinnedRoot[]): { path: string; text: string }[] {
   const byPath = new Map<string, string>();
-  for (const root of roots) byPath.set(timestampRootPath(certificateDigest(root.der)), certificatePem(root.der));
+  for (const root of roots) byPath.set(timestampRootPath(rootDigest(root)), certificatePem(root.der));
   return [...byPath].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, text]) => ({ path, text }));
 }
