@@ -13,7 +13,7 @@
  *   Crypto and matches (the token `pinned`, its openssl command named);
  * - a reader's own root, pasted or chosen as a file: the TSA's root chains,
  *   another authority's root does not, and text that is no certificate is
- *   an error.
+ *   an error; axe-core finds no violation after a check.
  *
  * Chromium must be at /usr/bin/chromium: the suite fails (never skips) without it.
  */
@@ -27,7 +27,7 @@ import { certificatePem } from '../../src/anchor/pem.ts';
 import { removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
 import { futureBundle, planHexOf, tokenAt, withTokens } from '../helpers/anchored-bundle.ts';
 import { makeTsa, type Tsa } from '../helpers/tsa-tokens.ts';
-import { buildSite, launchBrowser, requireChromium, type BrowserSession } from './browser.ts';
+import { buildSite, launchBrowser, requireChromium, ROOT, type BrowserSession } from './browser.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
 const GEN_TIME = '2030-09-14T13:00:00Z';
@@ -145,6 +145,18 @@ describe('anchors on /verify/', () => {
       const junk = await checkRoot(page, '-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n');
       expect(junk.status).toBe('error');
       expect(junk.live).toMatch(/^error: not a PEM certificate/);
+    });
+  }, 120_000);
+
+  it('axe-core finds no violation on /verify/ after a root was checked', async () => {
+    await withVerifyPage(jsOn, async (page) => {
+      await checkRoot(page, tsa.rootPem);
+      await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe;
+        return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
+      });
+      expect(violations).toEqual([]);
     });
   }, 120_000);
 
