@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { checkAnchorToken, parsePinnedRoots, tokenParts } from '../../src/anchor/check.ts';
 import { checkWithSubtle, ecdsaRaw, prepareAnchorSignatures } from '../../src/rederive/browser/anchor-signatures.ts';
+import { createPublicKey as standInKey, verify as standInVerify } from '../../src/rederive/browser/crypto.ts';
 import { makeTsa, type TsaKeyKind } from '../helpers/tsa-tokens.ts';
 
 vi.mock('node:crypto', async () => {
@@ -96,6 +97,32 @@ describe('Web Crypto checks', () => {
     expect(ecdsaRaw(Uint8Array.of(0x30, 0x06, 0x02, 0x01, 0x05, 0x02, 0x01, 0x07, 0x00), 4)).toBeNull();
     expect(ecdsaRaw(Uint8Array.of(0x30, 0x06, 0x02, 0x01, 0x05, 0x02, 0x01, 0x07), 0)).toBeNull();
   });
+
+  // Keys and signatures made by Node's own crypto; the stand-in's key and Web Crypto's answer checked against them.
+  const cases = [
+    { name: 'RSA-PSS (an rsaEncryption key, salt 32)', type: 'rsa', options: { modulusLength: 2048 }, algorithm: 'sha256', pss: 32 },
+    { name: 'RSASSA-PKCS1-v1_5 with SHA-512', type: 'rsa', options: { modulusLength: 2048 }, algorithm: 'sha512', pss: null },
+    { name: 'ECDSA P-384 with SHA-384', type: 'ec', options: { namedCurve: 'P-384' }, algorithm: 'sha384', pss: null },
+    { name: 'ECDSA P-521 with SHA-512', type: 'ec', options: { namedCurve: 'P-521' }, algorithm: 'sha512', pss: null },
+    { name: 'Ed25519', type: 'ed25519', options: {}, algorithm: null, pss: null },
+  ] as const;
+  for (const c of cases) {
+    it(`${c.name}: Web Crypto says true for Node's signature and false for another`, async () => {
+      const real = await vi.importActual<typeof import('node:crypto')>('node:crypto');
+      const pair = real.generateKeyPairSync(c.type as 'rsa', c.options as { modulusLength: number });
+      const data = Buffer.from('the signed attributes of a token');
+      const signature = real.sign(c.algorithm, data, c.pss === null ? pair.privateKey : { key: pair.privateKey, padding: real.constants.RSA_PKCS1_PSS_PADDING, saltLength: c.pss });
+      const key = standInKey({ key: pair.publicKey.export({ format: 'der', type: 'spki' }), format: 'der', type: 'spki' });
+      expect(key.asymmetricKeyType).toBe(c.type);
+      const request = { id: `case ${c.name}`, algorithm: c.algorithm, pssSaltLength: c.pss, key, data, signature };
+      expect(await checkWithSubtle(request)).toBe(true);
+      const other = Buffer.from(signature);
+      other[other.length - 1]! ^= 1;
+      expect(await checkWithSubtle({ ...request, signature: other })).toBe(false);
+      // Not checked ahead: the stand-in's verify never answers.
+      expect(() => standInVerify(c.algorithm, data, c.pss === null ? key : { key, padding: 6, saltLength: c.pss }, signature)).toThrow(expect.objectContaining({ name: 'NotInBrowserError' }));
+    });
+  }
 
   it('a key Web Crypto cannot check (Ed448): null, never false', async () => {
     const key = { type: 'public', asymmetricKeyType: 'ed448', spki: new Uint8Array(0) } as const;

@@ -57,7 +57,8 @@ export function ecdsaRaw(der: Uint8Array, size: number): Uint8Array | null {
   return at === outer[2] ? out : null;
 }
 
-const buffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer as ArrayBuffer;
+/** A copy of the bytes in an ArrayBuffer of their own (a Buffer's slice() is a view into a shared pool). */
+const buffer = (bytes: Uint8Array): ArrayBuffer => Uint8Array.from(bytes).buffer;
 
 /** Web Crypto's answer for one signature: true or false, or null when it cannot check it here. */
 export async function checkWithSubtle(request: SignatureRequest, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<boolean | null> {
