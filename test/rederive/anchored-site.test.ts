@@ -105,7 +105,9 @@ describe('verify.mjs on a site with an anchored bundle', () => {
     expect(status).toBe(1);
     expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'timestamp root', subject: `/timestamp-roots/${rootDigest(root).slice(7)}.pem`, detail: expect.stringMatching(/a swapped root; not used$/) }));
     expect(lines.filter((l) => l.check === 'anchor')[0]).toMatchObject({ status: 'ok', detail: expect.stringMatching(/\(not pinned\)$/) });
-    expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: expect.stringMatching(/pinned|timestamp_roots/) }));
+    const subject = report.bundles.find((b) => b.anchor)!.bundle_id!;
+    expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: `bundle ${subject} anchor.pinned: published true, re-derived false` }));
+    expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: 'config.timestamp_roots length: published 1, re-derived 0' }));
   }, 60_000);
 
   it('a token blob tampered with: MISMATCH naming the blob', async () => {
