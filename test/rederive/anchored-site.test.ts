@@ -107,7 +107,7 @@ describe('verify.mjs on a site with an anchored bundle', () => {
     expect(lines.filter((l) => l.check === 'anchor')[0]).toMatchObject({ status: 'ok', detail: expect.stringMatching(/\(not pinned\)$/) });
     const subject = report.bundles.find((b) => b.anchor)!.bundle_id!;
     expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: `bundle ${subject} anchor.pinned: published true, re-derived false` }));
-    expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: 'config.timestamp_roots length: published 1, re-derived 0' }));
+    expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: 'report config.timestamp_roots length: published 1, re-derived 0' }));
   }, 60_000);
 
   it('a token blob tampered with: MISMATCH naming the blob', async () => {
