@@ -8,7 +8,7 @@
  * made is reused, and whatever no shard gave (a shard that failed, an entry
  * refused) is verified by the build itself.
  */
-import { bundleDirs, importLimitsOf, limitsOf, loadConfigFile } from '../config/config.ts';
+import { bundleDirs, importLimitsOf, limitsOf, loadConfigFile, timestampRootsOf } from '../config/config.ts';
 import { CACHE_KEY_ENV } from '../cache/secret.ts';
 import { mergeCaches } from '../pipeline/cache-merge.ts';
 import { parseShard, verifyShard, type Shard } from '../pipeline/shard.ts';
@@ -96,6 +96,8 @@ async function fill(values: Record<string, string | boolean | undefined>, paths:
   const run = await verifyShard(dirs, shard, {
     limits: limitsOf(loaded.config),
     importLimits: importLimitsOf(loaded.config),
+    // The build keys its entries on the pinned roots too: the same roots, the same keys.
+    timestampRoots: timestampRootsOf(loaded.config),
     requireBundles: paths.length > 0,
     cache,
     onProgress: progressReporter(io.stderr, 'verified'),

@@ -2,6 +2,7 @@
 import { shortDigest } from '../json/canonical.ts';
 import type { BundleResult } from '../pipeline/verify-paths.ts';
 import type { Finding } from '../verify/findings.ts';
+import type { BundleAnchor } from '../anchor/times.ts';
 import { terminalSafe, type Paint } from './terminal.ts';
 
 /** At most this many findings of one code per file are printed unless `all` is set. */
@@ -26,12 +27,27 @@ function findingJson(f: Finding): Finding {
 
 const STATUS_STYLE = { verified: 'green', invalid: 'red', no_verdict: 'yellow' } as const;
 
-/** Human output: one line per bundle, then its findings grouped by file, then a summary line. */
+/** The longest authority name printed whole (a certificate's subject is the evidence's text: bounded only by the token's size). */
+const AUTHORITY_SHOWN = 200;
+
+/**
+ * The anchor line of a bundle (FORMAT.md 12): "anchored by <authority> at
+ * <gen_time> (pinned|not pinned), before the first attempt" (or "after"), or
+ * "not anchored".
+ */
+export function anchorLine(anchor: BundleAnchor | null): string {
+  if (anchor === null) return 'not anchored';
+  const authority = anchor.authority.length > AUTHORITY_SHOWN ? `${anchor.authority.slice(0, AUTHORITY_SHOWN)}…` : anchor.authority;
+  return `anchored by ${terminalSafe(authority)} at ${anchor.gen_time} (${anchor.pinned ? 'pinned' : 'not pinned'}), ${anchor.before_first_attempt ? 'before' : 'after'} the first attempt`;
+}
+
+/** Human output: one line per bundle and its anchor line, then its findings grouped by file, then a summary line. */
 export function verifyText(results: readonly BundleResult[], paint: Paint, all: boolean): string {
   const lines: string[] = [];
   for (const { path, verification: v } of results) {
     const status = paint(STATUS_STYLE[v.status], v.status.padEnd(10));
     lines.push(`${status} bundle ${shortDigest(v.bundle_id).padEnd(12)}  plan ${shortDigest(v.plan_id).padEnd(12)}  ${terminalSafe(path)}`);
+    lines.push(`  ${anchorLine(v.anchor)}`);
     const byFile = new Map<string, Finding[]>();
     for (const f of v.findings) {
       const list = byFile.get(f.file) ?? [];

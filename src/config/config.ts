@@ -77,17 +77,18 @@ export async function loadConfigFile(file?: string): Promise<LoadedConfig> {
 export const MAX_ROOTS_PEM_BYTES = 1024 * 1024;
 
 /**
- * Reads the PEM files of a config's `timestamp_roots` (FORMAT.md 12),
- * strictly: a file that is missing, not a regular file, over
- * {@link MAX_ROOTS_PEM_BYTES}, not UTF-8, holding no certificate, or one
- * whose certificate does not parse, is a ConfigError naming the config's
- * member, its index and the file. Returns every certificate of every file,
- * in order.
+ * Reads PEM files of root certificates (a config's `timestamp_roots`,
+ * FORMAT.md 12, or verify's --timestamp-root), strictly: a file that is
+ * missing, not a regular file, over {@link MAX_ROOTS_PEM_BYTES}, not UTF-8,
+ * holding no certificate, or one whose certificate does not parse, is a
+ * ConfigError starting with `label(i)` (default: the config file's
+ * `timestamp_roots[i]`) and naming the file. Returns every certificate of
+ * every file, in order.
  */
-export async function readTimestampRoots(files: readonly string[], configFile: string): Promise<PinnedRoot[]> {
+export async function readTimestampRoots(files: readonly string[], configFile: string, label: (index: number) => string = (i) => `${configFile}: timestamp_roots[${i}]`): Promise<PinnedRoot[]> {
   const roots: PinnedRoot[] = [];
   for (const [i, file] of files.entries()) {
-    const where = `${configFile}: timestamp_roots[${i}]`;
+    const where = label(i);
     let bytes: Uint8Array;
     try {
       const info = await stat(file);

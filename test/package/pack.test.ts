@@ -95,8 +95,9 @@ describe('npm pack', () => {
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { files: string[] };
     expect(paths.filter((p) => p.startsWith('docs/')).sort()).toEqual(pkg.files.filter((f) => f.startsWith('docs/')).sort());
     expect(paths.filter((p) => p.startsWith('lib/') && p.endsWith('.ts'))).toEqual([]);
-    // 2 MiB: the CLI and site sources, the cited docs and the two bundled site verifiers, verify.mjs and verify-worker.js (about 1.7 MB each unpacked).
-    expect(pack.size).toBeLessThan(2 * 1024 * 1024);
+    // 2.5 MiB: the CLI and site sources, the cited docs and the two bundled site verifiers, verify.mjs and verify-worker.js (about 2.1 MB each
+    // unpacked since the verifier checks time-stamp anchors: the ASN.1 parsers of src/anchor are in both).
+    expect(pack.size).toBeLessThan(2.5 * 1024 * 1024);
     // The README states the tarball's size in MB to one decimal ("about 1.9 MB"): that rounding of the real size.
     const stated = /`ledgerboard-0\.1\.0\.tgz` \(about ([0-9]+\.[0-9]) MB\)/.exec(readme);
     expect(stated, 'the README states the tarball size as "(about N.N MB)"').not.toBeNull();

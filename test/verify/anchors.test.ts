@@ -7,7 +7,8 @@
  * ANCHOR_AFTER_ATTEMPT message must name).
  */
 import { createHash } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import * as anchorCheck from '../../src/anchor/check.ts';
 import { MAX_TOKEN_BYTES, parsePinnedRoots, tokenParts } from '../../src/anchor/check.ts';
 import { LIMIT_DEFAULTS } from '../../src/evidence/limits.ts';
 import { readBundle } from '../../src/evidence/read-bundle.ts';
@@ -254,5 +255,21 @@ describe('several tokens', () => {
   it('ANCHOR_AFTER_ATTEMPT names the anchoring token when every token is late', () => {
     const v = verify(anchoredAt({ a: '2030-09-17T00:00:00Z', b: '2030-09-16T00:00:00Z' }));
     expect(codes(v)).toEqual([['ANCHOR_AFTER_ATTEMPT', 'anchors/b.tsr']]);
+  });
+});
+
+describe('in the browser verifier', () => {
+  it("a NotInBrowserError from the check goes through verifyBundle (the browser's verifier says it was not re-derived there), never a finding", () => {
+    const model = anchoredAt({ tsa: BEFORE_RUN });
+    const notInBrowser = Object.assign(new Error('node:crypto verify is not in this browser'), { name: 'NotInBrowserError' });
+    const spy = vi.spyOn(anchorCheck, 'checkAnchorToken').mockImplementation(() => {
+      throw notInBrowser;
+    });
+    try {
+      expect(() => verify(model)).toThrow(notInBrowser);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(verify(model).findings).toEqual([]);
   });
 });
