@@ -17,6 +17,8 @@ import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/schema.ts';
 import { main } from '../../src/rederive/verify-main.ts';
+import { checkReaderRoot } from '../../src/rederive/reader-root.ts';
+import { directorySource } from '../../src/rederive/site-checks.mjs';
 import { publishedOf, writeEvidence } from '../../src/site/build/publish.ts';
 import { timestampRootFiles } from '../../src/site/build/timestamp-roots.ts';
 import { makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
@@ -109,6 +111,19 @@ describe('verify.mjs on a site with an anchored bundle', () => {
     expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: `bundle ${subject} anchor.pinned: published true, re-derived false` }));
     expect(lines).toContainEqual(expect.objectContaining({ status: 'MISMATCH', check: 'report', detail: 'report config.timestamp_roots length: published 1, re-derived 0' }));
   }, 60_000);
+
+  it('a reader\'s own root (the verify page\'s check, reader-root.ts): the authority\'s chains, another does not, junk is a problem', async () => {
+    const subject = report.bundles.find((b) => b.anchor)!.bundle_id!;
+    const ours = await checkReaderRoot(directorySource(site), tsa.rootPem);
+    expect(ours).toEqual({
+      roots: [{ subject: 'CN=Test Root CA,O=Ledgerboard Test,C=XX', digest: rootDigest(root) }],
+      problem: null,
+      bundles: [{ subject, title: 'an anchored plan', tokens: [{ path: 'anchors/tsa.example.tsr', blob: `/blobs/${tokenHex}`, result: 'chains', detail: `stamped ${GEN_TIME} by "CN=Test TSA+OU=Stamps,O=Ledgerboard Test\\\\, Time,C=XX", whose certificate chains to your root` }] }],
+    });
+    const theirs = await checkReaderRoot(directorySource(site), stranger.rootPem);
+    expect(theirs.bundles.flatMap((b) => b.tokens.map((t) => t.result))).toEqual(['other-root']);
+    expect(await checkReaderRoot(directorySource(site), 'not a certificate')).toEqual({ roots: [], problem: 'not a PEM certificate: the PEM text holds no certificate', bundles: [] });
+  });
 
   it('a token blob tampered with: MISMATCH naming the blob', async () => {
     const copy = await copySite(site, 'ledgerboard-tampered-token-');
