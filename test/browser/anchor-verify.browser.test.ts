@@ -115,6 +115,10 @@ describe('anchors on /verify/', () => {
       expect(section).not.toContain('a plan never anchored');
       expect(section).toContain('Not run yet: this needs JavaScript.');
       expect(await page.locator(`#anchors a[href="/timestamp-roots/${rootHex}.pem"]`).count()).toBe(1);
+      // On a phone the page never widens: the table scrolls inside its labelled region.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.locator('#anchors .table-wrap[role="region"] table.anchors').count()).toBe(1);
     });
   });
 
