@@ -17,6 +17,7 @@ import { checkAnchorToken, type AnchorCheck, type PinnedRoot } from '../anchor/c
 import { childrenOf, readTlv } from '../anchor/der.ts';
 import { earliestAnchor } from '../anchor/times.ts';
 import { compareTimestamps } from '../schema/timestamp.ts';
+import { compareUtf8 } from '../json/compare.ts';
 import type { Report } from '../report/schema.ts';
 import { isNotInBrowser } from './browser/not-in-browser.ts';
 import type { RederiveLine } from './types.ts';
@@ -70,7 +71,8 @@ export function anchorLines(published: Report['bundles'][number], tokens: readon
   const checks: AnchorCheck[] = [];
   const tokenOf = new Map<AnchorCheck, SiteToken>();
   let notHere = 0;
-  for (const token of [...tokens].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+  // In path order (UTF-8 bytes), as verification checks them.
+  for (const token of [...tokens].sort((a, b) => compareUtf8(a.path, b.path))) {
     const name = JSON.stringify(token.path);
     let check: AnchorCheck;
     try {
