@@ -25,6 +25,19 @@
  * worker's and does not re-derive (verify.mjs's NOT REPRODUCED).
  * Result lines are text (textContent, never HTML), MISMATCH lines first,
  * each "MISMATCH <check> <subject>: <detail>" as verify.mjs prints it.
+ *
+ * The time-stamp anchors' "your own root" control (issue 30):
+ *   <section data-anchor-root>
+ *     <textarea data-anchor-pem>  <input type="file" data-anchor-file>
+ *     <button type="button" data-anchor-check>
+ *     <span data-anchor-live role="status" aria-live="polite">  <ol data-anchor-results></ol>
+ *   </section>
+ * It starts a worker with { type: 'root', pem } (the pasted text, or the
+ * chosen file's) and lists, per anchored bundle and token, whether the
+ * token's signer chains to that root; data-anchor-status goes idle,
+ * running, then chains (every token does), other-root (none does), mixed,
+ * or error. Computed in this browser from the published tokens; the PEM is
+ * never sent anywhere.
  */
 (function () {
   'use strict';
@@ -205,4 +218,94 @@
   });
 
   document.querySelectorAll('[data-rederive-root]').forEach(prepare);
+
+  var ANCHOR_WORDS = { chains: 'chains to your root', 'other-root': 'does not chain to your root', fails: 'does not check', 'not-checked': 'not checked here' };
+
+  function checkAnchors(root, button) {
+    var live = root.querySelector('[data-anchor-live]');
+    var list = root.querySelector('[data-anchor-results]');
+    function say(text) {
+      if (live) live.textContent = text;
+    }
+    function finish(status, text) {
+      button.disabled = false;
+      root.setAttribute('data-anchor-status', status);
+      say(text);
+    }
+    var area = root.querySelector('[data-anchor-pem]');
+    var pem = area ? String(area.value || '') : '';
+    if (pem.indexOf('-----BEGIN CERTIFICATE-----') < 0) {
+      finish('error', 'Paste a root certificate (PEM, -----BEGIN CERTIFICATE-----) or choose its file first.');
+      return;
+    }
+    if (location.protocol === 'file:') {
+      finish('error', 'error: a page opened from a file:// address cannot start the worker; run openssl ts -verify with your root (verify.mjs prints the command).');
+      return;
+    }
+    var worker;
+    try {
+      worker = new Worker(new URL('verify-worker.js', new URL('./', SCRIPT_URL || document.baseURI)));
+    } catch (error) {
+      finish('error', 'error: the worker could not start (' + (error && error.message ? error.message : String(error)) + ').');
+      return;
+    }
+    button.disabled = true;
+    root.setAttribute('data-anchor-status', 'running');
+    if (list) list.replaceChildren();
+    say('checking the anchors with your root…');
+    worker.onmessage = function (event) {
+      var data = event.data || {};
+      worker.terminate();
+      if (data.type === 'error') return finish('error', 'error: ' + String(data.message));
+      if (data.type !== 'root-done') return finish('error', 'error: an unexpected answer from the worker');
+      var result = data.result || {};
+      if (result.problem) return finish('error', 'error: ' + String(result.problem));
+      var counts = { chains: 0, 'other-root': 0, fails: 0, 'not-checked': 0 };
+      (result.bundles || []).forEach(function (bundle) {
+        (bundle.tokens || []).forEach(function (token) {
+          counts[token.result] = (counts[token.result] || 0) + 1;
+          if (!list) return;
+          var item = list.appendChild(document.createElement('li'));
+          item.setAttribute('data-anchor-line', String(token.result));
+          item.setAttribute('data-anchor-bundle', String(bundle.subject));
+          item.textContent = (bundle.title ? bundle.title + ' (' + String(bundle.subject) + ')' : String(bundle.subject)) + ', ' + String(token.path) + ': ' + (ANCHOR_WORDS[token.result] || String(token.result)) + ' (' + String(token.detail) + ')';
+        });
+      });
+      var names = (result.roots || []).map(function (r) { return String(r.subject); }).join('; ');
+      var total = counts.chains + counts['other-root'] + counts.fails + counts['not-checked'];
+      var status = total > 0 && counts.chains === total ? 'chains' : counts.chains === 0 ? 'other-root' : 'mixed';
+      finish(status, 'Your root ' + names + ': ' + counts.chains + ' of ' + total + (total === 1 ? ' token chains' : ' tokens chain') + ' to it' + (counts.fails > 0 ? '; ' + counts.fails + ' do not check' : '') + (counts['not-checked'] > 0 ? '; ' + counts['not-checked'] + ' not checked here' : '') + '.');
+    };
+    worker.onerror = function (event) {
+      if (event && typeof event.preventDefault === 'function') event.preventDefault();
+      worker.terminate();
+      finish('error', 'error: the worker failed' + (event && event.message ? ' (' + event.message + ')' : '') + '.');
+    };
+    worker.postMessage({ type: 'root', pem: pem });
+  }
+
+  document.addEventListener('click', function (event) {
+    var target = event.target;
+    var button = target && typeof target.closest === 'function' ? target.closest('button[data-anchor-check]') : null;
+    var root = button ? button.closest('[data-anchor-root]') : null;
+    if (!root || root.getAttribute('data-anchor-status') === 'running') return;
+    checkAnchors(root, button);
+  });
+
+  // A chosen file fills the text area (read here, never sent).
+  document.addEventListener('change', function (event) {
+    var input = event.target;
+    if (!input || typeof input.matches !== 'function' || !input.matches('input[data-anchor-file]') || !input.files || input.files.length === 0) return;
+    var root = input.closest('[data-anchor-root]');
+    var area = root ? root.querySelector('[data-anchor-pem]') : null;
+    input.files[0].text().then(function (text) {
+      if (area) area.value = text;
+    });
+  });
+
+  document.querySelectorAll('[data-anchor-root]').forEach(function (root) {
+    root.setAttribute('data-anchor-status', 'idle');
+    var live = root.querySelector('[data-anchor-live]');
+    if (live) live.textContent = 'Not run yet.';
+  });
 })();

@@ -34,6 +34,11 @@ ledgerboard (not the script the site serves):
   with /report.json byte for byte; then the cohort files, leaderboard.csv,
   changes.json, the feed, the figures the pages print and every cohort's
   badge (/badges/). A difference names the first member that differs.
+- every time-stamp anchor (FORMAT.md 12): the pinned roots at
+  /timestamp-roots/<hex>.pem against their names, each anchors/*.tsr
+  token checked again, the report's anchor time against the tokens', and
+  the openssl ts -verify command that checks each anchored bundle's token
+  with a root you trust.
 - the site's /verify.mjs compared with the one this version makes, when
   the report names this version.
 

@@ -19,7 +19,7 @@ import { checkRetainedManifest } from '../history/retained-manifests.ts';
 import type { RetainedReport } from '../history/retained-reports.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { Config, importLimitsOf, limitsOf, withScorecard, type LoadedScorecard } from '../config/schema.ts';
+import { Config, importLimitsOf, limitsOf, withScorecard, withTimestampRoots, type LoadedScorecard } from '../config/schema.ts';
 import { parseScorecard } from '../schema/scorecard.ts';
 import { buildReport } from '../report/build-report.ts';
 import { isGrouped, Report } from '../report/schema.ts';
@@ -31,7 +31,9 @@ import { checkDerivedFiles, derivedModel, readRetainedFromSite } from './derived
 import { checkPages } from './pages.ts';
 import { checkBadges } from './badges.ts';
 import { readSiteFreezeLog } from './freeze-log.ts';
-import { fetchBlob, readSiteBundle, SiteProblem } from './site-bundles.ts';
+import { fetchBlob, readSiteBundle, SiteProblem, type SiteBundleOptions } from './site-bundles.ts';
+import { readSiteRoots } from './timestamp-roots.ts';
+import { anchorLines } from './anchor-lines.ts';
 import type { RederiveLine, RederiveOptions, RederiveResult, SiteGet } from './types.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
@@ -49,7 +51,7 @@ const HISTORY_CODES = new Set(['REWRITTEN_EVIDENCE']);
 const decoder = new TextDecoder();
 
 /** Re-derives a site's report and everything derived from it (see the module comment). */
-export async function rederiveSite(get: SiteGet, options: RederiveOptions & { cannotRunHere?: (error: unknown) => boolean } = {}): Promise<RederiveResult> {
+export async function rederiveSite(get: SiteGet, options: RederiveOptions & Pick<SiteBundleOptions, 'cannotRunHere' | 'prepareAnchors'> = {}): Promise<RederiveResult> {
   const lines: RederiveLine[] = [];
   const reportBytes = await get('/report.json');
   if (reportBytes === null) throw new NoReportError('the site has no /report.json');
@@ -69,7 +71,11 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   if (card.line !== null) lines.push(card.line);
   if (card.refused) return finish();
   const parsedConfig = Config.parse({ ...published.config });
-  const config = card.loaded === null ? parsedConfig : withScorecard(parsedConfig, card.loaded);
+  const carded = card.loaded === null ? parsedConfig : withScorecard(parsedConfig, card.loaded);
+  // The time-stamp roots the report's config pins (FORMAT.md 12), each checked against its name: every anchor's `pinned` is re-derived with them.
+  const timestamp = await readSiteRoots(get, published.config);
+  lines.push(...timestamp.lines);
+  const config = carded.timestamp_roots === undefined ? carded : withTimestampRoots(carded, timestamp.roots);
   // The limits the bundles were read and imports re-run under: the report's config carries both (absent: the defaults).
   const limits = limitsOf(config);
   const importLimits = importLimitsOf(config);
@@ -85,9 +91,11 @@ export async function rederiveSite(get: SiteGet, options: RederiveOptions & { ca
   progress('bundles', 0, bundles.length);
   for (const [i, entry] of bundles.entries()) {
     try {
-      const read = await readSiteBundle(get, entry, { limits, importLimits, cannotRunHere: options.cannotRunHere });
+      const read = await readSiteBundle(get, entry, { limits, importLimits, cannotRunHere: options.cannotRunHere, prepareAnchors: options.prepareAnchors, timestampRoots: timestamp.roots });
       results.push(read.result);
       problems.push(...read.lines);
+      // Each token checked again, the report's anchor time against them, and the command a stranger runs with their own root.
+      problems.push(...anchorLines(entry, read.anchors, timestamp.roots, options.tokenLocation));
       bytes += read.fetched;
     } catch (error) {
       if (!(error instanceof SiteProblem)) throw error;

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { digestBytes, digestCanonical, DIGEST_PATTERN } from '../json/canonical.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
-import { isStructuredPath } from '../evidence/paths.ts';
+import { isAnchorTokenPath, isStructuredPath } from '../evidence/paths.ts';
 import type { BundleSnapshot, EntryKind, SnapshotEntry } from '../evidence/read-bundle.ts';
 import type { Limits } from '../evidence/limits.ts';
 import type { ImportLimits } from '../import/limits.ts';
@@ -27,12 +27,14 @@ import type { BundleVerification } from '../verify/verify-bundle.ts';
 import { evidence } from '../bundle/evidence.ts';
 import type { RederiveLine, SiteGet } from './types.ts';
 import { BoundError } from './bounded-fetch.ts';
+import type { PinnedRoot } from '../anchor/check.ts';
+import type { SiteToken } from './anchor-lines.ts';
 import { EXIT_STATUS, LedgerboardError } from '../errors.ts';
 
 const ENTRY_KINDS = ['file', 'directory', 'symlink', 'fifo', 'socket', 'block-device', 'char-device', 'unknown'] as const satisfies readonly EntryKind[];
 
 /** /bundles/<hex>/files.json as the build writes it (src/site/build/publish.ts listingText). */
-const Listing = z.strictObject({
+export const Listing = z.strictObject({
   content_digest: z.string().regex(DIGEST_PATTERN),
   entries: z.array(
     z.strictObject({
@@ -84,6 +86,8 @@ export interface SiteBundle {
   lines: RederiveLine[];
   /** Evidence bytes fetched. */
   fetched: number;
+  /** The bundle's time-stamp tokens (`anchors/*.tsr`, FORMAT.md 12) as fetched and re-hashed, by path. */
+  anchors: SiteToken[];
 }
 
 /** What the bundle re-derivation needs besides the site. */
@@ -92,6 +96,13 @@ export interface SiteBundleOptions {
   importLimits: ImportLimits;
   /** Recognises an import that cannot run here (the browser's archive reader): its published outcome is taken, and said. */
   cannotRunHere?: (error: unknown) => boolean;
+  /** The time-stamp roots the report's config pins, as the site publishes them (timestamp-roots.ts): verification checks `pinned` with them. */
+  timestampRoots?: readonly PinnedRoot[];
+  /**
+   * Called with the bundle's tokens before it is verified (the browser's worker checks their signatures
+   * asynchronously there, so the synchronous check can answer: browser/anchor-signatures.ts).
+   */
+  prepareAnchors?: (tokens: readonly SiteToken[], planIdHex: string | null, roots: readonly PinnedRoot[]) => Promise<void>;
 }
 
 /** The codes only the reader or the pipeline gives (never from a bundle's bytes alone). */
@@ -137,7 +148,7 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
   if (overLimits !== null) throw new SiteProblem(subject, `${listingPath} ${overLimits}, past the report's limits, yet lists digests the build could not have read`);
   if (judgedWhenRead(listing.data)) {
     lines.push({ status: 'info', check: 'bundle', subject, detail: `judged when read by the build (${published.status}: ${readStageCodes(published)}): its bytes are not all published, so it is taken as published; it is not counted` });
-    return { result: result(publishedVerification(published)), lines, fetched };
+    return { result: result(publishedVerification(published)), lines, fetched, anchors: [] };
   }
   // The structured files' bytes (manifest, plan, ledger, attempts, grades, grant, NOTES.md), each re-hashed.
   const snapshotEntries: SnapshotEntry[] = entries.map((e) => ({
@@ -147,6 +158,7 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
     ...(e.bytes !== null ? { bytes: e.bytes } : {}),
     ...(e.bad_name ? { badName: true } : {}),
   }));
+  // The time-stamp tokens are structured files too (FORMAT.md 12): verification checks them, and the anchor lines (anchor-lines.ts) again.
   const wanted = snapshotEntries.filter((e) => e.kind === 'file' && e.sha256 !== undefined && !e.badName && isStructuredPath(e.path));
   await inBatches(wanted, 6, async (entry) => {
     const bytes = await fetchBlob(get, entry.sha256!, entry.bytes ?? null).catch((error: unknown) => {
@@ -165,7 +177,21 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
     entry.content = bytes;
   });
   const snapshot: BundleSnapshot = { entries: snapshotEntries };
-  let verification = verifySnapshot(snapshot, options.limits);
+  const anchors: SiteToken[] = snapshotEntries.flatMap((e) => (isAnchorTokenPath(e.path) && e.content !== undefined ? [{ path: e.path, sha256: e.sha256!, bytes: e.content }] : []));
+  const roots = options.timestampRoots ?? [];
+  const planHex = published.plan_id !== null && /^sha256:[0-9a-f]{64}$/.test(published.plan_id) ? published.plan_id.slice(7) : null;
+  if (anchors.length > 0) await options.prepareAnchors?.(anchors, planHex, roots);
+  let verification: BundleVerification;
+  try {
+    verification = verifySnapshot(snapshot, options.limits, { timestampRoots: roots });
+  } catch (error) {
+    // A token whose signature this verifier cannot check (the browser's, for an algorithm Web Crypto lacks): the rest of
+    // the bundle is verified again without its tokens, and its anchor and ANCHOR_* findings are taken as published, and said.
+    if (!options.cannotRunHere?.(error)) throw error;
+    const withoutTokens: BundleSnapshot = { entries: snapshotEntries.map((e) => (isAnchorTokenPath(e.path) ? withoutContent(e) : e)) };
+    verification = takePublishedAnchor(verifySnapshot(withoutTokens, options.limits, { timestampRoots: roots }), published);
+    lines.push({ status: 'info', check: 'anchor', subject, detail: `the time-stamp tokens are not re-derived here (${(error as Error).message}): the anchor and its findings are taken as published; verify.mjs checks them` });
+  }
   // Imports are re-derived from the kept originals (FORMAT.md 9), read through the site's blobs.
   const byPath = new Map(entries.map((e) => [e.path, e]));
   const read = async (path: string): Promise<Uint8Array | null> => {
@@ -190,7 +216,7 @@ export async function readSiteBundle(get: SiteGet, published: Report['bundles'][
       lines.push({ status: 'info', check: 'import', subject, detail: `not re-derived here (${(error as Error).message}); the published outcome of the import is taken as it is` });
     } else throw error;
   }
-  return { result: result(verification), lines, fetched };
+  return { result: result(verification), lines, fetched, anchors };
 }
 
 /** A problem with what the site publishes for a bundle (not with the evidence): the re-derivation of that bundle cannot go on. */
@@ -235,6 +261,30 @@ function readStageCodes(published: Report['bundles'][number]): string {
 function publishedVerification(published: Report['bundles'][number]): BundleVerification {
   const findings = published.findings.map((f) => ({ ...f }) as Finding);
   return { bundle_id: published.bundle_id, plan_id: published.plan_id, status: statusOf(findings), findings, evidence: evidence({}), anchor: published.anchor ?? null };
+}
+
+function withoutContent(entry: SnapshotEntry): SnapshotEntry {
+  const { content: _content, ...rest } = entry;
+  return rest;
+}
+
+const ANCHOR_CODES = new Set(['ANCHOR_UNREADABLE', 'ANCHOR_MISMATCH', 'ANCHOR_AFTER_ATTEMPT', 'ANCHOR_BEFORE_CREATED']);
+
+/**
+ * A verification made without the bundle's tokens, with the published anchor and ANCHOR_* findings put back where
+ * the published list has them (the other findings keep their own order: a site whose other findings differ still
+ * differs).
+ */
+function takePublishedAnchor(verification: BundleVerification, published: Report['bundles'][number]): BundleVerification {
+  const own = verification.findings.filter((f) => !ANCHOR_CODES.has(f.code));
+  const findings: Finding[] = [];
+  let next = 0;
+  for (const f of published.findings) {
+    if (ANCHOR_CODES.has(f.code)) findings.push({ ...f } as Finding);
+    else if (next < own.length) findings.push(own[next++]!);
+  }
+  findings.push(...own.slice(next));
+  return { ...verification, findings, status: statusOf(findings), anchor: published.anchor ?? null };
 }
 
 /** The verification with the published report's import findings for this bundle (an import that could not be re-run here). */

@@ -44,6 +44,12 @@ export interface RederiveOptions {
    */
   ledgers?: ReadonlySet<string>;
   onProgress?: (progress: RederiveProgress) => void;
+  /**
+   * Where a reader finds a file of the site, from its URL path: an absolute URL (a site on the web) or a
+   * file path (a copy on disk), for the `openssl ts -verify` command printed for each anchored bundle.
+   * Default: the URL path.
+   */
+  tokenLocation?: (urlPath: string) => string;
 }
 
 /** The outcome of a re-derivation. */

@@ -23,6 +23,7 @@
  * with that version).
  */
 import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { directorySource, HEX64, keyIdOf, parseJsonBytes, publicKeyOf, urlSource, verifySignatures, verifySite } from './site-checks.mjs';
 import { BoundError, DEFAULT_TIMEOUT_SECONDS, DOCUMENT_BYTES, fetchBounds, MAX_REDIRECTS, SiteReadError, TOTAL_PER_IDLE, type FetchBounds } from './bounded-fetch.ts';
 import { rederiveSite } from './rederive.ts';
@@ -64,7 +65,14 @@ Re-derives a ledgerboard site from its published bytes:
   every claim included; then the cohort
   files, leaderboard.csv, changes.json, the feed, the cohorts' badges and
   the figures the pages print. A difference names the first member that
-  differs.
+  differs;
+- every time-stamp anchor (FORMAT.md 12): each pinned root the report's
+  config names, at /timestamp-roots/<hex>.pem, must be the certificate of
+  that digest; each anchors/*.tsr token is checked again (its imprint is
+  SHA-256 of the plan id's 32 bytes, its signature), the report's
+  anchor.gen_time must be the earliest genTime of the tokens that check,
+  and each anchored bundle gets the openssl ts -verify command that checks
+  its token with a root you trust.
 With --key (a public key PEM file, or a 64-hex key id to look up in the
 site's /keys.json), the report must carry a valid signature (FORMAT.md 10)
 by each pinned key over /report.json and every counted manifest as fetched;
@@ -93,6 +101,18 @@ export function boundsOf(timeout: string | undefined, documentBytes: string | un
 }
 
 const asResult = (l: RederiveLine): Result => ({ ...l, count: l.status === 'info' ? 0 : 1, failed: l.status === 'MISMATCH' ? 1 : 0, problems: [] });
+
+/**
+ * Where a reader finds a file of the site by its URL path (the anchors' `openssl ts -verify` lines): its absolute
+ * URL for a site on the web, its absolute path for a copy on disk. Only digest-named blobs are asked for.
+ */
+export function siteLocation(site: string): (urlPath: string) => string {
+  if (/^https?:\/\//i.test(site)) {
+    const root = new URL(site).href.replace(/[?#].*$/, '').replace(/\/?$/, '/');
+    return (urlPath) => new URL(urlPath.replace(/^\//, ''), root).href;
+  }
+  return (urlPath) => resolve(site, ...urlPath.replace(/^\//, '').split('/'));
+}
 
 /** Runs the command line; returns the exit status. */
 export async function main(args: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error, options: MainOptions = { program: 'node verify.mjs' }): Promise<number> {
@@ -184,6 +204,7 @@ export async function main(args: readonly string[], out: (line: string) => void 
   let rederived: RederiveResult;
   try {
     rederived = await rederiveSite(get, {
+      tokenLocation: siteLocation(site),
       onProgress: (p) => {
         const now = Date.now();
         if (options.progress === undefined || (now - shown < 250 && p.done < p.total)) return;

@@ -9,9 +9,15 @@
  * (src/json/canonical.ts, src/analysis/stats.ts), so SHA-256 (FIPS 180-4)
  * is written here in plain JavaScript over typed arrays: no allocation per
  * block or per byte, blocks read straight from the caller's bytes.
+ *
+ * `createPublicKey` (a SubjectPublicKeyInfo in DER) and `verify` serve the
+ * time-stamp anchors' checks (src/anchor): `verify` answers only for a
+ * signature the worker checked ahead with Web Crypto (signature-store.ts,
+ * anchor-signatures.ts), and throws NotInBrowserError for any other.
  */
 import { Buffer } from './buffer.ts';
 import { NotInBrowserError } from './not-in-browser.ts';
+import { answer, signatureId, type KeyStandIn } from './signature-store.ts';
 
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -293,10 +299,71 @@ export function randomBytes(size: number): Buffer {
   return out;
 }
 
-export const createPublicKey = notInBrowser('createPublicKey');
+/** The DER of the OIDs a SubjectPublicKeyInfo names (hex), with node:crypto's key type or Web Crypto's curve. */
+const KEY_TYPES: Readonly<Record<string, KeyStandIn['asymmetricKeyType']>> = {
+  '06092a864886f70d010101': 'rsa',
+  '06092a864886f70d01010a': 'rsa-pss',
+  '06072a8648ce3d0201': 'ec',
+  '06032b6570': 'ed25519',
+  '06032b6571': 'ed448',
+};
+const CURVES: Readonly<Record<string, NonNullable<KeyStandIn['namedCurve']>>> = {
+  '06082a8648ce3d030107': 'P-256',
+  '06052b81040022': 'P-384',
+  '06052b81040023': 'P-521',
+};
+
+/** A tag and length at `at` (short or long form, at most 4 length bytes): [tag, value start, end], or null. */
+function tlvAt(bytes: Uint8Array, at: number, limit: number): [number, number, number] | null {
+  if (at + 2 > limit) return null;
+  const first = bytes[at + 1]!;
+  let length = first;
+  let start = at + 2;
+  if (first >= 0x80) {
+    const count = first & 0x7f;
+    if (count === 0 || count > 4 || start + count > limit) return null;
+    length = 0;
+    for (let i = 0; i < count; i++) length = length * 256 + bytes[start + i]!;
+    start += count;
+  }
+  return start + length <= limit ? [bytes[at]!, start, start + length] : null;
+}
+
+/**
+ * `createPublicKey({ key: <SPKI DER>, format: 'der', type: 'spki' })`: the key's type and bytes, for `verify`.
+ * A key of another type, or input in another form, is a NotInBrowserError.
+ */
+export function createPublicKey(input: { key: Uint8Array; format?: string; type?: string }): KeyStandIn {
+  if (input === null || typeof input !== 'object' || input.format !== 'der' || input.type !== 'spki' || !(input.key instanceof Uint8Array)) throw new NotInBrowserError('node:crypto createPublicKey (other than a DER SubjectPublicKeyInfo)');
+  const spki = Uint8Array.from(input.key);
+  const outer = tlvAt(spki, 0, spki.length);
+  const algorithm = outer !== null && outer[0] === 0x30 && outer[2] === spki.length ? tlvAt(spki, outer[1], outer[2]) : null;
+  const oid = algorithm !== null && algorithm[0] === 0x30 ? tlvAt(spki, algorithm[1], algorithm[2]) : null;
+  const type = oid === null || oid[0] !== 0x06 ? undefined : KEY_TYPES[hex(spki.subarray(algorithm![1], oid[2]))];
+  if (type === undefined) throw new NotInBrowserError('node:crypto createPublicKey (a key of a type the browser build does not know)');
+  if (type !== 'ec') return { type: 'public', asymmetricKeyType: type, spki };
+  const curve = tlvAt(spki, oid![2], algorithm![2]);
+  const namedCurve = curve === null ? undefined : CURVES[hex(spki.subarray(oid![2], curve[2]))];
+  return namedCurve === undefined ? { type: 'public', asymmetricKeyType: type, spki } : { type: 'public', asymmetricKeyType: type, namedCurve, spki };
+}
+
+const sha256Hex = (bytes: Uint8Array): string => new Sha256().update(bytes).digest('hex');
+
+/**
+ * `verify(algorithm, data, key | { key, padding, saltLength }, signature)`: the answer Web Crypto gave when the
+ * worker checked this signature ahead (signature-store.ts); any other signature is a NotInBrowserError.
+ */
+export function verify(algorithm: string | null | undefined, data: Uint8Array, key: KeyStandIn | { key: KeyStandIn; padding?: number; saltLength?: number }, signature: Uint8Array): boolean {
+  const plain = 'spki' in key ? key : key.key;
+  if (plain === undefined || !('spki' in plain)) throw new NotInBrowserError('node:crypto verify (with a key not made by createPublicKey)');
+  const pss = 'spki' in key ? null : key.padding === 6 ? (key.saltLength ?? null) : null;
+  if (!('spki' in key) && key.padding !== undefined && key.padding !== 6) throw new NotInBrowserError(`node:crypto verify (padding ${key.padding})`);
+  const name = algorithm === undefined || algorithm === null ? null : algorithm.toLowerCase();
+  return answer({ id: signatureId(sha256Hex, name, pss, plain, data, signature), algorithm: name, pssSaltLength: pss, key: plain, data, signature });
+}
+
 export const createPrivateKey = notInBrowser('createPrivateKey');
 export const generateKeyPairSync = notInBrowser('generateKeyPairSync');
 export const sign = notInBrowser('sign');
-export const verify = notInBrowser('verify');
 
 export default { createHash, randomBytes, createPublicKey, createPrivateKey, generateKeyPairSync, sign, verify };

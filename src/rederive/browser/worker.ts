@@ -7,8 +7,10 @@
  * site's root is the directory of the worker's own URL.
  *
  * Messages in:  { type: 'start', ledgers?: string[] }   (ledgers: only these, by ledger digest)
+ *               { type: 'root', pem: string }   (the reader's own root: reader-root.ts)
  * Messages out: { type: 'progress', phase, done, total, bytes }   (at most ~10 a second)
  *               { type: 'done', result }   (a RederiveResult)
+ *               { type: 'root-done', result }   (a ReaderRootResult)
  *               { type: 'error', message }
  * One run per worker: the page starts a new worker for each run.
  */
@@ -16,6 +18,8 @@ import { rederiveSite } from '../rederive.ts';
 import type { RederiveProgress, SiteGet } from '../types.ts';
 import { boundedFetch, fetchBounds, joinChunks, type FetchBounds } from '../bounded-fetch.ts';
 import { isNotInBrowser } from './not-in-browser.ts';
+import { prepareAnchorSignatures } from './anchor-signatures.ts';
+import { checkReaderRoot } from '../reader-root.ts';
 
 /** The parts of a dedicated worker's global scope used here (the project's TypeScript lib is the DOM's, not the worker's). */
 interface WorkerScope {
@@ -93,8 +97,24 @@ export async function run(scope: WorkerScope, data: { ledgers?: unknown }): Prom
       onProgress: throttledProgress((message) => scope.postMessage(message)),
       // An import only Node can run (an Inspect .eval archive): "not re-derived here", never a mismatch.
       cannotRunHere: isNotInBrowser,
+      // The time-stamp tokens' signatures, checked ahead with Web Crypto so the synchronous anchor check can answer.
+      prepareAnchors: (tokens, planIdHex, roots) => prepareAnchorSignatures(tokens, planIdHex, roots),
+      // The openssl ts -verify line names each token by its absolute URL.
+      tokenLocation: (urlPath) => new URL(urlPath.slice(1), root).href,
     });
     scope.postMessage({ type: 'done', result });
+  } catch (error) {
+    scope.postMessage({ type: 'error', message: messageOf(error) });
+  }
+}
+
+/** Checks the site's anchors with the reader's own root (a root message). */
+export async function runRoot(scope: WorkerScope, data: { pem?: unknown }): Promise<void> {
+  try {
+    if (typeof data.pem !== 'string') throw new Error('no PEM text was given');
+    const root = new URL('./', scope.location.href).href;
+    const result = await checkReaderRoot(httpSiteGet(root, scope.fetch.bind(scope)), data.pem, (tokens, planIdHex, roots) => prepareAnchorSignatures(tokens, planIdHex, roots));
+    scope.postMessage({ type: 'root-done', result });
   } catch (error) {
     scope.postMessage({ type: 'error', message: messageOf(error) });
   }
@@ -105,8 +125,14 @@ const scope = globalThis as unknown as Partial<WorkerScope> & { document?: unkno
 if (typeof scope.importScripts === 'function' && scope.document === undefined && typeof scope.addEventListener === 'function') {
   let started = false;
   scope.addEventListener('message', (event) => {
-    const data = event.data as { type?: unknown; ledgers?: unknown } | null;
-    if (data === null || typeof data !== 'object' || data.type !== 'start' || started) return;
+    const data = event.data as { type?: unknown; ledgers?: unknown; pem?: unknown } | null;
+    if (data === null || typeof data !== 'object' || started) return;
+    if (data.type === 'root') {
+      started = true;
+      void runRoot(scope as WorkerScope, data);
+      return;
+    }
+    if (data.type !== 'start') return;
     started = true;
     void run(scope as WorkerScope, data);
   });

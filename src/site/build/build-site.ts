@@ -6,7 +6,7 @@
  * pages, and the directory is renamed into place (atomic.ts). A failed build
  * leaves the previous output untouched.
  */
-import { basePathOf, scorecardOf, type Config } from '../../config/config.ts';
+import { basePathOf, scorecardOf, timestampRootsOf, type Config } from '../../config/config.ts';
 import { readVerifierFiles } from './verifier-files.ts';
 import type { Report } from '../../report/schema.ts';
 import { buildSiteModel } from '../model/model.ts';
@@ -36,6 +36,7 @@ import type { SiteFacts } from '../../facts/index.ts';
 import { layoutSlice, PAGE_KEY_FORMAT, pageFile, pageKeys } from '../model/page-slices.ts';
 import { FIXED_PAGES } from '../model/page-paths.ts';
 import { restamp, stampPage, type StampContext, type StampedPage } from './stamp.ts';
+import { timestampRootFiles } from './timestamp-roots.ts';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -182,6 +183,11 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
       for (const file of attestations.files) await out.writeFile(file.path, file.bytes);
       await out.writeFile('/keys.json', keysJson(attestations.keys));
       files += attestations.files.length + 1;
+    }
+    // The time-stamp roots the config pins, as its loader read them: a stranger checks the anchors with them (docs/site.md, "Time-stamp anchors").
+    for (const root of timestampRootFiles(timestampRootsOf(config))) {
+      await out.writeFile(root.path, root.text);
+      files++;
     }
     return { outDir: effects.outDir, pages: await countPages(model), files, rendered };
   });
