@@ -7,13 +7,14 @@
  * directory at all), `?` one character but `/`; everything else is literal.
  *
  * What a stranger needs to re-derive the numbers can never be withheld: a
- * rule that matches manifest.json, plan.json, ledger.jsonl, attempts.jsonl
- * or a grades/<n>.json is refused.
+ * rule that matches manifest.json, plan.json, ledger.jsonl, attempts.jsonl,
+ * a grades/<n>.json, assessments.json or a time-stamp token (anchors/*.tsr,
+ * FORMAT.md 12) is refused.
  */
 import { z } from 'zod';
 
 /** The files a rule may never withhold, as example paths a rule is tested against. */
-export const NEVER_WITHHELD = ['manifest.json', 'plan.json', 'ledger.jsonl', 'attempts.jsonl', 'grades/1.json', 'grades/2.json', 'grades/10.json', 'assessments.json'] as const;
+export const NEVER_WITHHELD = ['manifest.json', 'plan.json', 'ledger.jsonl', 'attempts.jsonl', 'grades/1.json', 'grades/2.json', 'grades/10.json', 'assessments.json', 'anchors/tsa.tsr'] as const;
 
 /** The regular expression of a glob (see the module comment). */
 export function globRegExp(glob: string): RegExp {
@@ -54,7 +55,7 @@ export const WithholdRule = z
       ctx.addIssue({
         code: 'custom',
         path: ['path'],
-        message: `"${rule.path}" would withhold ${hit}: manifest.json, plan.json, ledger.jsonl, attempts.jsonl, grades/<n>.json and assessments.json are what a stranger needs to re-derive the numbers and claims, and are always published`,
+        message: `"${rule.path}" would withhold ${hit}: manifest.json, plan.json, ledger.jsonl, attempts.jsonl, grades/<n>.json, assessments.json and anchors/*.tsr are what a stranger needs to re-derive the numbers, claims and anchors, and are always published`,
       });
     }
   });

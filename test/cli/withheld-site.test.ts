@@ -50,8 +50,8 @@ describe('globs', () => {
     expect(withholdingRule([{ path: 'NOTES.md', reason: 'r' }], 'NOTES.md')?.reason).toBe('r');
   });
 
-  it('a rule that would withhold manifest.json, plan.json, ledger.jsonl, attempts.jsonl or a grades file is refused, saying why', () => {
-    for (const path of ['**', '*.json', 'grades/*', 'plan.json', '*.jsonl', 'grades/**']) {
+  it('a rule that would withhold manifest.json, plan.json, ledger.jsonl, attempts.jsonl, a grades file or a time-stamp token is refused, saying why', () => {
+    for (const path of ['**', '*.json', 'grades/*', 'plan.json', '*.jsonl', 'grades/**', 'anchors/**', 'anchors/*.tsr', '**/*.tsr']) {
       const parsed = WithholdRule.safeParse({ path, reason: 'x' });
       expect(parsed.success, path).toBe(false);
       expect(parsed.error!.issues[0]!.message, path).toMatch(/what a stranger needs to re-derive the numbers/);
