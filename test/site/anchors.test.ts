@@ -120,10 +120,14 @@ describe("the leaderboard's count", () => {
   const bundle = (plan: string, counted: boolean, a: ReturnType<typeof anchor> | null | undefined) => ({ plan_id: ID(plan), counted, ...(a === undefined ? {} : { anchor: a }) }) as unknown as Report['bundles'][number];
   it('counts distinct counted plans, anchored before their first attempt, and the pinned ones', () => {
     const report = { bundles: [bundle('a', true, anchor()), bundle('b', true, anchor({ pinned: false })), bundle('c', true, anchor({ before_first_attempt: false })), bundle('d', true, null), bundle('e', false, anchor())] };
-    expect(anchorCount(report)).toEqual({ counted: 4, before: 2, pinned: 1, text: '2 of 4 counted plans anchored before their first attempt, 1 by a pinned authority' });
+    expect(anchorCount(report)).toEqual({ counted: 4, before: 2, pinned: 1, imported: 0, text: '2 of 4 counted plans anchored before their first attempt, 1 by a pinned authority' });
     expect(anchorCount({ bundles: [bundle('a', true, anchor()), bundle('b', true, anchor())] })!.text).toBe('2 of 2 counted plans anchored before their first attempt, all by a pinned authority');
     expect(anchorCount({ bundles: [bundle('a', true, anchor())] })!.text).toBe('1 of 1 counted plan anchored before their first attempt, by a pinned authority');
     expect(anchorCount({ bundles: [bundle('a', true, null)] })!.text).toBe('0 of 1 counted plan anchored before their first attempt');
+    // Imported plans had no freeze: said apart, never counted as unanchored; none but imported: no line.
+    const imported = (plan: string) => ({ ...bundle(plan, true, null), plan: { origin: 'imported' } }) as unknown as Report['bundles'][number];
+    expect(anchorCount({ bundles: [bundle('a', true, anchor()), imported('i'), imported('j')] })).toEqual({ counted: 1, before: 1, pinned: 1, imported: 2, text: '1 of 1 counted plan anchored before their first attempt, by a pinned authority (and 2 imported plans, which had no freeze to anchor)' });
+    expect(anchorCount({ bundles: [imported('i')] })).toBeNull();
   });
   it('says nothing for a report that records no anchors, or counts nothing', () => {
     expect(anchorCount({ bundles: [bundle('a', true, undefined)] })).toBeNull();

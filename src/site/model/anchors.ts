@@ -128,36 +128,44 @@ export function planAnchor(
   };
 }
 
-/** How many counted plans are anchored before their first attempt (the leaderboard's line). */
+/** How many counted frozen plans are anchored before their first attempt (the leaderboard's line). */
 export interface SiteAnchorCount {
-  /** Distinct plans of counted bundles. */
+  /** Distinct frozen plans of counted bundles (imported plans had no freeze: FORMAT.md 9). */
   counted: number;
   /** Of them, anchored before their first attempt; and of those, by a pinned authority. */
   before: number;
   pinned: number;
+  /** Distinct imported plans of counted bundles, said apart. */
+  imported: number;
   /** "2 of 4 counted plans anchored before their first attempt, 1 by a pinned authority". */
   text: string;
 }
 
 /**
- * The leaderboard's count of counted plans anchored before their first
- * attempt; null when no counted bundle's report entry records an anchor (a
- * report made before issue 30) or nothing is counted.
+ * The leaderboard's count of counted frozen plans anchored before their
+ * first attempt; null when no counted bundle's report entry records an
+ * anchor (a report made before issue 30) or no frozen plan is counted.
+ * Imported plans are not in it (they had no freeze to anchor): the text
+ * says how many there are.
  */
 export function anchorCount(report: Pick<Report, 'bundles'>): SiteAnchorCount | null {
   const counted = report.bundles.filter((b) => b.counted && b.plan_id !== null);
   if (counted.length === 0 || counted.every((b) => b.anchor === undefined)) return null;
+  const imported = new Set(counted.filter((b) => b.plan?.origin === 'imported').map((b) => b.plan_id!));
   // One plan is counted once (a plan has one counted bundle; a set, whatever the report holds).
   const plans = new Map<string, ReportAnchor | null>();
   for (const b of counted) {
+    if (imported.has(b.plan_id!)) continue;
     const kept = plans.get(b.plan_id!);
     const anchor = b.anchor ?? null;
     if (kept === undefined || (kept === null && anchor !== null)) plans.set(b.plan_id!, anchor);
   }
+  if (plans.size === 0) return null;
   const anchors = [...plans.values()];
   const before = anchors.filter((a) => a !== null && a.before_first_attempt);
   const pinned = before.filter((a) => a!.pinned).length;
   const n = plans.size;
   const pinnedText = before.length === 0 ? '' : `, ${pinned === before.length ? (before.length === 1 ? 'by' : 'all by') : `${pinned} by`} a pinned authority`;
-  return { counted: n, before: before.length, pinned, text: `${before.length} of ${n} counted ${n === 1 ? 'plan' : 'plans'} anchored before their first attempt${pinnedText}` };
+  const importedText = imported.size === 0 ? '' : ` (and ${imported.size} imported ${imported.size === 1 ? 'plan' : 'plans'}, which had no freeze to anchor)`;
+  return { counted: n, before: before.length, pinned, imported: imported.size, text: `${before.length} of ${n} counted ${n === 1 ? 'plan' : 'plans'} anchored before their first attempt${pinnedText}${importedText}` };
 }
