@@ -17,7 +17,7 @@ export async function demoSiteModel(root: string): Promise<SiteModel> {
   const retainedDir = configPath(loaded, loaded.config.retained_reports_dir);
   // The production route: the pipeline with the history check, the config's pinned time-stamp roots and freeze log, and the facts below the site.
   const run = await runPipeline({ paths: bundleDirs(loaded), config: loaded.config, retainedDir, freezeLog: freezeLogPathOf(loaded), requireBundles: true, siteFacts: true });
-  if (run.history == null || run.facts === undefined) throw new Error('internal: the pipeline gave no history or facts with a retained directory and siteFacts');
+  if (run.history === null || run.history === undefined || run.facts === undefined) throw new Error('internal: the pipeline gave no history or facts with a retained directory and siteFacts');
   return buildSiteModel(run.report, publishedOf(run.report, run.results), loaded.config, { retained: await readRetained(retainedDir), sourceDate: null, history: run.history, facts: run.facts });
 }
 
