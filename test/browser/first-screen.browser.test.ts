@@ -75,11 +75,11 @@ describe('the first result is above the fold', () => {
       await page.goto(`${site.server.origin}/reports/`);
       const items = await page.$$eval('section[aria-labelledby="grown"] li', (lis) => lis.map((li) => li.textContent ?? ''));
       expect(await page.textContent('#grown')).toBe('Evidence added since a retained report');
-      expect(items).toHaveLength(4);
+      expect(items).toHaveLength(5);
       await page.goto(`${site.server.origin}/`);
       expect(await page.locator('section[aria-labelledby="grown"]').count()).toBe(0);
       const link = page.locator('#grown a[href="/reports/#grown"]');
-      expect(await link.textContent()).toBe('4 plans');
+      expect(await link.textContent()).toBe('5 plans');
       await link.click();
       await page.waitForURL('**/reports/#grown');
       expect(await page.textContent('#grown')).toBe('Evidence added since a retained report');

@@ -36,7 +36,7 @@ const SCHEMES = ['light', 'dark'] as const;
 const HASH_RUN = /[0-9a-f]{12,}/i;
 
 /** Every kind of page the site has; each must be present in the demo (methodology once the site has it). */
-const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare', 'transcript', 'model', 'agent', 'models'] as const;
+const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare', 'transcript', 'model', 'agent', 'models', 'freeze-log'] as const;
 type Kind = (typeof KINDS)[number];
 
 function kindOf(path: string): Kind {
@@ -49,7 +49,7 @@ function kindOf(path: string): Kind {
   // Model and agent pages (src/site/model/models.ts): 16 hex digits of the name's SHA-256, or 64 when another name shares them.
   const subject = /^\/(models|agents)\/(?:[0-9a-f]{16}|[0-9a-f]{64})\/$/.exec(path);
   if (subject) return subject[1] === 'models' ? 'model' : 'agent';
-  const fixed = /^\/(reports|incompatibilities|rejected|verify|methodology|models)\/$/.exec(path);
+  const fixed = /^\/(reports|incompatibilities|rejected|verify|methodology|models|freeze-log)\/$/.exec(path);
   if (fixed) return fixed[1] as Kind;
   throw new Error(`a page of no known kind: ${path} (add its kind to test/browser/ux.browser.test.ts)`);
 }
@@ -66,7 +66,7 @@ beforeAll(async () => {
   requireChromium();
   out = await sharedDemoBuild();
   hasMethodology = existsSync(join(out, 'methodology', 'index.html'));
-  const fixed = ['/rejected/', '/incompatibilities/', '/verify/', '/reports/', ...(hasMethodology ? ['/methodology/'] : [])];
+  const fixed = ['/rejected/', '/incompatibilities/', '/verify/', '/reports/', '/freeze-log/', ...(hasMethodology ? ['/methodology/'] : [])];
   for (const path of new Set([...(await sitemapPaths(out)), ...fixed])) {
     const kind = kindOf(path);
     pages.set(kind, [...(pages.get(kind) ?? []), path]);

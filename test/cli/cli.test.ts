@@ -37,7 +37,9 @@ describe('ledgerboard verify', () => {
       expect(bundle.status).toBe('verified');
       expect(bundle.bundle_id).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(bundle.plan_id).toMatch(/^sha256:[0-9a-f]{64}$/);
-      expect(bundle.findings).toEqual([]);
+      // The demo's November 2 plan is anchored after its first attempt: a warning, never a change of status (FORMAT.md 12).
+      const anchoredLate = typeof bundle.path === 'string' && bundle.path.endsWith('2026-11-02-widget-bugs');
+      expect(bundle.findings).toEqual(anchoredLate ? [expect.objectContaining({ code: 'ANCHOR_AFTER_ATTEMPT', severity: 'warning', file: 'anchors/demo-tsa.tsr' })] : []);
     }
   });
 

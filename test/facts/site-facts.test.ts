@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleDirs, configPath, loadConfigFile } from '../../src/config/config.ts';
+import { bundleDirs, configPath, freezeLogPathOf, loadConfigFile } from '../../src/config/config.ts';
 import { readRetained } from '../../src/history/retained-reports.ts';
 import { runPipeline, type PipelineResult } from '../../src/run/pipeline.ts';
 import { buildSiteModel, type SiteModel } from '../../src/site/model/model.ts';
@@ -42,7 +42,7 @@ async function cacheDir(): Promise<CacheStore> {
 
 /** The demo's pipeline as `build` runs it (retained reports, site facts), with or without a cache. */
 function demoRun(cache?: CacheStore): Promise<PipelineResult> {
-  return runPipeline({ paths: bundleDirs(loaded), config: loaded.config, retainedDir, requireBundles: true, siteFacts: true, ...(cache ? { cache } : {}) });
+  return runPipeline({ paths: bundleDirs(loaded), config: loaded.config, retainedDir, freezeLog: freezeLogPathOf(loaded), requireBundles: true, siteFacts: true, ...(cache ? { cache } : {}) });
 }
 
 async function modelOf(run: PipelineResult): Promise<SiteModel> {

@@ -49,10 +49,15 @@ async function buildB(): Promise<void> {
   await cp(join(root, 'content', 'reports'), join(site, 'history'), { recursive: true });
   // The score card under another name too: the report carries its digest, never its path.
   await cp(join(root, 'content', 'scorecard.json'), join(site, 'card.json'));
+  // The pinned time-stamp root and the freeze log under other names too (FORMAT.md 12): the report carries the root's digest and the log's bytes, never a path.
+  await mkdir(join(site, 'roots'), { recursive: true });
+  await mkdir(join(site, 'logs'), { recursive: true });
+  await cp(join(root, 'content', 'timestamp-roots', 'demo-tsa-root.pem'), join(site, 'roots', 'tsa.pem'));
+  await cp(join(root, 'content', 'history', 'freeze-log.jsonl'), join(site, 'logs', 'frozen.jsonl'));
   const config = JSON.parse(await readFile(join(root, 'ledgerboard.config.json'), 'utf8')) as Record<string, unknown>;
   await writeFile(
     join(site, 'ledgerboard.config.json'),
-    JSON.stringify({ ...config, bundles_dir: ['evidence/frozen', 'evidence/imported'], retained_reports_dir: 'history', scorecard: 'card.json' }),
+    JSON.stringify({ ...config, bundles_dir: ['evidence/frozen', 'evidence/imported'], retained_reports_dir: 'history', scorecard: 'card.json', timestamp_roots: ['roots/tsa.pem'], freeze_log: 'logs/frozen.jsonl' }),
   );
   await mkdir(join(work, 'elsewhere'), { recursive: true });
   await promisify(execFile)('/bin/sh', ['-c', 'umask 077 && exec "$@"', 'sh', process.execPath, join(root, 'bin', 'ledgerboard.mjs'), 'build', '--config', '../site/ledgerboard.config.json', '--out', 'out-b'], {

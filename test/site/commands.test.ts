@@ -357,6 +357,8 @@ beforeAll(async () => {
   intend('fixed', [words('npx', 'ledgerboard', 'build')]);
   intend('fixed', [words('ledgerboard', 'retain')]);
   intend('fixed', [words('sha256sum')]);
+  // /verify/ names the command verify.mjs prints per anchored bundle (FORMAT.md 12), by its name only.
+  intend('fixed', [words('openssl', 'ts', '-verify')]);
 
   // Every command block of every page: <pre> blocks and inline <code> (not the publisher's notes or plan.json's text).
   for (const page of await htmlFiles(out)) {
