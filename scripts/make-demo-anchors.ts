@@ -19,7 +19,6 @@
  *
  * Usage: npx tsx scripts/make-demo-anchors.ts [--out DIR]   (default: the repo's content/), then npm run demo
  */
-import { realpathSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -30,6 +29,7 @@ import { DEMO_ANCHORS, DEMO_ROOT_FILE } from './demo/anchors.ts';
 import { freezePlan } from './demo/bundle.ts';
 import { DEMO_PLANS } from './demo/plans.ts';
 import { DEMO_TSA_NAMES, DEMO_TSA_VALIDITY, makeDemoTsa } from './demo/tsa.ts';
+import { isEntryPoint } from './entry-point.ts';
 
 /** content/anchors/README.md, with the root's fingerprint and the tokens made. */
 export function anchorsReadme(rootSha256Hex: string): string {
@@ -122,15 +122,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** True when this file is the program being run (not imported by a test). */
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -21,7 +21,6 @@
  *
  * Usage: npx tsx scripts/make-demo.ts [--out DIR]   (default: the repo's content/)
  */
-import { realpathSync } from 'node:fs';
 import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +35,7 @@ import { ledgerRecord } from './demo/ledger.ts';
 import { freezeLogBytes } from './demo/freeze-log.ts';
 import { DEMO_PLANS, UNPUBLISHED_PLANS } from './demo/plans.ts';
 import { TASKS } from './demo/tasks.ts';
+import { isEntryPoint } from './entry-point.ts';
 
 /** The repository's content/: where the committed anchors and the demo root are read from, whatever the output directory. */
 const CONTENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
@@ -101,15 +101,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** True when this file is the program being run (not imported by a test). */
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -12,20 +12,14 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, MAX_ROOTS_PEM_BYTES, parseConfig, timestampRootsOf, withTimestampRoots } from '../../src/config/config.ts';
 import { parsePinnedRoots } from '../../src/anchor/check.ts';
 import { reportConfigOf, ReportConfig } from '../../src/report/schema.ts';
-import { makeTempDir, removeTempDirs } from '../helpers/bundle-builder.ts';
-import { makeTsa } from '../helpers/tsa-tokens.ts';
+import { makeTempDir } from '../helpers/bundle-builder.ts';
+import { twoAuthorities } from '../helpers/anchored-bundle.ts';
 
-const tsa = makeTsa();
-const other = makeTsa({ rootSubject: '/C=XX/O=Someone Else/CN=Other Root CA' });
-afterAll(async () => {
-  tsa.remove();
-  other.remove();
-  await removeTempDirs();
-});
+const { tsa, other } = twoAuthorities();
 
 /** `sha256:<hex>` of a PEM certificate's DER, as openssl converts it. */
 function derDigest(pemPath: string): string {

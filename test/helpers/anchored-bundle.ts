@@ -9,9 +9,10 @@
  */
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import { TSTInfo } from '@peculiar/asn1-tsp';
-import { tokenParts } from '../../src/anchor/check.ts';
-import { sealBundle, validBundle, type BundleModel } from './bundle-builder.ts';
-import type { Tsa } from './tsa-tokens.ts';
+import { afterAll } from 'vitest';
+import { parsePinnedRoots, tokenParts, type PinnedRoot } from '../../src/anchor/check.ts';
+import { removeTempDirs, sealBundle, validBundle, type BundleModel } from './bundle-builder.ts';
+import { makeTsa, type Tsa } from './tsa-tokens.ts';
 
 const baseTstInfo = new WeakMap<Tsa, Uint8Array>();
 
@@ -69,3 +70,19 @@ export function futureBundle(): BundleModel {
 /** futureBundle's times: when it was frozen and when its first attempt started. */
 export const FUTURE_CREATED_AT = '2030-09-14T12:00:00Z';
 export const FUTURE_FIRST_START = '2030-09-15T08:00:02Z';
+
+/**
+ * The two throw-away authorities the anchor tests pin one of: `tsa` (its root
+ * pinned as `roots`) and `other` (a root nobody pins), removed with the
+ * test file's temporary directories after its tests.
+ */
+export function twoAuthorities(): { tsa: Tsa; other: Tsa; roots: PinnedRoot[] } {
+  const tsa = makeTsa();
+  const other = makeTsa({ rootSubject: '/C=XX/O=Someone Else/CN=Other Root CA' });
+  afterAll(async () => {
+    tsa.remove();
+    other.remove();
+    await removeTempDirs();
+  });
+  return { tsa, other, roots: parsePinnedRoots(tsa.rootPem) };
+}

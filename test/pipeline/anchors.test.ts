@@ -5,25 +5,17 @@
  * `pinned` is never reused under other roots.
  */
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePinnedRoots } from '../../src/anchor/check.ts';
 import { cacheKey } from '../../src/pipeline/verify-cache.ts';
 import { verifyPaths } from '../../src/pipeline/verify-paths.ts';
 import { readBundle } from '../../src/evidence/read-bundle.ts';
 import { LIMIT_DEFAULTS } from '../../src/evidence/limits.ts';
-import { makeTempDir, removeTempDirs, writeModel } from '../helpers/bundle-builder.ts';
-import { futureBundle, planHexOf, tokenAt, withTokens } from '../helpers/anchored-bundle.ts';
+import { makeTempDir, writeModel } from '../helpers/bundle-builder.ts';
+import { futureBundle, planHexOf, tokenAt, withTokens, twoAuthorities } from '../helpers/anchored-bundle.ts';
 import { testCache } from '../helpers/cache-store.ts';
-import { makeTsa } from '../helpers/tsa-tokens.ts';
 
-const tsa = makeTsa();
-const other = makeTsa({ rootSubject: '/C=XX/O=Someone Else/CN=Other Root CA' });
-afterAll(async () => {
-  tsa.remove();
-  other.remove();
-  await removeTempDirs();
-});
-const roots = parsePinnedRoots(tsa.rootPem);
+const { tsa, other, roots } = twoAuthorities();
 
 /** Two anchored bundles (one before its first attempt, one after) on disk. */
 async function anchoredDirs(): Promise<string[]> {

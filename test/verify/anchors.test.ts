@@ -7,7 +7,7 @@
  * ANCHOR_AFTER_ATTEMPT message must name).
  */
 import { createHash } from 'node:crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as anchorCheck from '../../src/anchor/check.ts';
 import { MAX_TOKEN_BYTES, parsePinnedRoots, tokenParts } from '../../src/anchor/check.ts';
 import { LIMIT_DEFAULTS } from '../../src/evidence/limits.ts';
@@ -15,18 +15,10 @@ import { readBundle } from '../../src/evidence/read-bundle.ts';
 import { isAnchorTokenPath } from '../../src/evidence/paths.ts';
 import { verifySnapshot } from '../../src/pipeline/verify-snapshot.ts';
 import { verifyBundle, type BundleVerification } from '../../src/verify/verify-bundle.ts';
-import { bytesOf, removeTempDirs, snapshotOf, writeModel, type BundleModel, type SealOptions } from '../helpers/bundle-builder.ts';
-import { FUTURE_CREATED_AT, FUTURE_FIRST_START, futureBundle, planHexOf, tokenAt, withTokens } from '../helpers/anchored-bundle.ts';
-import { makeTsa } from '../helpers/tsa-tokens.ts';
+import { bytesOf, snapshotOf, writeModel, type BundleModel, type SealOptions } from '../helpers/bundle-builder.ts';
+import { FUTURE_CREATED_AT, FUTURE_FIRST_START, futureBundle, planHexOf, tokenAt, withTokens, twoAuthorities } from '../helpers/anchored-bundle.ts';
 
-const tsa = makeTsa();
-const other = makeTsa({ rootSubject: '/C=XX/O=Someone Else/CN=Other Root CA' });
-afterAll(async () => {
-  tsa.remove();
-  other.remove();
-  await removeTempDirs();
-});
-const roots = parsePinnedRoots(tsa.rootPem);
+const { tsa, other, roots } = twoAuthorities();
 const AUTHORITY = 'CN=Test TSA+OU=Stamps,O=Ledgerboard Test\\, Time,C=XX';
 
 /** Between the freeze (2030-09-14T12:00:00Z) and the first attempt (2030-09-15T08:00:02Z). */
