@@ -3,15 +3,45 @@
  * holds the old bytes or the new ones, never half; a failed write leaves no
  * temporary file and throws; the mode is the one asked for.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATOMIC_TEMP_NAME, temporaryBeside, writeFileAtomic } from '../../src/files/atomic.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-atomic-'));
 afterAll(() => execFileSync('rm', ['-rf', dir]));
+
+const SETPRIV = '/usr/bin/setpriv';
+/**
+ * Permissions do not stop root, and CI runs as root: there the write runs in
+ * a child process without the two capabilities that let root ignore
+ * permission bits (util-linux's setpriv drops CAP_DAC_OVERRIDE and
+ * CAP_DAC_READ_SEARCH, as test/evidence/discover.test.ts does). The child runs
+ * the compiled module (lib/files/atomic.js, which imports only node:), copied
+ * into this test's own directory so that it is reachable wherever the
+ * checkout sits. Root without setpriv cannot be stopped, and skips the check.
+ */
+const asRoot = process.getuid?.() === 0;
+const dropCapabilities = asRoot && existsSync(SETPRIV);
+
+/** writeFileAtomic(path, bytes) as a process that permissions apply to: rejects with the error's code, as writeFileAtomic does. */
+async function writeAsUnprivileged(path: string, bytes: string): Promise<void> {
+  if (!dropCapabilities) return writeFileAtomic(path, Buffer.from(bytes));
+  const module = join(dir, 'atomic.js');
+  if (!existsSync(module)) copyFileSync(fileURLToPath(new URL('../../lib/files/atomic.js', import.meta.url)), module);
+  const script = `const { writeFileAtomic } = await import(process.argv[1]);
+    await writeFileAtomic(process.argv[2], Buffer.from(process.argv[3])).catch((e) => { process.stdout.write(String(e.code)); process.exitCode = 1; });`;
+  const argv = ['--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-all', '--', process.execPath, '--input-type=module', '-e', script, '--', pathToFileURL(module).href, path, bytes];
+  const failed = await promisify(execFile)(SETPRIV, argv).then(
+    () => null,
+    (e: { stdout: string; stderr: string }) => e,
+  );
+  if (failed) throw Object.assign(new Error(`the unprivileged write failed: ${failed.stdout} ${failed.stderr}`), { code: failed.stdout });
+}
 
 describe('writeFileAtomic', () => {
   it('writes the bytes whole, replaces an existing file, with the mode asked for, and leaves no temporary file', async () => {
@@ -38,13 +68,13 @@ describe('writeFileAtomic', () => {
   });
 
   it('a write into a directory it cannot write throws EACCES and leaves the old file', async () => {
-    if (process.getuid?.() === 0) return; // root writes anywhere
+    if (asRoot && !dropCapabilities) return; // root with every capability writes anywhere (see writeAsUnprivileged)
     const locked = join(dir, 'locked');
     mkdirSync(locked);
     writeFileSync(join(locked, 'f'), 'before');
     chmodSync(locked, 0o500);
     try {
-      await expect(writeFileAtomic(join(locked, 'f'), Buffer.from('after'))).rejects.toMatchObject({ code: 'EACCES' });
+      await expect(writeAsUnprivileged(join(locked, 'f'), 'after')).rejects.toMatchObject({ code: 'EACCES' });
       expect(readdirSync(locked)).toEqual(['f']);
       expect(readFileSync(join(locked, 'f'), 'utf8')).toBe('before');
     } finally {
