@@ -69,4 +69,25 @@ describe('.ci/run', () => {
     expect(result.stdout).toContain(`exited with 7; removing ${dirname(clone!)}`);
     await expect(stat(dirname(clone!))).rejects.toMatchObject({ code: 'ENOENT' });
   });
+
+  it('as root under open directories but without a git checkout (an unpacked tarball): runs in place, saying the 0700-parent run is skipped', { timeout: 60_000 }, async () => {
+    const script = await readFile(new URL('../.ci/run', import.meta.url), 'utf8');
+    const tail = script.indexOf('\nnode --version\n');
+    const stub = `${script.slice(0, tail)}\necho "RUN IN $(pwd -P)"\nexit 7\n`;
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'lb-ci-run-')));
+    work.push(dir);
+    await chmod(dir, 0o755);
+    const tree = join(dir, 'board');
+    await mkdir(join(tree, '.ci'), { recursive: true });
+    await writeFile(join(tree, '.ci', 'run'), stub, { mode: 0o755 });
+    const result = await run('bash', [join(tree, '.ci', 'run')], { env: { ...process.env, TMPDIR: dir, LEDGERBOARD_CI_CLONE: undefined, GIT_CEILING_DIRECTORIES: dir } }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stdout).toContain(`RUN IN ${tree}`);
+    if (process.getuid?.() === 0 && !(await underClosedDirectory(tree))) {
+      expect(result.stdout).toContain('no git checkout to clone: running here (the 0700-parent run is skipped)');
+    }
+  });
 });
