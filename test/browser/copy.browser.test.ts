@@ -9,7 +9,8 @@
  * - without clipboard access (navigator.clipboard missing) it opens the
  *   digest's details, selects the full value and says so;
  * - without JavaScript no Copy button is visible on any page with a digest,
- *   and the status regions are empty;
+ *   and the status regions are empty: checked on every page by the one walk
+ *   of test/browser/demo-pages.browser.test.ts (moved there);
  * - the script is a file under 1 KB, loaded once per page from the layout
  *   (<script src defer>, no inline script).
  *
@@ -19,7 +20,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.ts';
-import { ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { ROOT, type BrowserSession } from './browser.ts';
 import type { StaticServer } from './static-server.ts';
 import { openDemoSite, withPage, type DemoSite } from './demo-site.ts';
 
@@ -30,11 +31,10 @@ let out: string;
 let server: StaticServer;
 let report: Report;
 let jsOn: BrowserSession;
-let jsOff: BrowserSession;
 
 beforeAll(async () => {
   site = await openDemoSite();
-  ({ out, server, report, jsOn, jsOff } = site);
+  ({ out, server, report, jsOn } = site);
   await jsOn.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
 }, 240_000);
 
@@ -97,28 +97,6 @@ describe('Copy with JavaScript', () => {
       expect(await page.evaluate(() => getSelection()?.toString())).toBe(planId);
     });
   });
-});
-
-describe('without JavaScript', () => {
-  it('no Copy button is visible on any page, every status is empty, and every digest still shows its full value on demand', async () => {
-    const paths = await sitemapPaths(out);
-    let digests = 0;
-    await withPage(jsOff, async (page) => {
-      for (const path of [...paths, '/verify/']) {
-        await page.goto(server.origin + path);
-        const n = await page.locator('.digest').count();
-        digests += n;
-        expect(await page.locator('.digest button.copy').count(), path).toBe(n);
-        for (const button of await page.locator('button.copy').all()) expect(await button.isVisible(), path).toBe(false);
-        expect(await page.getByRole('button', { name: /^Copy/ }).count(), path).toBe(0);
-        for (const status of await page.locator('[data-copy-status]').all()) expect(await status.textContent(), path).toBe('');
-        const texts = await page.locator('.digest details code.digest-full').allTextContents();
-        expect(texts.filter((t) => /^sha256:[0-9a-f]{64}$/.test(t)).length, path).toBe(n);
-      }
-    });
-    // The board, plan, cohort, retained report, leaderboard and /verify/ pages each have one.
-    expect(digests).toBeGreaterThan(report.boards.length + report.cohorts.length);
-  }, 600_000);
 });
 
 describe('the script', () => {

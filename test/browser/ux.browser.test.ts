@@ -3,10 +3,8 @@
  * the demo exactly as `npm run build` makes it, in a real browser (Debian's
  * Chromium through playwright-core):
  *
- * - no page scrolls sideways on a phone: at a 390x844 viewport,
- *   `document.documentElement.scrollWidth <= window.innerWidth` on EVERY page
- *   (a failure names the elements that stick out, with their width and right
- *   edge);
+ * - no page scrolls sideways on a phone (390x844): checked on EVERY page, one
+ *   test per kind, by the one walk of test/browser/demo-pages.browser.test.ts;
  * - no page's `<title>` holds a run of 12 or more hex digits (pages are titled
  *   by names, never by hashes);
  * - axe-core finds no violation of any impact (minor and moderate included,
@@ -15,8 +13,8 @@
  *
  * The pages are those of sitemap.xml plus the fixed pages (/rejected/,
  * /incompatibilities/, /verify/, /reports/) and /methodology/ when the built
- * site has one. Each page kind is one test, which lists every problem on every
- * page of that kind before failing. Chromium must be at /usr/bin/chromium: the
+ * site has one (test/browser/page-kinds.ts). Each page kind is one test, which
+ * lists every problem on every page of that kind before failing. Chromium must be at /usr/bin/chromium: the
  * suite fails (never skips) without it.
  */
 import { existsSync } from 'node:fs';
@@ -26,33 +24,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../helpers/bundle-builder.ts';
 import { launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { KINDS, pagesByKind, type Kind } from './page-kinds.ts';
 import { sharedDemoBuild } from './shared-demo.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
-/** A phone: the width the issue measured at. */
-const PHONE = { width: 390, height: 844 } as const;
 const DESKTOP = { width: 1280, height: 900 } as const;
 const SCHEMES = ['light', 'dark'] as const;
 const HASH_RUN = /[0-9a-f]{12,}/i;
-
-/** Every kind of page the site has; each must be present in the demo (methodology once the site has it). */
-const KINDS = ['leaderboard', 'board', 'task', 'cohort', 'plan', 'report', 'reports', 'incompatibilities', 'rejected', 'verify', 'methodology', 'compare', 'transcript', 'model', 'agent', 'models', 'freeze-log'] as const;
-type Kind = (typeof KINDS)[number];
-
-function kindOf(path: string): Kind {
-  if (path === '/') return 'leaderboard';
-  if (/^\/boards\/[0-9a-f]{64}\/compare\/[0-9a-f]{64}\/[0-9a-f]{64}\/$/.test(path)) return 'compare';
-  if (/^\/boards\/[0-9a-f]{64}\/tasks\/[0-9a-f]{64}\/$/.test(path)) return 'task';
-  if (/^\/transcripts\/[0-9a-f]{64}\/[0-9a-f]{64}\/$/.test(path)) return 'transcript';
-  const m = /^\/(boards|cohorts|plans|reports)\/[0-9a-f]{64}\/$/.exec(path);
-  if (m) return ({ boards: 'board', cohorts: 'cohort', plans: 'plan', reports: 'report' } as const)[m[1] as 'boards' | 'cohorts' | 'plans' | 'reports'];
-  // Model and agent pages (src/site/model/models.ts): 16 hex digits of the name's SHA-256, or 64 when another name shares them.
-  const subject = /^\/(models|agents)\/(?:[0-9a-f]{16}|[0-9a-f]{64})\/$/.exec(path);
-  if (subject) return subject[1] === 'models' ? 'model' : 'agent';
-  const fixed = /^\/(reports|incompatibilities|rejected|verify|methodology|models|freeze-log)\/$/.exec(path);
-  if (fixed) return fixed[1] as Kind;
-  throw new Error(`a page of no known kind: ${path} (add its kind to test/browser/ux.browser.test.ts)`);
-}
 
 let out: string;
 let server: StaticServer;
@@ -66,11 +44,7 @@ beforeAll(async () => {
   requireChromium();
   out = await sharedDemoBuild();
   hasMethodology = existsSync(join(out, 'methodology', 'index.html'));
-  const fixed = ['/rejected/', '/incompatibilities/', '/verify/', '/reports/', '/freeze-log/', ...(hasMethodology ? ['/methodology/'] : [])];
-  for (const path of new Set([...(await sitemapPaths(out)), ...fixed])) {
-    const kind = kindOf(path);
-    pages.set(kind, [...(pages.get(kind) ?? []), path]);
-  }
+  for (const [kind, list] of pagesByKind(await sitemapPaths(out), hasMethodology)) pages.set(kind, list);
   [server, session] = await Promise.all([serveStatic(out), launchBrowser({ javaScriptEnabled: true })]);
 }, 240_000);
 
@@ -86,67 +60,6 @@ function pagesOf(kind: Kind): string[] {
   return list;
 }
 
-/** What sticks out of the viewport: the widest element past the right edge and the innermost ones (not inside a scroll box). */
-interface Overflow {
-  scrollWidth: number;
-  innerWidth: number;
-  offenders: { selector: string; width: number; right: number }[];
-}
-
-async function measureOverflow(page: Page): Promise<Overflow> {
-  return page.evaluate(() => {
-    const innerWidth = window.innerWidth;
-    const selector = (el: Element): string => {
-      const parts: string[] = [];
-      for (let e: Element | null = el; e && e !== document.documentElement; e = e.parentElement) {
-        if (e.id) {
-          parts.unshift(`${e.tagName.toLowerCase()}#${e.id}`);
-          break;
-        }
-        const classes = [...e.classList].slice(0, 2).map((c) => `.${c}`).join('');
-        const parent = e.parentElement;
-        const same = parent ? [...parent.children].filter((c) => c.tagName === e!.tagName) : [];
-        const nth = same.length > 1 ? `:nth-of-type(${same.indexOf(e) + 1})` : '';
-        parts.unshift(`${e.tagName.toLowerCase()}${classes}${nth}`);
-      }
-      return parts.join(' > ');
-    };
-    // An element or text inside a box that scrolls or clips horizontally cannot widen the document.
-    const clipped = (el: Node): boolean => {
-      for (let e = el.parentElement; e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
-        if (getComputedStyle(e).overflowX !== 'visible') return true;
-      }
-      return false;
-    };
-    const past = [...document.body.querySelectorAll('*')]
-      .map((el) => ({ el, what: selector(el), rect: el.getBoundingClientRect() }))
-      .filter(({ el, rect }) => rect.right > innerWidth + 0.5 && rect.width > 0 && !clipped(el));
-    const pastSet = new Set(past.map((p) => p.el));
-    const innermost = past.filter(({ el }) => ![...el.querySelectorAll('*')].some((c) => pastSet.has(c)));
-    // Text that runs past its element's box (an unbreakable word in a paragraph) widens the page while its element does not.
-    const texts: { el: Element; what: string; rect: DOMRect }[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || pastSet.has(parent) || clipped(node)) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const rect = range.getBoundingClientRect();
-      if (rect.right > innerWidth + 0.5 && rect.width > 0) {
-        texts.push({ el: parent, what: `${selector(parent)} text ${JSON.stringify((node.textContent ?? '').trim().slice(0, 40))}`, rect });
-      }
-    }
-    const widest = [...past, ...texts].sort((a, b) => b.rect.width - a.rect.width).slice(0, 1);
-    const leaves = [...innermost, ...texts].sort((a, b) => b.rect.right - a.rect.right).slice(0, 4);
-    const offenders = [...new Set([...widest, ...leaves])].map(({ what, rect }) => ({
-      selector: what,
-      width: Math.round(rect.width),
-      right: Math.round(rect.right),
-    }));
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth, offenders };
-  });
-}
-
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -154,13 +67,23 @@ interface AxeViolation {
   nodes: { target: unknown[]; html: string }[];
 }
 
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/** Puts axe-core on the loaded page (once per load). */
+async function injectAxe(page: Page): Promise<void> {
   await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+}
+
+/** axe-core's violations on the page as it is now (injectAxe first). */
+async function runAxe(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html.slice(0, 160) })) }));
   });
+}
+
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await injectAxe(page);
+  return runAxe(page);
 }
 
 const describeAxe = (where: string, violations: AxeViolation[]): string[] =>
@@ -197,53 +120,6 @@ describe('the demo has every page kind', () => {
     expect([...pages.keys()].sort()).toEqual([...expected].sort());
     const total = [...pages.values()].reduce((n, l) => n + l.length, 0);
     expect(total).toBeGreaterThan(20);
-  });
-});
-
-describe('no page scrolls sideways at 390x844', () => {
-  for (const kind of KINDS) {
-    it(`${kind}: every page fits 390 px`, { timeout: 120_000 }, async () => {
-      if (kind === 'methodology' && !hasMethodology) {
-        expect(existsSync(join(out, 'methodology'))).toBe(false);
-        return;
-      }
-      const problems: string[] = [];
-      await withPage(async (page) => {
-        await page.setViewportSize(PHONE);
-        for (const path of pagesOf(kind)) {
-          await open(page, path);
-          const o = await measureOverflow(page);
-          expect(o.innerWidth, path).toBe(PHONE.width);
-          if (o.scrollWidth > o.innerWidth) {
-            const who = o.offenders.map((e) => `${e.selector} (width ${e.width}, right edge ${e.right})`).join('; ');
-            problems.push(`${path}: document ${o.scrollWidth} px wide at ${o.innerWidth}: ${who || 'no element found'}`);
-          }
-        }
-      });
-      expect(problems, problems.join('\n')).toEqual([]);
-    });
-  }
-});
-
-describe('the overflow check sees what it looks for (not vacuous)', () => {
-  it('a planted wide element and a planted unbreakable line are named; the same inside a scroll box is not', async () => {
-    await withPage(async (page) => {
-      await page.setViewportSize(PHONE);
-      await page.setContent(
-        '<!doctype html><html><body style="margin:0"><main id="main">' +
-          '<div class="wide" style="width:900px">w</div>' +
-          '<p class="line" style="white-space:nowrap">' + 'x'.repeat(200) + '</p>' +
-          '<div style="overflow-x:auto"><div class="hidden" style="width:3000px">s</div></div>' +
-          '</main></body></html>',
-      );
-      const o = await measureOverflow(page);
-      expect(o.scrollWidth).toBeGreaterThan(PHONE.width);
-      const named = o.offenders.map((e) => e.selector).join('\n');
-      expect(named).toContain('main#main > div.wide');
-      expect(named).toContain('main#main > p.line text');
-      expect(named).not.toContain('hidden');
-      expect(o.offenders.find((e) => e.selector === 'main#main > div.wide:nth-of-type(1)')).toEqual({ selector: 'main#main > div.wide:nth-of-type(1)', width: 900, right: 900 });
-    });
   });
 });
 
@@ -296,11 +172,14 @@ describe('axe-core: no violation of any impact, light and dark', () => {
       await withPage(async (page) => {
         await page.setViewportSize(DESKTOP);
         for (const path of await axePagesOf(kind)) {
+          // One load per page: the colour scheme applies to the loaded page (its media queries), as a reload would.
+          await page.emulateMedia({ colorScheme: SCHEMES[0] });
+          await open(page, path);
+          await injectAxe(page);
           for (const colorScheme of SCHEMES) {
             await page.emulateMedia({ colorScheme });
-            await open(page, path);
             expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), `${path} ${colorScheme}`).toBe(colorScheme === 'dark');
-            problems.push(...describeAxe(`${path} (${colorScheme})`, await axeViolations(page)));
+            problems.push(...describeAxe(`${path} (${colorScheme})`, await runAxe(page)));
             checked.push(`${path} ${colorScheme}`);
           }
         }
