@@ -322,7 +322,7 @@ export async function renderPages(model: SiteModel, target: string, details: Tas
       publicDir: join(PROJECT_ROOT, 'public'),
       outDir: out,
       cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), escapeAttributesPlugin(), siteModelPlugin(modelFile), renderFilterPlugin(choice), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
+      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), serverBundleAsIsPlugin(), escapeAttributesPlugin(), siteModelPlugin(modelFile), renderFilterPlugin(choice), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
       logLevel: 'error',
       mode: 'production',
     });
@@ -332,6 +332,17 @@ export async function renderPages(model: SiteModel, target: string, details: Tas
     process.chdir(cwd);
     await removeRender(work);
   }
+}
+
+/**
+ * A Vite plugin that turns Rollup's tree-shaking off for the server bundle
+ * alone: that bundle only renders the pages and is deleted after (Astro's
+ * cleanServerOutput), so leaving unused code in it changes no byte of the
+ * site, and the build is about 10% faster (docs/benchmarks.md). The
+ * browser's scripts are still tree-shaken.
+ */
+export function serverBundleAsIsPlugin(): { name: string; config: (config: unknown, env: { isSsrBuild?: boolean }) => { build: { rollupOptions: { treeshake: false } } } | undefined } {
+  return { name: 'ledgerboard:server-bundle-as-is', config: (_config, env) => (env.isSsrBuild === true ? { build: { rollupOptions: { treeshake: false } } } : undefined) };
 }
 
 /** Removes a render directory, its marker last: killed midway, it is left with its marker or empty (see removeStaleRenders). */
