@@ -28,19 +28,31 @@ async function underClosedDirectory(dir: string): Promise<boolean> {
   }
 }
 
+/** A copy of .ci/run up to its install (`node --version`), ending with `echo` and exit 7, as `<open 0755 dir>/board/.ci/run`. */
+async function stubbedCiRun(echo: string): Promise<{ dir: string; tree: string }> {
+  const script = await readFile(new URL('../.ci/run', import.meta.url), 'utf8');
+  const tail = script.indexOf('\nnode --version\n');
+  expect(tail, 'the install-and-test part starts at `node --version`').toBeGreaterThan(0);
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'lb-ci-run-')));
+  work.push(dir);
+  await chmod(dir, 0o755);
+  const tree = join(dir, 'board');
+  await mkdir(join(tree, '.ci'), { recursive: true });
+  await writeFile(join(tree, '.ci', 'run'), `${script.slice(0, tail)}\n${echo}\nexit 7\n`, { mode: 0o755 });
+  return { dir, tree };
+}
+
+/** Runs a stub's .ci/run with `env` added; its exit code and output, whatever the code. */
+function runStub(tree: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run('bash', [join(tree, '.ci', 'run')], { env: { ...process.env, LEDGERBOARD_CI_CLONE: undefined, ...env } }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+}
+
 describe('.ci/run', () => {
   it('as root under open directories: runs once from a clone of HEAD in a 0700 directory, says so, keeps the exit status, removes the clone', { timeout: 60_000 }, async () => {
-    const script = await readFile(new URL('../.ci/run', import.meta.url), 'utf8');
-    const tail = script.indexOf('\nnode --version\n');
-    expect(tail, 'the install-and-test part starts at `node --version`').toBeGreaterThan(0);
-    const stub = `${script.slice(0, tail)}\necho "RUN IN $(pwd -P) PARENT $(stat -c %a ..)"\nexit 7\n`;
-
-    const dir = await realpath(await mkdtemp(join(tmpdir(), 'lb-ci-run-')));
-    work.push(dir);
-    await chmod(dir, 0o755);
-    const repo = join(dir, 'board');
-    await mkdir(join(repo, '.ci'), { recursive: true });
-    await writeFile(join(repo, '.ci', 'run'), stub, { mode: 0o755 });
+    const { dir, tree: repo } = await stubbedCiRun('echo "RUN IN $(pwd -P) PARENT $(stat -c %a ..)"');
     const git = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', '-c', 'init.defaultBranch=main', ...args], { cwd: repo });
     await git('init', '-q');
     await git('add', '.ci/run');
@@ -48,10 +60,7 @@ describe('.ci/run', () => {
     const head = (await git('rev-parse', 'HEAD')).stdout.trim();
     await writeFile(join(repo, 'uncommitted.txt'), 'not tested\n');
 
-    const result = await run('bash', [join(repo, '.ci', 'run')], { env: { ...process.env, TMPDIR: dir, LEDGERBOARD_CI_CLONE: undefined } }).then(
-      () => ({ code: 0, stdout: '', stderr: '' }),
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+    const result = await runStub(repo, { TMPDIR: dir });
     expect(result.code, result.stderr).toBe(7);
     if (process.getuid?.() !== 0 || (await underClosedDirectory(repo))) {
       // Not root, or already somewhere closed to others: it runs in place.
@@ -71,19 +80,8 @@ describe('.ci/run', () => {
   });
 
   it('as root under open directories but without a git checkout (an unpacked tarball): runs in place, saying the 0700-parent run is skipped', { timeout: 60_000 }, async () => {
-    const script = await readFile(new URL('../.ci/run', import.meta.url), 'utf8');
-    const tail = script.indexOf('\nnode --version\n');
-    const stub = `${script.slice(0, tail)}\necho "RUN IN $(pwd -P)"\nexit 7\n`;
-    const dir = await realpath(await mkdtemp(join(tmpdir(), 'lb-ci-run-')));
-    work.push(dir);
-    await chmod(dir, 0o755);
-    const tree = join(dir, 'board');
-    await mkdir(join(tree, '.ci'), { recursive: true });
-    await writeFile(join(tree, '.ci', 'run'), stub, { mode: 0o755 });
-    const result = await run('bash', [join(tree, '.ci', 'run')], { env: { ...process.env, TMPDIR: dir, LEDGERBOARD_CI_CLONE: undefined, GIT_CEILING_DIRECTORIES: dir } }).then(
-      () => ({ code: 0, stdout: '', stderr: '' }),
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+    const { dir, tree } = await stubbedCiRun('echo "RUN IN $(pwd -P)"');
+    const result = await runStub(tree, { TMPDIR: dir, GIT_CEILING_DIRECTORIES: dir });
     expect(result.code, result.stderr).toBe(7);
     expect(result.stdout).toContain(`RUN IN ${tree}`);
     if (process.getuid?.() === 0 && !(await underClosedDirectory(tree))) {
