@@ -19,7 +19,7 @@ import type { HistoryCheck } from '../../history/compare.ts';
 import { countPages, writeDataFiles } from './data-files.ts';
 import { writeFreezeLogFiles } from './freeze-log-files.ts';
 import type { LoadedFreezeLog } from '../../history/freeze-log-files.ts';
-import { renderPages } from './render.ts';
+import { renderPages, SERVER_BUNDLE_DIR } from './render.ts';
 import { keepPageListing, keepRender, modelDigest, readKeptRender, readPageListing, renderedFiles, renderKey, siteCodeIdentity, type PageListing } from './render-cache.ts';
 import { keepOutputStamp, listOutput, outputKey, readOutputStamp } from './output-stamp.ts';
 import { siteTasks } from '../model/tasks.ts';
@@ -87,6 +87,15 @@ export interface SiteBuildOptions {
   offline?: boolean;
   /** The config's freeze log as the pipeline read it (null or absent: none): published as /freeze-log.jsonl, with retain's copies (freeze-log-files.ts). */
   freezeLog?: LoadedFreezeLog | null;
+  /**
+   * The kept server bundle to render with when it was made from this site
+   * code (astro-steps.ts): its directory; default lib/server-bundle, where
+   * `npm run compile` keeps it; null: Astro bundles the pages itself. The
+   * site's bytes are the same either way.
+   */
+  serverBundle?: string | null;
+  /** Told whether Astro rendered with the kept server bundle or bundled the pages itself (not called when Astro did not run). */
+  onRender?: (bundle: 'reused' | 'built') => void;
 }
 
 /**
@@ -162,7 +171,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
     facts: options.facts,
   });
   const built = await effects.output(async (out) => {
-    const rendered = await renderSite(model, config, tasks, out, effects, options.renderCache, options.offline === true);
+    const rendered = await renderSite(model, config, tasks, out, effects, options.renderCache, options.offline === true, options);
     let files = 0;
     options.log('writing raw evidence and data files');
     files += await writeDataFiles(model, published, retained.reports, out, options.history?.manifests ?? [], scorecard);
@@ -205,7 +214,7 @@ export async function buildSite(report: Report, bundles: readonly ReadBundle[], 
  * listing; every rendered file moved under the base path. Returns the page
  * paths Astro rendered (null: the whole kept render was taken).
  */
-async function renderSite(model: SiteModel, config: Config, tasks: Awaited<ReturnType<typeof siteTasks>>, out: OutputWriter, effects: BuildEffects, cache: CacheStore | undefined, offline: boolean): Promise<string[] | null> {
+async function renderSite(model: SiteModel, config: Config, tasks: Awaited<ReturnType<typeof siteTasks>>, out: OutputWriter, effects: BuildEffects, cache: CacheStore | undefined, offline: boolean, bundle: Pick<SiteBuildOptions, 'serverBundle' | 'onRender'>): Promise<string[] | null> {
   const base = basePathOf(config);
   // Every rendered page's links: under the base path, or (an offline copy) relative to the page (offline.ts).
   const links = (html: string, file: string): string => (offline ? offlinePage(html, file) : rebaseHtml(html, base));
@@ -232,6 +241,9 @@ async function renderSite(model: SiteModel, config: Config, tasks: Awaited<Retur
   const rendered: string[] = [];
   effects.log('rendering pages');
   await renderPages(model, effects.outDir, tasks.details, tasks.transcripts, {
+    // The server bundle `npm run compile` kept, when it was made from this site code (astro-steps.ts).
+    serverBundle: bundle.serverBundle === null ? null : { dir: bundle.serverBundle ?? SERVER_BUNDLE_DIR, identity: site },
+    ...(bundle.onRender === undefined ? {} : { rendered: bundle.onRender }),
     async choose(data) {
       keys = pageKeys(model, { site, config: configDigest, whole, details: data.details, transcripts: data.transcripts });
       for (const path of FIXED_PAGES) if (!keys.has(path)) keys.set(path, pageKeyOfWhole(path, site, configDigest, whole, model));

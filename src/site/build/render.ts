@@ -16,6 +16,7 @@ import { cohortOf } from '../model/view.ts';
 import type { TranscriptDetails } from '../model/transcripts.ts';
 import { processAlive } from './build-lock.ts';
 import { escapeAttributesPlugin } from './escape-attributes.ts';
+import { runAstro, type AstroInlineConfig } from './astro-steps.ts';
 
 /** The repository root (where astro.config.mjs and src/pages are). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -96,12 +97,16 @@ export async function writeSiteModel(model: SiteModel, file: string): Promise<{ 
 /**
  * The code that reads the lines of {@link siteModelLines} back into the model
  * (the module's default export): the file read 1 MiB at a time, each line
- * parsed alone, so neither the file nor the model is ever one string.
+ * parsed alone, so neither the file nor the model is ever one string. A
+ * relative `file` is read from the working directory when the module is
+ * evaluated (renderPages: the render directory, so the same code serves
+ * every build: astro-steps.ts).
  */
 export function siteModelReader(file: string): string {
   return [
     "import { closeSync, openSync, readSync } from 'node:fs';",
-    `const fd = openSync(${JSON.stringify(file)}, 'r');`,
+    "import { resolve } from 'node:path';",
+    `const fd = openSync(resolve(${JSON.stringify(file)}), 'r');`,
     'const chunk = Buffer.allocUnsafe(1 << 20);',
     'let root;',
     'let rest = [];',
@@ -141,7 +146,8 @@ export function siteModelReader(file: string): string {
  * the model reaches the pages, components and layouts, as data of this one
  * render, never a global. The module's code only reads the file when the
  * render runs: the model is in no module's source, so no chunk Vite writes
- * grows with it.
+ * grows with it, and renderPages names it relative to the render directory,
+ * so no chunk depends on where a build renders.
  */
 export function siteModelPlugin(file: string): VitePlugin {
   const resolved = `\0${SITE_MODEL_MODULE}`;
@@ -170,8 +176,8 @@ export function pageDataPlugin(moduleId: string, exportName: string, dir: string
   const resolved = `\0${moduleId}`;
   const code = [
     "import { readFileSync } from 'node:fs';",
-    "import { join } from 'node:path';",
-    `const dir = ${JSON.stringify(dir)};`,
+    "import { join, resolve } from 'node:path';",
+    `const dir = resolve(${JSON.stringify(dir)});`,
     `export function ${exportName}(n) {`,
     '  const data = JSON.parse(readFileSync(join(dir, `${Number(n)}.json`), \'utf8\'));',
     '  if (Array.isArray(data.htmlLengths)) {',
@@ -243,17 +249,26 @@ function pageDataDigest(json: string, html: string | null): string {
 /** The module id through which the pages with getStaticPaths ask whether a page is rendered this time (renderFilterPlugin). */
 export const RENDER_PAGES_MODULE = 'virtual:ledgerboard/render-pages';
 
+/** The file in the render directory naming the pages renderFilterPlugin lets render: JSON, null (every page) or a sorted list of paths. */
+export const RENDER_PAGES_FILE = 'render-pages.json';
+
 /**
  * A Vite plugin serving {@link RENDER_PAGES_MODULE}: `renders(path)`, true
- * for every page when `only` is null, else for the paths in it. The pages
- * with getStaticPaths filter their paths through it, so Astro renders only
- * the pages an incremental build needs (build-site.ts); pages without
- * getStaticPaths (page-paths.ts FIXED_PAGES) render whenever Astro runs.
+ * for every page when `file` (read when the pages render, relative to the
+ * working directory: the render directory) holds null, else for the paths
+ * it lists. The pages with getStaticPaths filter their paths through it, so
+ * Astro renders only the pages an incremental build needs (build-site.ts);
+ * pages without getStaticPaths (page-paths.ts FIXED_PAGES) render whenever
+ * Astro runs. The list is read, not written into the module, so the server
+ * bundle is the same for every build (astro-steps.ts).
  */
-export function renderFilterPlugin(only: ReadonlySet<string> | null): VitePlugin {
+export function renderFilterPlugin(file: string): VitePlugin {
   const resolved = `\0${RENDER_PAGES_MODULE}`;
   const code = [
-    `const only = ${only === null ? 'null' : `new Set(${JSON.stringify([...only].sort())})`};`,
+    "import { readFileSync } from 'node:fs';",
+    "import { resolve } from 'node:path';",
+    `const listed = JSON.parse(readFileSync(resolve(${JSON.stringify(file)}), 'utf8'));`,
+    'const only = listed === null ? null : new Set(listed);',
     'export function renders(path) { return only === null || only.has(path); }',
     '',
   ].join('\n');
@@ -267,6 +282,10 @@ export type RenderChoice = ReadonlySet<string> | null | 'none';
 export interface RenderSteps {
   /** Called with the digests of every task and transcript page's data as written, before Astro runs; absent: every page. */
   choose?: (data: { details: readonly string[]; transcripts: readonly string[] }) => Promise<RenderChoice>;
+  /** A kept server bundle to take if it checks (astro-steps.ts); absent or null: Astro bundles the pages itself. */
+  serverBundle?: { dir: string; identity: string } | null;
+  /** Told whether Astro took the kept bundle or made one. */
+  rendered?: (bundle: 'reused' | 'built') => void;
   /** Takes Astro's output directory (null when Astro did not run) and the pages asked for; called before the render directory is removed. */
   take: (out: string | null, asked: ReadonlySet<string> | null) => Promise<void>;
 }
@@ -293,41 +312,79 @@ type VitePlugin = { name: string; resolveId: (id: string) => string | undefined;
  * the same output (removeStaleRenders, under the build lock).
  */
 export async function renderPages(model: SiteModel, target: string, details: TaskDetails | null, transcripts: TranscriptDetails | null, steps: RenderSteps): Promise<void> {
-  const { build } = await import('astro');
-  const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
   const work = await realpath(await mkdtemp(renderPrefix(target)));
   const cwd = process.cwd();
   try {
     await writeFile(join(work, RENDER_MARKER), `${process.pid}\n`);
     await linkPackages(join(work, 'node_modules'));
-    const out = join(work, 'out');
-    const detailsDir = join(work, 'task-details');
     // Task pages get their rows as HTML already (attempt-rows.ts), each cohort's in its currency.
-    const detailDigests = await writePageData(details === null ? null : { pages: details.pages, detail: async (n) => taskPageData(await details.detail(n), (id) => cohortOf(model, id).cost.currency) }, detailsDir);
-    const transcriptsDir = join(work, 'transcripts');
-    const transcriptDigests = await writePageData(transcripts, transcriptsDir);
+    const detailDigests = await writePageData(details === null ? null : { pages: details.pages, detail: async (n) => taskPageData(await details.detail(n), (id) => cohortOf(model, id).cost.currency) }, join(work, DETAILS_DIR));
+    const transcriptDigests = await writePageData(transcripts, join(work, TRANSCRIPTS_DIR));
     const choice = steps.choose === undefined ? null : await steps.choose({ details: detailDigests, transcripts: transcriptDigests });
     if (choice === 'none') {
       await steps.take(null, new Set());
       return;
     }
-    const modelFile = join(work, 'site-model.jsonl');
-    await writeSiteModel(model, modelFile);
+    await writeSiteModel(model, join(work, MODEL_FILE));
+    await writeFile(join(work, RENDER_PAGES_FILE), JSON.stringify(choice === null ? null : [...choice].sort()));
     process.chdir(work);
-    await build({
-      ...projectConfig,
-      configFile: false,
-      root: work,
-      srcDir: join(PROJECT_ROOT, 'src'),
-      publicDir: join(PROJECT_ROOT, 'public'),
-      outDir: out,
-      cacheDir: join(work, 'cache'),
-      vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), serverBundleAsIsPlugin(), escapeAttributesPlugin(), siteModelPlugin(modelFile), renderFilterPlugin(choice), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', detailsDir), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', transcriptsDir)] },
-      logLevel: 'error',
-      mode: 'production',
-    });
+    const result = await runAstro(await renderConfig(work), { reuse: steps.serverBundle ?? null, generate: true });
+    steps.rendered?.(result.bundle);
     process.chdir(cwd);
-    await steps.take(out, choice);
+    await steps.take(join(work, 'out'), choice);
+  } finally {
+    process.chdir(cwd);
+    await removeRender(work);
+  }
+}
+
+/** The names of the render's data in the render directory: what the virtual modules read when the pages render. */
+const MODEL_FILE = 'site-model.jsonl';
+const DETAILS_DIR = 'task-details';
+const TRANSCRIPTS_DIR = 'transcripts';
+
+/**
+ * Astro's configuration for a render in `work`: the project's, with the
+ * render directory as root, the project's pages and public files, and the
+ * plugins that serve the render's data (by names relative to the render
+ * directory, so the server bundle does not depend on where it is made).
+ */
+async function renderConfig(work: string): Promise<AstroInlineConfig> {
+  const { default: projectConfig } = (await import(pathToFileURL(join(PROJECT_ROOT, 'astro.config.mjs')).href)) as { default: AstroInlineConfig };
+  return {
+    ...projectConfig,
+    configFile: false,
+    root: work,
+    srcDir: join(PROJECT_ROOT, 'src'),
+    publicDir: join(PROJECT_ROOT, 'public'),
+    outDir: join(work, 'out'),
+    cacheDir: join(work, 'cache'),
+    vite: { ...projectConfig.vite, cacheDir: join(work, 'vite'), plugins: [...(projectConfig.vite?.plugins ?? []), serverBundleAsIsPlugin(), escapeAttributesPlugin(), siteModelPlugin(MODEL_FILE), renderFilterPlugin(RENDER_PAGES_FILE), pageDataPlugin(TASK_DETAILS_MODULE, 'taskDetail', DETAILS_DIR), pageDataPlugin(TRANSCRIPTS_MODULE, 'transcript', TRANSCRIPTS_DIR)] },
+    logLevel: 'error',
+    mode: 'production',
+  };
+}
+
+/** Where `npm run compile` keeps the server bundle (astro-steps.ts), in the compiled tree. */
+export const SERVER_BUNDLE_DIR = join(PROJECT_ROOT, 'lib', 'server-bundle');
+
+/**
+ * Makes the server bundle and keeps it in `dir` under `identity` (the site
+ * code identity, render-cache.ts), running Astro's Vite step alone in a
+ * render directory of its own beside `dir`. Returns whether it was kept (not
+ * under another Astro version: astro-steps.ts).
+ */
+export async function prebuildServerBundle(dir: string, identity: string): Promise<boolean> {
+  await mkdir(dirname(dir), { recursive: true });
+  await removeStaleRenders(dir);
+  const work = await realpath(await mkdtemp(renderPrefix(dir)));
+  const cwd = process.cwd();
+  try {
+    await writeFile(join(work, RENDER_MARKER), `${process.pid}\n`);
+    await linkPackages(join(work, 'node_modules'));
+    process.chdir(work);
+    const result = await runAstro(await renderConfig(work), { keep: { dir, identity }, generate: false });
+    return result.kept;
   } finally {
     process.chdir(cwd);
     await removeRender(work);
@@ -351,7 +408,6 @@ async function removeRender(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-type AstroInlineConfig = NonNullable<Parameters<typeof import('astro').build>[0]>;
 
 /** The name every render directory of a build into `target` starts with (mkdtemp adds six characters). */
 export function renderPrefix(target: string): string {
