@@ -110,7 +110,12 @@ function prebuildServerBundle(out, { onlyIfStale = false } = {}) {
     'const kept = await prebuildServerBundle(dir, identity);',
     "process.stderr.write(kept ? `compile: Astro's server bundle kept in lib/server-bundle (${((Date.now() - started) / 1000).toFixed(1)} s)\\n` : 'compile: no server bundle kept (another Astro version): every build bundles the pages itself\\n');",
   ].join('\n');
-  execFileSync(process.execPath, ['--input-type=module', '-e', code], { stdio: 'inherit', cwd: root, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  try {
+    execFileSync(process.execPath, ['--input-type=module', '-e', code], { stdio: 'inherit', cwd: root, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  } catch (error) {
+    // The kept bundle only saves time: without it every build bundles the pages itself, so the compile stands.
+    process.stderr.write(`compile: Astro's server bundle could not be kept (${error.message.split('\n')[0]}): every build bundles the pages itself until the next compile\n`);
+  }
 }
 
 /** The specifier the compiled code imports zod by (tsc keeps the source's quotes). */

@@ -283,9 +283,10 @@ async function keepBundle(dir: string, identity: string, internals: Internals, c
   const old = `${dir}.old-${process.pid}`;
   await rm(old, { recursive: true, force: true });
   await rename(dir, old).catch(() => undefined);
-  await rename(next, dir);
-  await rm(old, { recursive: true, force: true });
-  return true;
+  // Another process keeping a bundle at the same time may have put its own in place meanwhile: that one stays (each is checked on use).
+  const placed = await rename(next, dir).then(() => true, () => false);
+  await rm(placed ? old : next, { recursive: true, force: true });
+  return placed;
 }
 
 /** The identity of the bundle kept in `dir` in this format for this Astro, or null (none, or not one this code reads). */

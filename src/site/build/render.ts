@@ -419,32 +419,39 @@ export const RENDER_MARKER = '.ledgerboard-render';
 
 /**
  * Makes `dir` a node_modules that resolves every package name as Node
- * resolves it from the project: a link to the package in the first
- * node_modules on the project's lookup path (its own, then its ancestors'),
- * scoped packages one level down. A single link to one node_modules would
- * miss packages hoisted into an ancestor when ledgerboard is installed as a
- * dependency.
+ * resolves it from the project. When only one node_modules lies on the
+ * project's lookup path (its own, then its ancestors'), `dir` is a link to
+ * it; otherwise `dir` holds a link to each package in the first node_modules
+ * that has it, scoped packages one level down (a single link to one
+ * node_modules would miss packages hoisted into an ancestor when
+ * ledgerboard is installed as a dependency).
  */
 async function linkPackages(dir: string): Promise<void> {
-  await mkdir(dir);
-  const done = new Set<string>();
+  const present: { modules: string; names: string[] }[] = [];
   for (const modules of lookupPath(PROJECT_ROOT)) {
-    const names = await readdir(modules).catch(() => [] as string[]);
+    const names = await readdir(modules).catch(() => null);
+    if (names !== null) present.push({ modules, names });
+  }
+  // One node_modules on the path (a checkout, or an install that hoisted nothing above it): one link to it.
+  if (present.length === 1) {
+    await symlink(present[0]!.modules, dir);
+    return;
+  }
+  await mkdir(dir);
+  // Package name to the directory it links to: the first on the lookup path wins.
+  const links = new Map<string, string>();
+  for (const { modules, names } of present) {
     for (const name of names.sort()) {
       if (name.startsWith('.')) continue;
       if (name.startsWith('@')) {
         const scoped = await readdir(join(modules, name)).catch(() => [] as string[]);
-        for (const inner of scoped.sort()) await linkOnce(join(modules, name, inner), join(dir, name, inner), `${name}/${inner}`, done);
-      } else await linkOnce(join(modules, name), join(dir, name), name, done);
+        for (const inner of scoped.sort()) if (!inner.startsWith('.') && !links.has(`${name}/${inner}`)) links.set(`${name}/${inner}`, join(modules, name, inner));
+      } else if (!links.has(name)) links.set(name, join(modules, name));
     }
   }
-}
-
-async function linkOnce(source: string, link: string, name: string, done: Set<string>): Promise<void> {
-  if (done.has(name) || name.endsWith('/.bin')) return;
-  done.add(name);
-  await mkdir(dirname(link), { recursive: true });
-  await symlink(source, link);
+  // The scope directories first, then every link at once (one at a time, the ~450 links of a checkout took 0.6 s of each build).
+  await Promise.all([...new Set([...links.keys()].filter((n) => n.includes('/')).map((n) => n.split('/')[0]!))].map((scope) => mkdir(join(dir, scope))));
+  await Promise.all([...links].map(([name, source]) => symlink(source, join(dir, ...name.split('/')))));
 }
 
 /** Node's node_modules lookup path from a directory (NODE_MODULES_PATHS: a directory named node_modules is not searched inside). */
