@@ -424,11 +424,12 @@ export const RENDER_MARKER = '.ledgerboard-render';
  * it; otherwise `dir` holds a link to each package in the first node_modules
  * that has it, scoped packages one level down (a single link to one
  * node_modules would miss packages hoisted into an ancestor when
- * ledgerboard is installed as a dependency).
+ * ledgerboard is installed as a dependency). `lookup` is that path (a
+ * test gives its own).
  */
-async function linkPackages(dir: string): Promise<void> {
+export async function linkPackages(dir: string, lookup: readonly string[] = lookupPath(PROJECT_ROOT)): Promise<void> {
   const present: { modules: string; names: string[] }[] = [];
-  for (const modules of lookupPath(PROJECT_ROOT)) {
+  for (const modules of lookup) {
     const names = await readdir(modules).catch(() => null);
     if (names !== null) present.push({ modules, names });
   }
