@@ -18,7 +18,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { buildSite, launchBrowser, requireChromium, ROOT, settle, sitemapPaths, type BrowserSession } from './browser.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
 const TITLE = 'blob test site';
@@ -129,11 +129,12 @@ describe('no evidence file runs as script or shadows a page', () => {
       for (const href of linked) {
         // A download (application/octet-stream) aborts the navigation: that is the point, not a failure.
         await page.goto(server.origin + href, { waitUntil: 'load' }).catch(() => null);
-        await page.waitForTimeout(100);
+        // What the page does on its own (a payload's onload, onerror, autofocus) has run by then.
+        await settle(page).catch(() => undefined);
         const flag = await page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned).catch(() => undefined);
         if (flag !== undefined) flags.push(`${href}: window.pwned = ${String(flag)}`);
       }
-      await page.waitForTimeout(300);
+      await settle(page).catch(() => undefined);
     } finally {
       await page.close();
     }

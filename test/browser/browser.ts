@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,6 +95,16 @@ export async function buildSite(args: { bundles?: string; out: string; config?: 
     const e = error as Error & { stdout?: string; stderr?: string };
     throw new Error(`ledgerboard build failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
   }
+}
+
+/**
+ * Waits until what a loaded page does on its own has run: two animation
+ * frames (autofocus and the rendering update that fires focus events) and
+ * then one task (handlers queued by onload, onerror or focus). The hostile
+ * pages' payloads fire there; a test waits for this instead of sleeping.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
 }
 
 /** The URL paths of every page in a built site's sitemap.xml. */

@@ -24,7 +24,7 @@ import { groupedIncompatibilities, type Report, type ReportCohort } from '../../
 import { boardsInOrder } from '../../src/report/board-order.ts';
 import { shortIdentity } from '../../src/site/views/format.ts';
 import { makeTempDir, removeTempDirs, verifyDir, writeModel } from '../helpers/bundle-builder.ts';
-import { buildSite, launchBrowser, requireChromium, ROOT, sitemapPaths, type BrowserSession } from './browser.ts';
+import { buildSite, launchBrowser, requireChromium, ROOT, settle, sitemapPaths, type BrowserSession } from './browser.ts';
 import { sharedDemoBuild } from './shared-demo.ts';
 import { HOSTILE_SITE_TITLE, hostileModel, hostileSpecs, readCorpora, rejectedSpec, type HostileSpec } from './hostile.ts';
 import { asText, inspectHtml, type DocumentFacts } from './inspect.ts';
@@ -217,8 +217,8 @@ describe('demo site, JavaScript disabled', () => {
       }
       // Without JavaScript the button does nothing and the page says so; nothing else depends on it.
       await page.goto(demo.server.origin + firstCountedPlan(demo));
+      // With JavaScript on, the click handler marks the root running before it returns; off, nothing can change it.
       await page.click('[data-verify-root] button[data-verify]');
-      await page.waitForTimeout(300);
       expect(await page.getAttribute('[data-verify-root]', 'data-verify-status')).toBe('idle');
     } finally {
       await page.close();
@@ -481,7 +481,7 @@ describe('hostile site: publisher strings are data, never markup', () => {
         // Give onload/onerror/autofocus payloads a moment, and hover and focus what is there.
         await page.mouse.move(200, 200);
         await page.keyboard.press('Tab');
-        await page.waitForTimeout(150);
+        await settle(page);
       }
       // Not a failure (NOTES.md may show https images, as GitHub's sanitize schema allows), but worth seeing:
       // each was aborted by the session's route, so the tests never touch the network.

@@ -15,7 +15,7 @@ import { modelOf } from '../helpers/site-model.ts';
 import { publishedOf } from '../../src/site/build/publish.ts';
 import { NOTES_BUDGET, scanNotes, type NotesLimit } from '../../src/site/views/notes-budget.ts';
 import { renderMarkdown } from '../../src/site/views/notes-render.ts';
-import { NOTES_SAFETY, renderNotes, renderNotesChecked, startNotesRenderer } from '../../src/site/views/notes.ts';
+import { NOTES_SAFETY, notesWorker, renderNotes, renderNotesChecked, startNotesRenderer } from '../../src/site/views/notes.ts';
 import { removeTempDirs, validBundle, writeModel } from '../helpers/bundle-builder.ts';
 
 afterAll(removeTempDirs);
@@ -201,8 +201,16 @@ describe('the safety net (the one machine-dependent limit)', () => {
     // The first rendering of a fresh worker: stop the one earlier tests left (a 1 MiB worker restarts it).
     await renderNotesChecked(encode('# a\n'), { seconds: 60, memory_mb: 1 });
     startNotesRenderer();
-    // Long enough for the worker to load and say ready while nothing listens for a rendering.
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // The worker says ready while no rendering listens (watched here apart from the module's own listener).
+    const worker = notesWorker()!;
+    await new Promise<void>((resolve) => {
+      const heard = (message: { kind?: unknown }) => {
+        if (message.kind !== 'ready') return;
+        worker.off('message', heard);
+        resolve();
+      };
+      worker.on('message', heard);
+    });
     const rendered = await renderNotesChecked(encode('# a\n\nsome *notes*\n'), { seconds: 8, memory_mb: NOTES_SAFETY.memory_mb });
     expect(rendered).toEqual({ html: '<h3>a</h3>\n<p>some <em>notes</em></p>', over: null });
   }, 30_000);

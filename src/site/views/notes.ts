@@ -72,6 +72,11 @@ export function startNotesRenderer(): void {
   current ??= start(NOTES_SAFETY.memory_mb);
 }
 
+/** The worker running now (started ahead or by a rendering), or null: for a test that watches its messages. */
+export function notesWorker(): Worker | null {
+  return current?.worker ?? null;
+}
+
 /** Renders one text on the worker, within the safety net. */
 function onWorker(text: string, safety: { seconds: number; memory_mb: number }): Promise<NotesRender> {
   if (current && current.memoryMb !== safety.memory_mb) stop(current);
