@@ -121,27 +121,34 @@ function astroModules(): Promise<AstroModules> {
     const root = dirname(require.resolve('astro/package.json'));
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
     if (version !== ASTRO_VERSION) return { build: astro.build, steps: null };
-    const load = async (path: string): Promise<Record<string, Fn>> => (await import(pathToFileURL(join(root, 'dist', path)).href)) as Record<string, Fn>;
-    const parts = await Promise.all(
-      [
-        'core/util.js',
-        'core/polyfill.js',
-        'core/config/logging.js',
-        'core/config/config.js',
-        'core/config/settings.js',
-        'integrations/hooks.js',
-        'vite-plugin-astro-server/plugin.js',
-        'core/routing/index.js',
-        'core/create-vite.js',
-        'core/sync/index.js',
-        'core/build/page-data.js',
-        'core/encryption.js',
-        'core/build/static-build.js',
-        'core/build/internal.js',
-        'core/fs/index.js',
-      ].map(load),
-    );
-    return { build: astro.build, steps: Object.assign({}, ...parts) as Record<string, Fn> };
+    // Each function from the module that defines it (as astro/dist/core/build/index.js imports them).
+    const from: [module: string, names: string[]][] = [
+      ['core/util.js', ['ensureProcessNodeEnv']],
+      ['core/polyfill.js', ['apply']],
+      ['core/config/logging.js', ['createNodeLogger']],
+      ['core/config/config.js', ['resolveConfig']],
+      ['core/config/settings.js', ['createSettings']],
+      ['integrations/hooks.js', ['runHookConfigSetup', 'runHookConfigDone', 'runHookBuildStart', 'runHookBuildDone']],
+      ['vite-plugin-astro-server/plugin.js', ['createDevelopmentManifest']],
+      ['core/routing/index.js', ['createRoutesList']],
+      ['core/create-vite.js', ['createVite']],
+      ['core/sync/index.js', ['syncInternal']],
+      ['core/build/page-data.js', ['collectPagesData']],
+      ['core/encryption.js', ['hasEnvironmentKey', 'getEnvironmentKey', 'createKey']],
+      ['core/build/static-build.js', ['viteBuild', 'staticBuild']],
+      ['core/build/internal.js', ['createBuildInternals', 'trackPageData']],
+    ];
+    const steps: Record<string, Fn> = {};
+    for (const [module, names] of from) {
+      const loaded = (await import(pathToFileURL(join(root, 'dist', module)).href)) as Record<string, unknown>;
+      for (const name of names) {
+        const step = loaded[name];
+        // Not where this version keeps it: the public build, nothing kept.
+        if (typeof step !== 'function') return { build: astro.build, steps: null };
+        steps[name] = step as Fn;
+      }
+    }
+    return { build: astro.build, steps };
   })());
 }
 
