@@ -40,6 +40,7 @@ import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/pro
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { plainPath } from './plain-path.ts';
 
 /** The one version of Astro whose build steps runAstro calls. */
 export const ASTRO_VERSION = '5.18.2';
@@ -244,8 +245,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-/** A plain relative path: no empty, `.` or `..` segment, no backslash or NUL. */
-const plain = (path: unknown): path is string => typeof path === 'string' && path.length > 0 && !/[\\\0]/.test(path) && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 
 /**
  * Keeps the bundle the Vite step just wrote into the output: the files that
@@ -325,7 +324,7 @@ export async function readBundle(dir: string, identity: string, at: RenderPlace,
   try {
     const record = JSON.parse(await readFile(join(dir, 'bundle.json'), 'utf8')) as BundleRecord;
     if (record.format !== SERVER_BUNDLE_FORMAT || record.astro !== ASTRO_VERSION || record.identity !== identity || record.srcDir !== settingsSrcDir(at)) return null;
-    if (!Array.isArray(record.files) || !record.files.every(([path]) => plain(path))) return null;
+    if (!Array.isArray(record.files) || !record.files.every(([path]) => plainPath(path))) return null;
     const rehome = rehomer(record.srcFromRoot, srcFromRoot(at));
     const pages: [key: string, component: string, page: BundleRecord['pages'][number][2]][] = [];
     for (const [route, component, page] of record.pages) {

@@ -35,7 +35,8 @@ import { digestCanonical } from '../../json/canonical.ts';
 import { readSealed, writeSealed, type CacheStore } from '../../cache/sealed.ts';
 import type { Config } from '../../config/config.ts';
 import type { Report } from '../../report/schema.ts';
-import { plainPath, siteCodeIdentity } from './render-cache.ts';
+import { plainPath } from './plain-path.ts';
+import { siteCodeIdentity } from './render-cache.ts';
 import { hashFiles, hashOne } from './hash-files.ts';
 import { compareCodeUnits as byCodeUnit } from '../../json/compare.ts';
 

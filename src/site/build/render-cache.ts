@@ -26,6 +26,7 @@ import { dirname, join, relative } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { readSealed, writeSealed, type CacheStore } from '../../cache/sealed.ts';
 import type { SiteModel } from '../model/model-types.ts';
+import { plainPath } from './plain-path.ts';
 import { PROJECT_ROOT, siteModelLines } from './render.ts';
 import type { StampedPage } from './stamp.ts';
 
@@ -80,11 +81,6 @@ export async function renderKey(model: SiteModel): Promise<string> {
   // Line by line, as the pages receive it: the model as one string is past what V8 holds at 10^4 bundles.
   for (const line of siteModelLines(model)) hash.update(line);
   return `sha256:${hash.digest('hex')}`;
-}
-
-/** A `/`-separated relative path with no `.`, `..` or empty segment, no backslash or NUL. */
-export function plainPath(path: unknown): path is string {
-  return typeof path === 'string' && path.length > 0 && !/[\\\0]/.test(path) && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
 /** The kept render for a key, or null (none, or one that does not check: see the module comment). */
