@@ -4,10 +4,10 @@
  * takes it writes the same bytes as one that bundles the pages itself, from
  * a render directory at another depth than the one it was made in (Astro's
  * page keys are paths relative to the render's root, moved on reuse); a kept
- * bundle that is stale, tampered with, for other pages, another format or
- * another Astro is not taken.
+ * bundle that is stale, tampered with, of another shape, for other pages,
+ * another format or another Astro, or whose file is a link, is not taken.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,7 +104,7 @@ describe('a kept server bundle is taken only when it checks', () => {
     expect(taken!.bytes.size).toBe((await record(kept)).files.length);
   });
 
-  it('is not taken for another identity, format, Astro or source directory, for other pages, or with a file that does not match its digest', async () => {
+  it('is not taken for another identity, format, Astro or source directory, for other pages, of another shape, or with a file that does not match its digest or is a link', async () => {
     const keys = await keysOf(kept);
     expect(await readBundle(kept, 'sha256:another', place(), keys)).toBeNull();
     expect(await readBundle(join(dir, 'none'), identity, place(), keys)).toBeNull();
@@ -116,6 +116,17 @@ describe('a kept server bundle is taken only when it checks', () => {
       ['src', (r) => (r.srcDir = join(dir, 'src'))],
       ['root', (r) => (r.srcFromRoot = 'elsewhere')],
       ['path', (r) => (r.files[0]![0] = '../outside.mjs')],
+      ['shape', (r) => ((r as unknown as { inlinedScripts: unknown }).inlinedScripts = {})],
+      ['page shape', (r) => ((r.pages[0] as unknown[])[2] = { styles: [] })],
+      ['digest form', (r) => (r.files[0]![1] = 'not-a-digest')],
+      ['link', () => undefined, async (at) => {
+        // The file replaced by a link to a copy of the same bytes: a kept file is read without following links.
+        const [first] = (await record(at)).files;
+        const path = join(at, 'files', ...first![0].split('/'));
+        await cp(path, `${path}.real`);
+        await rm(path);
+        await symlink(`${path}.real`, path);
+      }],
       ['digest', () => undefined, async (at) => {
         const [first] = (await record(at)).files;
         await writeFile(join(at, 'files', ...first![0].split('/')), '// changed\n', { flag: 'a' });

@@ -40,6 +40,7 @@ import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/pro
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readRegularFile } from '../../files/read.ts';
 import { plainPath } from './plain-path.ts';
 
 /** The one version of Astro whose build steps runAstro calls. */
@@ -297,9 +298,11 @@ async function keepBundle(dir: string, identity: string, internals: Internals, c
 
 /** The identity of the bundle kept in `dir` in this format for this Astro, or null (none, or not one this code reads). */
 export async function keptBundleIdentity(dir: string): Promise<string | null> {
+  const text = await readKept(join(dir, 'bundle.json'));
+  if (text === null) return null;
   try {
-    const record = JSON.parse(await readFile(join(dir, 'bundle.json'), 'utf8')) as Partial<BundleRecord>;
-    return record.format === SERVER_BUNDLE_FORMAT && record.astro === ASTRO_VERSION && typeof record.identity === 'string' ? record.identity : null;
+    const record: unknown = JSON.parse(text.toString('utf8'));
+    return isRecord(record) && record.format === SERVER_BUNDLE_FORMAT && record.astro === ASTRO_VERSION ? record.identity : null;
   } catch {
     return null;
   }
@@ -315,47 +318,92 @@ interface KeptBundle {
   bytes: Map<string, Buffer>;
 }
 
+/** The most bytes read of a kept bundle's record or of one of its files (the demo's largest chunk is under 1 MB). */
+const MAX_KEPT_BYTES = 64 * 1024 * 1024;
+
+/** A kept file's bytes: a regular file, no link followed, bounded (files/read.ts); else null. */
+const readKept = (path: string): Promise<Buffer | null> => readRegularFile(path, MAX_KEPT_BYTES);
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isPair = (v: unknown): v is [string, string] => Array.isArray(v) && v.length === 2 && isString(v[0]) && isString(v[1]);
+
+/** Whether a parsed `bundle.json` has the record's shape, member by member (anything else: no kept bundle). */
+function isRecord(v: unknown): v is BundleRecord {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  const page = (p: unknown): boolean => {
+    if (!Array.isArray(p) || p.length !== 3 || !isString(p[0]) || !isString(p[1]) || typeof p[2] !== 'object' || p[2] === null) return false;
+    const data = p[2] as Record<string, unknown>;
+    return Array.isArray(data.styles) && typeof data.prerender === 'boolean';
+  };
+  return (
+    isString(r.format) &&
+    isString(r.astro) &&
+    isString(r.identity) &&
+    isString(r.srcDir) &&
+    isString(r.srcFromRoot) &&
+    Array.isArray(r.pages) &&
+    r.pages.every(page) &&
+    Array.isArray(r.entrySpecifierToBundleMap) &&
+    r.entrySpecifierToBundleMap.every(isPair) &&
+    Array.isArray(r.inlinedScripts) &&
+    r.inlinedScripts.every(isPair) &&
+    Array.isArray(r.componentMetadata) &&
+    r.componentMetadata.every((m) => Array.isArray(m) && m.length === 2 && isString(m[0])) &&
+    (r.manifestFileName === null || isString(r.manifestFileName)) &&
+    Array.isArray(r.ssrOutputChunkNames) &&
+    r.ssrOutputChunkNames.every(plainPath) &&
+    Array.isArray(r.files) &&
+    r.files.every((f) => isPair(f) && plainPath(f[0]) && /^[0-9a-f]{64}$/.test(f[1]))
+  );
+}
+
 /**
- * The kept bundle in `dir` if it checks against this identity and these
- * pages (null: any pages) and every file matches its digest; else null (the
- * build runs in full).
+ * The kept bundle in `dir` if it checks against this identity and exactly
+ * these pages and every file matches its digest; else null (the build runs
+ * in full). The record must have its shape member by member, every path
+ * must be plain, and every file is read as a regular file without following
+ * a link.
  */
 export async function readBundle(dir: string, identity: string, at: RenderPlace, pageKeys: readonly string[]): Promise<KeptBundle | null> {
+  const text = await readKept(join(dir, 'bundle.json'));
+  if (text === null) return null;
+  let record: unknown;
   try {
-    const record = JSON.parse(await readFile(join(dir, 'bundle.json'), 'utf8')) as BundleRecord;
-    if (record.format !== SERVER_BUNDLE_FORMAT || record.astro !== ASTRO_VERSION || record.identity !== identity || record.srcDir !== settingsSrcDir(at)) return null;
-    if (!Array.isArray(record.files) || !record.files.every(([path]) => plainPath(path))) return null;
-    const rehome = rehomer(record.srcFromRoot, srcFromRoot(at));
-    const pages: [key: string, component: string, page: BundleRecord['pages'][number][2]][] = [];
-    for (const [route, component, page] of record.pages) {
-      const moved = rehome(component);
-      if (moved === null) return null;
-      // Astro's page key (makePageDataKey in astro/dist/core/build/plugins/util.js).
-      pages.push([`${route}&${moved}`, moved, page]);
-    }
-    const keys = [...pageKeys].sort();
-    const kept = pages.map(([key]) => key).sort();
-    if (kept.length !== keys.length || kept.some((key, i) => key !== keys[i])) return null;
-    const entries: [string, string][] = [];
-    for (const [specifier, file] of record.entrySpecifierToBundleMap) {
-      if (!specifier.startsWith(PAGE_MODULE)) {
-        entries.push([specifier, file]);
-        continue;
-      }
-      const moved = rehome(specifier.slice(PAGE_MODULE.length));
-      if (moved === null) return null;
-      entries.push([PAGE_MODULE + moved, file]);
-    }
-    const bytes = new Map<string, Buffer>();
-    for (const [path, digest] of record.files) {
-      const file = await readFile(join(dir, 'files', ...path.split('/')));
-      if (sha256(file) !== digest) return null;
-      bytes.set(path, file);
-    }
-    return { record, pages, entries, bytes };
+    record = JSON.parse(text.toString('utf8'));
   } catch {
     return null;
   }
+  if (!isRecord(record)) return null;
+  if (record.format !== SERVER_BUNDLE_FORMAT || record.astro !== ASTRO_VERSION || record.identity !== identity || record.srcDir !== settingsSrcDir(at)) return null;
+  const rehome = rehomer(record.srcFromRoot, srcFromRoot(at));
+  const pages: KeptBundle['pages'] = [];
+  for (const [route, component, page] of record.pages) {
+    const moved = rehome(component);
+    if (moved === null) return null;
+    // Astro's page key (makePageDataKey in astro/dist/core/build/plugins/util.js).
+    pages.push([`${route}&${moved}`, moved, page]);
+  }
+  const keys = [...pageKeys].sort();
+  const kept = pages.map(([key]) => key).sort();
+  if (kept.length !== keys.length || kept.some((key, i) => key !== keys[i])) return null;
+  const entries: [string, string][] = [];
+  for (const [specifier, file] of record.entrySpecifierToBundleMap) {
+    if (!specifier.startsWith(PAGE_MODULE)) {
+      entries.push([specifier, file]);
+      continue;
+    }
+    const moved = rehome(specifier.slice(PAGE_MODULE.length));
+    if (moved === null) return null;
+    entries.push([PAGE_MODULE + moved, file]);
+  }
+  const bytes = new Map<string, Buffer>();
+  for (const [path, digest] of record.files) {
+    const file = await readKept(join(dir, 'files', ...path.split('/')));
+    if (file === null || sha256(file) !== digest) return null;
+    bytes.set(path, file);
+  }
+  return { record, pages, entries, bytes };
 }
 
 /** The start of the module id of a page's entry in Astro's entry map (ASTRO_PAGE_RESOLVED_MODULE_ID). */
