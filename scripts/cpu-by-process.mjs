@@ -31,6 +31,8 @@ import { pathToFileURL } from 'node:url';
 
 /** dump-acct's times are in clock ticks; Linux's accounting uses AHZ = 100. */
 const TICKS_PER_S = 100;
+/** The fields dump-acct prints after the process's name (version to start time). */
+const FIELDS_AFTER_NAME = 14;
 
 /** Names a Chromium process carries in its record (the process or one of its threads). */
 const CHROMIUM = /^(chromium|chrome|chrome_crashpad|HangWatcher|ThreadPool\w*|PerfettoTrace|MemoryInfra|Thread<\d+>|ANGLE-\w*|VizCompositorTh|CrShutdownDetec|DevToolsPipeHan|sandbox_ipc_thr|dconf worker|Chrome_\w*|inotify_reader|Compositor|CompositorTileW|GpuWatchdog|VizWebView)$/;
@@ -47,9 +49,11 @@ export function parseDumpAcct(text) {
   const records = [];
   for (const [i, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;
-    const f = line.split('|').map((s) => s.trim());
-    const [utime, stime, etime, pid, ppid] = [f[2], f[3], f[4], f[9], f[10]].map(Number);
-    if (f.length < 11 || ![utime, stime, etime, pid, ppid].every(Number.isFinite)) {
+    // A process may name itself with a `|`: the 14 fields after the name are counted from the end.
+    const parts = line.split('|');
+    const f = [parts.slice(0, parts.length - FIELDS_AFTER_NAME).join('|'), ...parts.slice(parts.length - FIELDS_AFTER_NAME)].map((s) => s.trim());
+    const [utime, stime, etime, pid, ppid] = [f[2], f[3], f[4], f[9], f[10]].map((v) => (v === undefined || v === '' ? NaN : Number(v)));
+    if (parts.length < FIELDS_AFTER_NAME + 1 || ![utime, stime, etime, pid, ppid].every(Number.isFinite)) {
       throw new Error(`line ${i + 1}: not a dump-acct record: ${JSON.stringify(line.slice(0, 80))}`);
     }
     records.push({ comm: f[0], cpu: (utime + stime) / TICKS_PER_S, elapsed: etime / TICKS_PER_S, pid, ppid });

@@ -76,6 +76,10 @@ describe('cpu-by-process', () => {
     expect(() => parseDumpAcct(line('node', 1, 1, 1, 2, 1).replace('|       2|', '|     two|'))).toThrow(/^line 1: /);
   });
 
+  it('keeps a name that has a `|` in it whole, counting the other fields from the end', () => {
+    expect(parseDumpAcct(line('a|b', 250, 50, 400, 7, 3))).toEqual([{ comm: 'a|b', cpu: 3, elapsed: 4, pid: 7, ppid: 3 }]);
+  });
+
   it('runs on dump-acct output from standard input, and says how to use it', () => {
     const out = execFileSync(process.execPath, [SCRIPT, '-'], { input: DUMP, encoding: 'utf8' });
     expect(out).toContain('| Chromium | 3 | 9.1 | 32.4% |');
