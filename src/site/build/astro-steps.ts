@@ -246,7 +246,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-
 /**
  * Keeps the bundle the Vite step just wrote into the output: the files that
  * are not copies of public files, and the tables. Returns false (keeps
